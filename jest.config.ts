@@ -1,0 +1,41 @@
+import type { Config } from 'jest';
+
+// Three projects: the server and contract on Node with a real database, the SPA in jsdom,
+// and the browser journeys (real Chromium against the built app started as `npm start` would).
+const tsJest: Config['transform'] = {
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }],
+};
+
+const config: Config = {
+  maxWorkers: 2,
+  projects: [
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/server', '<rootDir>/test/contract'],
+      transform: tsJest,
+      testTimeout: 30_000,
+    },
+    {
+      displayName: 'client',
+      testEnvironment: 'jest-fixed-jsdom',
+      roots: ['<rootDir>/test/client'],
+      transform: tsJest,
+      setupFilesAfterEnv: ['<rootDir>/test/client/setup.ts'],
+      moduleNameMapper: {
+        '^.*/client/env$': '<rootDir>/test/client/envDouble.ts',
+        '\\.(css|svg|png)$': '<rootDir>/test/client/fileDouble.ts',
+      },
+      testTimeout: 15_000,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/e2e'],
+      transform: tsJest,
+      testTimeout: 120_000,
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+// Accounts and tokens (SPEC §3, §7 Auth). Server validates with these; the client infers types.
+export const MAX_PASSWORD_LENGTH = 128;
+export const MIN_PASSWORD_LENGTH = 8;
+
+const email = z.string().trim().toLowerCase().email('Enter a valid email address').max(254);
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+const name = z.string().trim().min(1, 'Required').max(100);
+
+export const RegisterBody = z
+  .object({
+    email,
+    password,
+    passwordConfirmation: z.string().max(MAX_PASSWORD_LENGTH),
+    firstName: name,
+    lastName: name,
+  })
+  .refine((b) => b.password === b.passwordConfirmation, {
+    message: 'Passwords do not match',
+    path: ['passwordConfirmation'],
+  });
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.object({
+  email: z.string().trim().toLowerCase().max(254),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(512) });
+export const LogoutBody = z.object({ refreshToken: z.string().max(512).optional() }).optional();
+
+/** POST /api/auth/oauth/token (form-encoded). */
+export const OAuthTokenForm = z.object({
+  grant_type: z.literal('refresh_token'),
+  refresh_token: z.string().min(1).max(512),
+});
+
+export const ForgotPasswordBody = z.object({ email: z.string().trim().toLowerCase().max(254) });
+export const ResetPasswordBody = z
+  .object({ token: z.string().min(1).max(512), password, passwordConfirmation: z.string().max(MAX_PASSWORD_LENGTH) })
+  .refine((b) => b.password === b.passwordConfirmation, {
+    message: 'Passwords do not match',
+    path: ['passwordConfirmation'],
+  });
+
+/** The user as the API sends it (camelCase). The client also accepts snake_case (SPEC §3). */
+export const UserDto = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  avatarUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  workspaceCount: z.number().int(),
+});
+export type UserDto = z.infer<typeof UserDto>;
+
+export const LoginResult = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  user: UserDto.optional(),
+});
+export type LoginResult = z.infer<typeof LoginResult>;
+
+export const RefreshResult = z.object({ accessToken: z.string(), refreshToken: z.string().optional() });
+export type RefreshResult = z.infer<typeof RefreshResult>;
+
+export const OAuthTokenResult = z.object({
+  access_token: z.string(),
+  refresh_token: z.string().optional(),
+  token_type: z.string().optional(),
+  expires_in: z.number().optional(),
+  user: UserDto.optional(),
+});
+export type OAuthTokenResult = z.infer<typeof OAuthTokenResult>;
+
+export const MessageResult = z.object({ message: z.string() });
+
+export const Preferences = z
+  .object({
+    theme: z.literal('dark').default('dark'),
+    timezone: z.string().max(64).optional(),
+    emailNotifications: z.boolean().optional(),
+    defaultWorkspaceId: z.string().max(64).nullable().optional(),
+  })
+  .passthrough();
+export type Preferences = z.infer<typeof Preferences>;
+
+/** Claims of the access token (a JWT, HS256). `exp` and `iat` in seconds. */
+export interface AccessTokenClaims {
+  sub: string;
+  typ: 'access';
+  exp: number;
+  iat: number;
+  jti: string;
+  email?: string;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { PLAN_IDS, type PlanId } from './plans';
+import { WORKSPACE_TYPES } from './workspaces';
+
+export const CanCreateWorkspaceQuery = z.object({ type: z.enum(WORKSPACE_TYPES).optional().default('personal') });
+export const CanCreateWorkspaceResult = z.object({ canCreate: z.boolean(), error: z.string().nullable() });
+export type CanCreateWorkspaceResult = z.infer<typeof CanCreateWorkspaceResult>;
+
+export const WorkspaceLimitsResult = z.object({
+  plan: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
+  workspaces: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
+  agentCalls: z.object({ used: z.number().int(), limit: z.number().int().nullable(), periodStart: z.string() }),
+});
+export type WorkspaceLimitsResult = z.infer<typeof WorkspaceLimitsResult>;
+
+export const SUBSCRIPTION_STATUSES = ['active', 'canceled', 'past_due'] as const;
+export const SubscriptionDto = z.object({
+  plan: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
+  interval: z.enum(['monthly', 'annually']),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+});
+export type SubscriptionDto = z.infer<typeof SubscriptionDto>;
+
+/** PUT /billing/subscription. Paid plans need a payment provider; see docs/api.md. */
+export const UpdateSubscriptionBody = z.object({
+  plan: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
+  interval: z.enum(['monthly', 'annually']).optional().default('monthly'),
+});
+
+/** Text of the plan-limit refusal, shared by can-create-workspace and POST /workspaces (403). */
+export function workspaceLimitText(planName: string, limit: number): string {
+  return `Your ${planName} plan allows ${limit} workspace${limit === 1 ? '' : 's'}. Upgrade to create more.`;
+}

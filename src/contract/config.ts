@@ -1,0 +1,12 @@
+import type { Flags } from './flags';
+import type { Plan } from './plans';
+
+/** GET /api/v1/config (public): what the SPA needs before sign-in. */
+export interface PublicConfig {
+  flags: Flags;
+  plans: Plan[];
+  environment: string;
+  version: string;
+  /** Where agents reach the proxy, e.g. https://toolscope.example.com */
+  publicUrl: string | null;
+}

@@ -1,0 +1,96 @@
+// Plans of SPEC §9, defined once. Price ids are placeholders until an operator configures a
+// payment provider (server config TOOLSCOPE_PRICE_IDS); the flow never hard-codes them.
+export type PlanId = 'starter' | 'pro' | 'enterprise';
+export const PLAN_IDS: readonly PlanId[] = ['starter', 'pro', 'enterprise'];
+
+export interface PlanFeature {
+  name: string;
+  included: boolean;
+  limit?: string;
+}
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  description: string;
+  price: { monthly: number; annually: number };
+  /** Card payment provider price ids; empty string = not configured. */
+  priceId: { monthly: string; annually: string };
+  popular: boolean;
+  /** Agent (tool) calls per calendar month through the proxy; null = unlimited. */
+  agentCallsPerMonth: number | null;
+  /** Workspaces the account may own; null = unlimited. */
+  workspaces: number | null;
+  features: PlanFeature[];
+}
+
+export const PLANS: readonly Plan[] = [
+  {
+    id: 'starter',
+    name: 'Starter',
+    description: 'For individuals tracing their first agents.',
+    price: { monthly: 0, annually: 0 },
+    priceId: { monthly: 'starter', annually: 'starter' },
+    popular: false,
+    agentCallsPerMonth: 1_000,
+    workspaces: 1,
+    features: [
+      { name: 'Agent calls per month', included: true, limit: '1,000' },
+      { name: 'Workspaces', included: true, limit: '1' },
+      { name: 'Live activity stream', included: true },
+      { name: 'Session replay', included: true },
+      { name: 'Schema drift alerts', included: false },
+      { name: 'Team workspaces', included: false },
+    ],
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    description: 'For teams running agents in production.',
+    price: { monthly: 29, annually: 290 },
+    priceId: { monthly: 'pro', annually: 'pro' },
+    popular: true,
+    agentCallsPerMonth: 100_000,
+    workspaces: 5,
+    features: [
+      { name: 'Agent calls per month', included: true, limit: '100,000' },
+      { name: 'Workspaces', included: true, limit: '5' },
+      { name: 'Live activity stream', included: true },
+      { name: 'Session replay', included: true },
+      { name: 'Schema drift alerts', included: true },
+      { name: 'Team workspaces', included: true },
+    ],
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    description: 'Unlimited scale, your own database, priority support.',
+    price: { monthly: 99, annually: 990 },
+    priceId: { monthly: 'enterprise', annually: 'enterprise' },
+    popular: false,
+    agentCallsPerMonth: null,
+    workspaces: null,
+    features: [
+      { name: 'Agent calls per month', included: true, limit: 'Unlimited' },
+      { name: 'Workspaces', included: true, limit: 'Unlimited' },
+      { name: 'Live activity stream', included: true },
+      { name: 'Session replay', included: true },
+      { name: 'Schema drift alerts', included: true },
+      { name: 'Team workspaces', included: true },
+    ],
+  },
+];
+
+export const CURRENT_PLAN_ID: PlanId = 'starter';
+export const ANNUAL_BADGE = 'Save 17%';
+
+export function planById(id: PlanId): Plan {
+  const plan = PLANS.find((p) => p.id === id);
+  if (!plan) throw new Error(`Unknown plan ${id}`);
+  return plan;
+}
+
+/** SPEC §9: the displayed saving is (monthly × 12 − annual) / 12, per month. */
+export function annualSavingPerMonth(plan: Pick<Plan, 'price'>): number {
+  return (plan.price.monthly * 12 - plan.price.annually) / 12;
+}

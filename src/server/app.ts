@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { EventBus } from './events/bus';
+import { HttpError } from './http/errors';
+import { authenticate, requireWorkspace } from './auth/guards';
+import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
+import { API } from '../contract/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    bus: EventBus;
+    /** Every route registered, for the cross-workspace walker test and the docs. */
+    routeList: { method: string; url: string }[];
+  }
+  interface FastifyContextConfig {
+    /** Lets `authenticate` read ?token= (only the SSE live stream: EventSource sends no headers). */
+    allowQueryToken?: boolean;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+/** Builds the whole application as one Fastify instance; main.ts listens, tests use inject(). */
+export async function buildApp({ config, db, logger = false }: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('bus', new EventBus());
+  app.decorate('routeList', [] as { method: string; url: string }[]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(issue.params?.issue && (issue.params.issue as { path?: unknown[] }).path?.join('.') || 'body');
+        fields[key] ??= issue.message ?? 'Invalid value';
+      }
+      const first = Object.entries(fields)[0];
+      return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
+    }
+    if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 413 ? 'payload_too_large' : status === 429 ? 'too_many_requests' : 'bad_request';
+      return reply.status(status).send({ message: error.message, code });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Internal server error', code: 'internal' });
+  });
+
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Toolscope API', version: config.version, description: 'REST API of Toolscope. The MCP proxy lives at /mcp/{proxyKey}.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  for (const plugin of publicRoutes) await app.register(plugin);
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', authenticate);
+    for (const plugin of userRoutes) await scope.register(plugin);
+  });
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', authenticate);
+      scope.addHook('onRequest', requireWorkspace);
+      for (const plugin of workspaceRoutes) await scope.register(plugin);
+    },
+    { prefix: `${API}/workspaces/:workspaceId` },
+  );
+
+  const clientDir = config.clientDir;
+  const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: 'index.html', maxAge: 0 });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/mcp/') || url === '/mcp';
+    if (!isApi && hasClient && (request.method === 'GET' || request.method === 'HEAD')) {
+      // History fallback: client routes are the SPA's to resolve (including its not-found page).
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: `Route ${request.method} ${url.split('?')[0]} not found`, code: 'not_found' });
+  });
+
+  return app;
+}

@@ -1,0 +1,67 @@
+import { buildApp } from './app';
+import { loadConfig, ConfigError } from './config';
+import { openDatabase } from './db/database';
+import { migrate } from './db/migrate';
+import { loadOrCreateSecret } from './db/secret';
+
+// Process entry: read config, open the database, migrate, listen; on SIGTERM/SIGINT stop
+// accepting (503), let in-flight requests finish, flush what is queued, close the database.
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (!config.secret) config = { ...config, secret: loadOrCreateSecret(config.dataDir) };
+
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(db);
+  const app = await buildApp({
+    config,
+    db,
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'], remove: true },
+      serializers: {
+        // The live stream carries the token in its query string: log the path only.
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.ip }),
+      },
+    },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown grace period over, exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 5_000);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      app.log.info('shutdown complete');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Toolscope listening on ${address} (database: ${db.engine}${db.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+}
+
+main().catch((error) => {
+  console.error('Toolscope failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+import type { App } from '../../../src/server/app';
+import { buildApp } from '../../../src/server/app';
+import { loadConfig, generateSecret, type Config } from '../../../src/server/config';
+import { openTestDatabase, type TestDatabase } from './testDatabase';
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fully built app on a fresh database, no SPA, nothing listening (use app.inject). */
+export async function buildTestApp(overrides: Partial<Config> = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await openTestDatabase());
+  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, ...overrides });
+  const app = await buildApp({ config, db: db.db });
+  await app.ready();
+  return {
+    app,
+    database: db,
+    config,
+    close: async () => {
+      await app.close();
+      if (!database) await db.drop();
+    },
+  };
+}
