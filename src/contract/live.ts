@@ -1,8 +1,27 @@
-// Messages of the live stream (GET /api/v1/workspaces/{id}/platform/sse). Each SSE `data:` line
-// is one JSON LiveMessage. SPEC §3 fixes the 'notification' shape; the rest are ours (docs/api.md).
+import type { NotificationDto } from './notifications';
+
+// Messages of the live stream (GET /api/v1/workspaces/{id}/platform/sse?token=…). Each SSE
+// `data:` line is one JSON LiveMessage. SPEC §3 fixes the 'notification' shape (data.type,
+// data.metadata.serverId/status/serverName); the other types are ours (docs/api.md).
 export interface LiveMessage<T extends string = string, D = unknown> {
   type: T;
   data: D;
   /** ISO time the server published it. */
   at?: string;
 }
+
+export const LiveMessageTypes = {
+  notification: 'notification',
+  /** A tool call finished (data: ToolCallDto of contract/sessions). */
+  toolCall: 'tool_call',
+  /** data: SessionDto */
+  sessionStarted: 'session_started',
+  /** data: SessionDto */
+  sessionEnded: 'session_ended',
+  /** A server's status or schema count changed (data: ServerDto of contract/servers). */
+  serverUpdated: 'server_updated',
+  /** Sent on connect and every 25 s so proxies keep the stream open (data: {}). */
+  heartbeat: 'heartbeat',
+} as const;
+
+export type NotificationLiveMessage = LiveMessage<'notification', NotificationDto>;
