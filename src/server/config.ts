@@ -113,7 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: e.TOOLSCOPE_SMTP_URL || undefined,
     mailFrom: e.TOOLSCOPE_MAIL_FROM,
     priceIds: parsePriceIds(e.TOOLSCOPE_PRICE_IDS),
-    clientDir: e.TOOLSCOPE_CLIENT_DIR ?? defaultClientDir,
+    // Empty = API only (npm run dev, where Vite serves the SPA).
+    clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
