@@ -23,7 +23,7 @@ const config: Config = {
       transform: tsJest,
       setupFilesAfterEnv: ['<rootDir>/test/client/setup.ts'],
       moduleNameMapper: {
-        '^.*/client/env$': '<rootDir>/test/client/envDouble.ts',
+        '^(.*/client|\\.{1,2}(/\\.\\.)*)/env$': '<rootDir>/test/client/envDouble.ts',
         '\\.(css|svg|png)$': '<rootDir>/test/client/fileDouble.ts',
       },
       testTimeout: 15_000,

@@ -26,13 +26,14 @@ export const RegisterBody = z
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const LoginBody = z.object({
-  email: z.string().trim().toLowerCase().max(254),
-  password: z.string().max(MAX_PASSWORD_LENGTH),
+  email: z.string().trim().toLowerCase().min(1, 'Required').max(254),
+  password: z.string().min(1, 'Required').max(MAX_PASSWORD_LENGTH),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const RefreshBody = z.object({ refreshToken: z.string().min(1).max(512) });
-export const LogoutBody = z.object({ refreshToken: z.string().max(512).optional() }).optional();
+export const RefreshBody = z.object({ refreshToken: z.string().min(1, 'Required').max(512) });
+// Sign-out may come with no body at all (the client always clears its tokens anyway).
+export const LogoutBody = z.object({ refreshToken: z.string().max(512).optional() }).nullish();
 
 /** POST /api/auth/oauth/token (form-encoded). */
 export const OAuthTokenForm = z.object({
@@ -40,7 +41,7 @@ export const OAuthTokenForm = z.object({
   refresh_token: z.string().min(1).max(512),
 });
 
-export const ForgotPasswordBody = z.object({ email: z.string().trim().toLowerCase().max(254) });
+export const ForgotPasswordBody = z.object({ email });
 export const ResetPasswordBody = z
   .object({ token: z.string().min(1).max(512), password, passwordConfirmation: z.string().max(MAX_PASSWORD_LENGTH) })
   .refine((b) => b.password === b.passwordConfirmation, {
@@ -69,7 +70,8 @@ export const LoginResult = z.object({
 });
 export type LoginResult = z.infer<typeof LoginResult>;
 
-export const RefreshResult = z.object({ accessToken: z.string(), refreshToken: z.string().optional() });
+/** POST /auth/refresh. The server always rotates, so refreshToken is always sent; user too. */
+export const RefreshResult = z.object({ accessToken: z.string(), refreshToken: z.string().optional(), user: UserDto.optional() });
 export type RefreshResult = z.infer<typeof RefreshResult>;
 
 export const OAuthTokenResult = z.object({
@@ -83,15 +85,32 @@ export type OAuthTokenResult = z.infer<typeof OAuthTokenResult>;
 
 export const MessageResult = z.object({ message: z.string() });
 
-export const Preferences = z
-  .object({
-    theme: z.literal('dark').default('dark'),
-    timezone: z.string().max(64).optional(),
-    emailNotifications: z.boolean().optional(),
+/** Preferences as stored and returned. The interface is always dark (SPEC §1), whatever was sent. */
+export const Preferences = z.looseObject({
+  theme: z.literal('dark'),
+  timezone: z.string().max(64).optional(),
+  emailNotifications: z.boolean().optional(),
+  defaultWorkspaceId: z.string().max(64).nullable().optional(),
+});
+export type Preferences = z.infer<typeof Preferences>;
+
+export const MAX_PREFERENCES_BYTES = 16_384;
+
+/**
+ * PUT /users/preferences: the keys sent replace the stored ones, a key sent as null is removed,
+ * other keys stay. Unknown keys are kept (the SPA may add its own) within a size cap.
+ */
+export const UpdatePreferencesBody = z
+  .looseObject({
+    theme: z.string().max(20).optional(),
+    timezone: z.string().max(64).nullable().optional(),
+    emailNotifications: z.boolean().nullable().optional(),
     defaultWorkspaceId: z.string().max(64).nullable().optional(),
   })
-  .passthrough();
-export type Preferences = z.infer<typeof Preferences>;
+  .refine((b) => JSON.stringify(b).length <= MAX_PREFERENCES_BYTES, {
+    message: `Preferences must be at most ${MAX_PREFERENCES_BYTES} bytes`,
+  });
+export type UpdatePreferencesBody = z.infer<typeof UpdatePreferencesBody>;
 
 /** Claims of the access token (a JWT, HS256). `exp` and `iat` in seconds. */
 export interface AccessTokenClaims {

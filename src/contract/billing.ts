@@ -33,3 +33,18 @@ export const UpdateSubscriptionBody = z.object({
 export function workspaceLimitText(planName: string, limit: number): string {
   return `Your ${planName} plan allows ${limit} workspace${limit === 1 ? '' : 's'}. Upgrade to create more.`;
 }
+
+/** Text of the refusal to create a team workspace on a plan without team workspaces. */
+export function teamWorkspaceText(planName: string): string {
+  return `Team workspaces are not included in the ${planName} plan. Upgrade to create one.`;
+}
+
+/** PUT /billing/subscription to a more expensive plan: that takes a payment (checkout). */
+export function paidPlanNeedsCheckoutText(planName: string): string {
+  return `Upgrading to the ${planName} plan needs a payment. Use Upgrade to pay through checkout.`;
+}
+
+/** PUT /billing/subscription to a plan with fewer workspaces than the account owns. */
+export function downgradeBlockedText(planName: string, limit: number, owned: number): string {
+  return `The ${planName} plan allows ${limit} workspace${limit === 1 ? '' : 's'} and you own ${owned}. Delete workspaces before changing plan.`;
+}

@@ -8,6 +8,8 @@ export interface LiveMessage<T extends string = string, D = unknown> {
   data: D;
   /** ISO time the server published it. */
   at?: string;
+  /** Set on per-user messages (notifications): only that user's streams deliver it. */
+  userId?: string;
 }
 
 export const LiveMessageTypes = {

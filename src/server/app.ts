@@ -18,7 +18,11 @@ import { EventBus } from './events/bus';
 import { HttpError } from './http/errors';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
+import { notificationsPlugin } from './notifications/notificationsPlugin';
+import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
+import { createOutboundClient } from './net/outboundClient';
+import { installProxy } from './proxy/plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +60,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('bus', new EventBus());
+  app.decorate('outbound', createOutboundClient(config));
   app.decorate('routeList', [] as { method: string; url: string }[]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -82,6 +87,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     return reply.status(500).send({ message: 'Internal server error', code: 'internal' });
   });
 
+  await app.register(notificationsPlugin);
+  await registerBackgroundServices(app);
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -106,6 +113,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     },
     { prefix: `${API}/workspaces/:workspaceId` },
   );
+
+  await installProxy(app);
 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -1,5 +1,8 @@
 import { m001_accounts } from './migrations/m001_accounts';
 import { m002_tracing } from './migrations/m002_tracing';
+import { m003_outbox_delivery } from './migrations/m003_outbox_delivery';
+import { m005_sessions_indexes } from './migrations/m005_sessions_indexes';
+import { m006_notifications } from './migrations/m006_notifications';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -10,4 +13,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { id: '001_accounts', sql: m001_accounts },
   { id: '002_tracing', sql: m002_tracing },
+  { id: '003_outbox_delivery', sql: m003_outbox_delivery },
+  { id: '005_sessions_indexes', sql: m005_sessions_indexes },
+  { id: '006_notifications', sql: m006_notifications },
 ];

@@ -1,0 +1,181 @@
+// `node scripts/bench-sessions.mjs` (part of `npm run bench`): the sessions list at scale.
+// Seeds 100,000 sessions (and two tool calls each) into a fresh database — in-memory PGlite, or
+// PostgreSQL when BENCH_DATABASE_URL=postgres://… (a scratch database is created and dropped) —
+// then times list pages, filters and text search through the real app (fastify inject: routing,
+// auth, workspace guard, validation, serialization), next to two baselines measured in the same
+// run: a bare `select 1` and GET /api/v1/config (the cheapest route). Prints p50/p95 and ratios.
+// Options (env): BENCH_SESSIONS (default 100000), BENCH_RUNS (default 30), BENCH_KEEP_DATABASE=1
+// (PostgreSQL: keep the scratch database to EXPLAIN queries by hand).
+import { createRequire } from 'node:module';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+// Load the TypeScript sources directly (transpile only) so the bench needs no build.
+require('ts-node').register({
+  transpileOnly: true,
+  project: new URL('../test/tsconfig.json', import.meta.url).pathname,
+  compilerOptions: { rootDir: new URL('..', import.meta.url).pathname },
+});
+const pg = require('pg');
+const { openDatabase } = require('../src/server/db/database.ts');
+const { migrate } = require('../src/server/db/migrate.ts');
+const { buildApp } = require('../src/server/app.ts');
+const { loadConfig, generateSecret } = require('../src/server/config.ts');
+const { signAccessToken } = require('../src/server/auth/accessToken.ts');
+
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const SERVERS = 5;
+const CALLS_PER_SESSION = 2;
+
+async function openScratchDatabase() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return { db: await openDatabase({}), engine: 'pglite (in memory)', drop: async () => {} };
+  const name = `toolscope_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    db,
+    engine: 'postgresql',
+    drop: async () => {
+      if (process.env.BENCH_KEEP_DATABASE) return console.log(`kept database ${name}`);
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** One user, one workspace, SERVERS servers, SESSIONS sessions over 30 days, 2 calls each. */
+async function seed(db) {
+  const userId = randomUUID();
+  const workspaceId = randomUUID();
+  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`, [userId, `${userId}@bench.test`]);
+  await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
+  const serverIds = [];
+  for (let i = 0; i < SERVERS; i += 1) {
+    const id = randomUUID();
+    serverIds.push(id);
+    await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`, [
+      id,
+      workspaceId,
+      `server-${i}`,
+      randomBytes(16).toString('hex'),
+    ]);
+  }
+  const clients = ['claude-code', 'cursor', 'windsurf', 'inspector', 'custom-agent'];
+  await db.query(
+    `insert into sessions (workspace_id, server_id, transport, protocol_version, client_name, client_version, status,
+       started_at, last_activity_at, ended_at, message_count, call_count, error_count)
+     select $1, ($2::uuid[])[1 + g % ${SERVERS}], 'streamable-http', '2025-06-18', ($3::text[])[1 + (g / 7) % 5], '1.0.' || (g % 10),
+       case when g % 50 = 0 then 'active' else 'ended' end,
+       now() - make_interval(secs => g * 26), now() - make_interval(secs => g * 26 - 20),
+       case when g % 50 = 0 then null else now() - make_interval(secs => g * 26 - 20) end, 6, ${CALLS_PER_SESSION}, (g % 9 = 0)::int
+     from generate_series(1, $4::int) g`,
+    [workspaceId, serverIds, clients, SESSIONS],
+  );
+  const tools = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
+  const words = ['invoice', 'quarterly', 'revenue', 'kubernetes', 'deployment', 'customer', 'report', 'migration', 'latency', 'budget'];
+  await db.query(
+    `insert into tool_calls (workspace_id, server_id, session_id, jsonrpc_id, tool_name, arguments, result, status, started_at,
+       ended_at, duration_ms, request_bytes, response_bytes, tokens_estimate)
+     select s.workspace_id, s.server_id, s.id, c::text, ($2::text[])[1 + (abs(hashtext(s.id::text)) + c) % 8],
+       jsonb_build_object('path', '/data/' || ($3::text[])[1 + abs(hashtext(s.id::text || c)) % 10] || '/' || left(s.id::text, 8) || '.txt',
+                          'query', ($3::text[])[1 + (abs(hashtext(s.id::text)) / 10 + c) % 10] || ' ' || ($3::text[])[1 + (abs(hashtext(s.id::text)) / 100) % 10]),
+       '{"content":[{"type":"text","text":"ok"}]}'::jsonb, 'ok', s.started_at + make_interval(secs => c), s.started_at + make_interval(secs => c + 1),
+       40, 180, 220, 60
+     from sessions s cross join generate_series(1, ${CALLS_PER_SESSION}) c where s.workspace_id = $1`,
+    [workspaceId, tools, words],
+  );
+  // Make exactly one session findable by a word nothing else uses (the "needle" search).
+  await db.query(
+    `update tool_calls set arguments = arguments || '{"ticket":"zebracorn-4711"}'::jsonb
+     where id = (select id from tool_calls where workspace_id = $1 order by started_at limit 1 offset 5000)`,
+    [workspaceId],
+  );
+  await db.query('analyze');
+  return { userId, workspaceId, serverIds };
+}
+
+async function time(fn) {
+  for (let i = 0; i < 3; i += 1) await fn();
+  const samples = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: samples[Math.floor(samples.length * 0.5)], p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
+}
+
+const fmt = (ms) => ms.toFixed(2).padStart(9);
+
+async function main() {
+  const { db, engine, drop } = await openScratchDatabase();
+  try {
+    await migrate(db);
+    const seedStart = performance.now();
+    const { userId, workspaceId, serverIds } = await seed(db);
+    const seedMs = performance.now() - seedStart;
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined });
+    const app = await buildApp({ config, db });
+    await app.ready();
+    const token = signAccessToken(userId, config.secret);
+    const base = `/api/v1/workspaces/${workspaceId}`;
+    const call = (url, auth = true) => async () => {
+      const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
+      if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+
+    const totals = await call(`${base}/sessions?limit=1`)();
+    const scenarios = [
+      ['first page (50)', `${base}/sessions?limit=50`],
+      ['page 100 (offset 5,000)', `${base}/sessions?limit=50&offset=5000`],
+      [`last page (offset ${totals.total - 50})`, `${base}/sessions?limit=50&offset=${totals.total - 50}`],
+      ['filter: server', `${base}/sessions?limit=50&serverId=${serverIds[2]}`],
+      ['filter: status=active', `${base}/sessions?limit=50&status=active`],
+      ['filter: client prefix', `${base}/sessions?limit=50&client=wind`],
+      ['filter: last 24 h', `${base}/sessions?limit=50&from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`],
+      ['search: common word', `${base}/sessions?limit=50&q=revenue`],
+      ['search: tool name', `${base}/sessions?limit=50&q=read_file`],
+      ['search: rare word', `${base}/sessions?limit=50&q=zebracorn`],
+      ['activity stream (50)', `${base}/sessions/activity-stream?limit=50`],
+      ['overview', `${base}/analytics/overview`],
+    ];
+
+    const selectOne = await time(() => db.query('select 1'));
+    const configRoute = await time(call('/api/v1/config', false));
+    console.log(`sessions bench — ${engine}, ${totals.total.toLocaleString('en')} sessions, ${(totals.total * CALLS_PER_SESSION).toLocaleString('en')} tool calls (seeded in ${(seedMs / 1000).toFixed(1)} s), ${RUNS} runs each`);
+    console.log(`baseline  select 1:        p50 ${fmt(selectOne.p50)} ms  p95 ${fmt(selectOne.p95)} ms`);
+    console.log(`baseline  GET /config:     p50 ${fmt(configRoute.p50)} ms  p95 ${fmt(configRoute.p95)} ms`);
+    console.log('');
+    console.log(`${'GET …/sessions'.padEnd(32)} ${'p50 ms'.padStart(9)} ${'p95 ms'.padStart(9)}  ${'rows'.padStart(6)} ${'total'.padStart(7)}  ×select1  ×config`);
+    for (const [name, url] of scenarios) {
+      const body = await call(url)();
+      const timing = await time(call(url));
+      const rows = body.sessions?.length ?? body.events?.length ?? body.latestActivity?.length ?? 0;
+      console.log(
+        `${name.padEnd(32)} ${fmt(timing.p50)} ${fmt(timing.p95)}  ${String(rows).padStart(6)} ${String(body.total ?? '').padStart(7)}  ${(timing.p50 / selectOne.p50).toFixed(0).padStart(8)} ${(timing.p50 / configRoute.p50).toFixed(1).padStart(8)}`,
+      );
+    }
+    await app.close();
+  } finally {
+    await db.close();
+    await drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

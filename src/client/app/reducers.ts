@@ -1,0 +1,21 @@
+import { apiSlice } from '../api/apiSlice';
+import { authReducer } from '../features/auth/authSlice';
+import { workspaceReducer } from '../features/workspaces/workspaceSlice';
+import { dialogsReducer } from './dialogsSlice';
+// Listener modules register their reactions when imported.
+import '../features/auth/authListeners';
+import '../features/workspaces/workspaceListeners';
+
+/** Every slice of the store. A feature adds its slice with one line here. */
+export const reducers = {
+  [apiSlice.reducerPath]: apiSlice.reducer,
+  auth: authReducer,
+  workspace: workspaceReducer,
+  dialogs: dialogsReducer,
+};
+
+/**
+ * Small client slices redux-persist saves across visits, besides the query cache (which is always
+ * saved, filtered to 24 h). Tokens never go here: they stay under access_token/refresh_token.
+ */
+export const persistedSliceKeys: ReadonlyArray<keyof typeof reducers> = [];

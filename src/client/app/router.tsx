@@ -1,0 +1,82 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import { PageSkeleton } from '../components/PageSkeleton';
+import { RedirectIfSignedIn } from './RedirectIfSignedIn';
+import { RequireAuth } from './RequireAuth';
+
+// SPEC §2: every page is loaded lazily, with a skeleton while its code arrives.
+const LandingPage = lazy(() => import('../features/auth/pages/LandingPage'));
+const LoginPage = lazy(() => import('../features/auth/pages/LoginPage'));
+const RegisterPage = lazy(() => import('../features/auth/pages/RegisterPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/pages/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/pages/ResetPasswordPage'));
+const HomePage = lazy(() => import('../features/auth/pages/HomePage'));
+const AuthCallbackSuccessPage = lazy(() => import('../features/auth/pages/AuthCallbackSuccessPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+// The shell is lazy too: the sign-in screens should not pay for the dashboard's code.
+const DashboardShell = lazy(() => import('../shell/DashboardShell').then((module) => ({ default: module.DashboardShell })));
+
+const DashboardPage = lazy(() => import('../features/dashboard/pages/DashboardPage'));
+const ServersPage = lazy(() => import('../features/servers/pages/ServersPage'));
+const AnalyticsPage = lazy(() => import('../features/analytics/pages/AnalyticsPage'));
+const MembersPage = lazy(() => import('../features/members/pages/MembersPage'));
+const SettingsPage = lazy(() => import('../features/settings/pages/SettingsPage'));
+const ActivityStreamPage = lazy(() => import('../features/activity/pages/ActivityStreamPage'));
+const SessionsPage = lazy(() => import('../features/sessions/pages/SessionsPage'));
+const SessionDetailPage = lazy(() => import('../features/sessions/pages/SessionDetailPage'));
+const ThoughtTracingPage = lazy(() => import('../features/reasoning/pages/ThoughtTracingPage'));
+const SchemaStudioPage = lazy(() => import('../features/schemas/pages/SchemaStudioPage'));
+const CostAnalyticsPage = lazy(() => import('../features/costs/pages/CostAnalyticsPage'));
+const CostAttributionPage = lazy(() => import('../features/costs/pages/CostAttributionPage'));
+const PerformancePage = lazy(() => import('../features/analytics/pages/PerformancePage'));
+const IntegrationsPage = lazy(() => import('../features/integrations/pages/IntegrationsPage'));
+const MarketplacePage = lazy(() => import('../features/marketplace/pages/MarketplacePage'));
+const MarketplaceDetailPage = lazy(() => import('../features/marketplace/pages/MarketplaceDetailPage'));
+const WorkspaceSettingsPage = lazy(() => import('../features/workspaces/pages/WorkspaceSettingsPage'));
+
+/** Protected routes of SPEC §2, in its order; the shell renders them in its content area. */
+export const PROTECTED_ROUTES = [
+  { path: '/dashboard', Page: DashboardPage },
+  { path: '/servers', Page: ServersPage },
+  { path: '/analytics', Page: AnalyticsPage },
+  { path: '/members', Page: MembersPage },
+  { path: '/settings', Page: SettingsPage },
+  { path: '/activity-stream', Page: ActivityStreamPage },
+  { path: '/sessions', Page: SessionsPage },
+  { path: '/sessions/:sessionId', Page: SessionDetailPage },
+  { path: '/thought-tracing', Page: ThoughtTracingPage },
+  { path: '/schema-studio', Page: SchemaStudioPage },
+  { path: '/cost-analytics', Page: CostAnalyticsPage },
+  { path: '/cost-attribution', Page: CostAttributionPage },
+  { path: '/performance', Page: PerformancePage },
+  { path: '/integrations', Page: IntegrationsPage },
+  { path: '/marketplace', Page: MarketplacePage },
+  { path: '/marketplace/:slug', Page: MarketplaceDetailPage },
+  { path: '/workspace/:workspaceId/settings', Page: WorkspaceSettingsPage },
+] as const;
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageSkeleton />}>
+      <Routes>
+        <Route path="/" element={<LandingPage />} />
+        <Route element={<RedirectIfSignedIn />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+        </Route>
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/home" element={<HomePage />} />
+        <Route path="/auth/callback/success" element={<AuthCallbackSuccessPage />} />
+        <Route element={<RequireAuth />}>
+          <Route element={<DashboardShell />}>
+            {PROTECTED_ROUTES.map(({ path, Page }) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
+          </Route>
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}

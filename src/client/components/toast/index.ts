@@ -1,0 +1,4 @@
+export { ToastProvider, TOAST_AREA_LABEL } from './ToastProvider';
+export { useToast } from './useToast';
+export { showToast, dismissToast } from './showToast';
+export type { ToastHandle, ToastInput, ToastVariant } from './toastTypes';

@@ -1,0 +1,58 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Box from '@mui/material/Box';
+import { errorMessage } from '../../../api/apiError';
+import { useAppDispatch } from '../../../app/hooks';
+import { login } from '../session';
+import { AuthLayout } from './AuthLayout';
+import { AFTER_SIGN_IN_DEFAULT } from './returnPath';
+
+/** Accepts a same-site path only, so the link cannot send the user to another site. */
+function safeReturnPath(value: string | null): string {
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : AFTER_SIGN_IN_DEFAULT;
+}
+
+/**
+ * /auth/callback/success: an identity provider sends the browser here with the tokens in the
+ * query (access_token/refresh_token, or the camelCase names). They are stored, the profile is
+ * loaded, and the user continues to ?redirect= or the dashboard.
+ */
+export default function AuthCallbackSuccessPage() {
+  const [params] = useSearchParams();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const accessToken = params.get('access_token') ?? params.get('accessToken');
+    const refreshToken = params.get('refresh_token') ?? params.get('refreshToken') ?? '';
+    if (!accessToken) {
+      setFailure('The sign-in link did not include a token.');
+      return;
+    }
+    dispatch(login({ accessToken, refreshToken }))
+      .unwrap()
+      .then(() => navigate(safeReturnPath(params.get('redirect')), { replace: true }))
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  }, [dispatch, navigate, params]);
+
+  return (
+    <AuthLayout title={failure ? 'Sign-in did not complete' : 'Signing you in'}>
+      {failure ? (
+        <Alert severity="error" action={<Button component={RouterLink} to="/login" color="inherit" size="small">Sign in</Button>}>
+          {failure}
+        </Alert>
+      ) : (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+          <CircularProgress aria-label="Signing in" />
+        </Box>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import { MIN_PASSWORD_LENGTH } from '../../../../contract/auth';
+import { useResetPasswordMutation } from '../authApi';
+import { AuthLayout } from './AuthLayout';
+import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
+
+/** /reset-password?token=…: the page the emailed link opens; sets a new password. */
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [resetPassword, { isLoading }] = useResetPasswordMutation();
+  const [password, setPassword] = useState('');
+  const [passwordConfirmation, setPasswordConfirmation] = useState('');
+  const [errors, setErrors] = useState<FormErrors>(NO_FORM_ERRORS);
+  const [doneMessage, setDoneMessage] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setErrors(NO_FORM_ERRORS);
+    if (password !== passwordConfirmation) {
+      setErrors({ fields: { passwordConfirmation: 'Passwords do not match' }, form: null });
+      return;
+    }
+    try {
+      const result = await resetPassword({ token, password, passwordConfirmation }).unwrap();
+      setDoneMessage(result.message);
+    } catch (error) {
+      const next = formErrorsFrom(error);
+      // An invalid or expired token is about the link, not an input: say it for the whole form.
+      if (next.fields.token) setErrors({ fields: {}, form: next.fields.token });
+      else setErrors(next);
+    }
+  };
+
+  const footer = (
+    <Link component={RouterLink} to="/login">
+      Back to sign in
+    </Link>
+  );
+
+  if (!token) {
+    return (
+      <AuthLayout title="Choose a new password" footer={footer}>
+        <Alert severity="error" action={<Button component={RouterLink} to="/forgot-password" color="inherit" size="small">Request a new link</Button>}>
+          This page needs the link from the password reset email.
+        </Alert>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Choose a new password" footer={footer}>
+      {doneMessage ? (
+        <Alert severity="success" action={<Button component={RouterLink} to="/login" color="inherit" size="small">Sign in</Button>}>
+          {doneMessage}
+        </Alert>
+      ) : (
+        <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
+          {errors.form && <Alert severity="error">{errors.form}</Alert>}
+          <TextField
+            label="New password"
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            autoFocus
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={Boolean(errors.fields.password)}
+            helperText={errors.fields.password ?? `At least ${MIN_PASSWORD_LENGTH} characters`}
+          />
+          <TextField
+            label="Confirm new password"
+            type="password"
+            name="passwordConfirmation"
+            autoComplete="new-password"
+            required
+            value={passwordConfirmation}
+            onChange={(event) => setPasswordConfirmation(event.target.value)}
+            error={Boolean(errors.fields.passwordConfirmation)}
+            helperText={errors.fields.passwordConfirmation}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={isLoading}>
+            {isLoading ? 'Saving...' : 'Set new password'}
+          </Button>
+        </Box>
+      )}
+    </AuthLayout>
+  );
+}

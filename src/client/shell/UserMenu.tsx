@@ -1,0 +1,97 @@
+import { useState, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import PersonOutlineIcon from '@mui/icons-material/PersonOutlineOutlined';
+import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
+import LogoutIcon from '@mui/icons-material/Logout';
+import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { selectCurrentUser } from '../features/auth/authSlice';
+import { logout } from '../features/auth/session';
+
+export const FALLBACK_USER_NAME = 'User';
+
+/** SPEC §2 Header: the avatar menu with name (or 'User'), email, Profile, Settings, Sign out. */
+export function UserMenu() {
+  const user = useAppSelector(selectCurrentUser);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const name = user?.fullName?.trim() || FALLBACK_USER_NAME;
+  const close = () => setAnchor(null);
+  const go = (to: string) => {
+    close();
+    navigate(to);
+  };
+  const signOut = async () => {
+    close();
+    // logout() calls the server and then always clears the tokens and the user (SPEC §4).
+    await dispatch(logout());
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <>
+      <IconButton
+        aria-label="Account menu"
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+        size="small"
+      >
+        <Avatar
+          src={user?.avatarUrl ?? undefined}
+          alt={name}
+          // Third-party avatar hosts are not told which page shows the picture.
+          slotProps={{ img: { referrerPolicy: user?.avatarIsExternal ? 'no-referrer' : undefined } }}
+          sx={{ width: 34, height: 34 }}
+        >
+          {name.charAt(0).toUpperCase()}
+        </Avatar>
+      </IconButton>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { minWidth: 240, mt: 1 } } }}
+      >
+        <Box sx={{ px: 2, py: 1.25 }}>
+          <Typography variant="subtitle2" noWrap>
+            {name}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" noWrap>
+            {user?.email ?? ''}
+          </Typography>
+        </Box>
+        <Divider />
+        <MenuItem onClick={() => go('/settings?tab=profile')}>
+          <ListItemIcon>
+            <PersonOutlineIcon fontSize="small" />
+          </ListItemIcon>
+          Profile
+        </MenuItem>
+        <MenuItem onClick={() => go('/settings')}>
+          <ListItemIcon>
+            <SettingsOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          Settings
+        </MenuItem>
+        <Divider />
+        <MenuItem onClick={() => void signOut()}>
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          Sign out
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

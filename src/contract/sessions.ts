@@ -1,0 +1,272 @@
+import { z } from 'zod';
+
+// Sessions, messages and tool calls as the API and the live stream carry them (SPEC §7 Sessions,
+// Tool calls; docs/api.md "Sessions and tool calls"). The proxy's recorder writes the rows; the
+// sessions module reads them and maps them with src/server/modules/sessions/mappers.ts.
+
+export const SESSION_STATUSES = ['active', 'ended'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const MESSAGE_DIRECTIONS = ['client_to_server', 'server_to_client'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+export const MESSAGE_KINDS = ['request', 'response', 'notification', 'error'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const TOOL_CALL_STATUSES = ['ok', 'error', 'pending'] as const;
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
+
+/**
+ * Upper bounds (ms, inclusive) of the 12 buckets of usage_minutes.duration_hist. The last bucket
+ * is open. The recorder counts a call into `durationHistogramIndex(ms)`; readers estimate
+ * percentiles from the counts (a percentile is reported as the upper bound of its bucket).
+ */
+export const DURATION_HISTOGRAM_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, Number.POSITIVE_INFINITY] as const;
+
+export function durationHistogramIndex(durationMs: number): number {
+  const index = DURATION_HISTOGRAM_BOUNDS_MS.findIndex((bound) => durationMs <= bound);
+  return index === -1 ? DURATION_HISTOGRAM_BOUNDS_MS.length - 1 : index;
+}
+
+export const SessionDto = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  serverId: z.string(),
+  serverName: z.string().nullable(),
+  mcpSessionId: z.string().nullable(),
+  transport: z.string(),
+  protocolVersion: z.string().nullable(),
+  clientName: z.string().nullable(),
+  clientVersion: z.string().nullable(),
+  status: z.enum(SESSION_STATUSES),
+  startedAt: z.string(),
+  lastActivityAt: z.string(),
+  endedAt: z.string().nullable(),
+  /** endedAt (or, while active, lastActivityAt) minus startedAt. */
+  durationMs: z.number().int(),
+  messageCount: z.number().int(),
+  callCount: z.number().int(),
+  errorCount: z.number().int(),
+});
+export type SessionDto = z.infer<typeof SessionDto>;
+
+export const MessageDto = z.object({
+  seq: z.number().int(),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  kind: z.enum(MESSAGE_KINDS),
+  method: z.string().nullable(),
+  jsonrpcId: z.string().nullable(),
+  /** The JSON-RPC message as recorded (cut to the recorder's limit when `truncated`). */
+  payload: z.unknown(),
+  sizeBytes: z.number().int(),
+  truncated: z.boolean(),
+  createdAt: z.string(),
+});
+export type MessageDto = z.infer<typeof MessageDto>;
+
+export const ToolCallDto = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  serverId: z.string(),
+  serverName: z.string().nullable().optional(),
+  jsonrpcId: z.string().nullable(),
+  toolName: z.string(),
+  arguments: z.unknown(),
+  result: z.unknown(),
+  errorMessage: z.string().nullable(),
+  status: z.enum(TOOL_CALL_STATUSES),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  requestBytes: z.number().int(),
+  responseBytes: z.number().int(),
+  tokensEstimate: z.number().int(),
+  /** The request's params._meta (where agents put progress tokens, trace context, reasoning). */
+  meta: z.unknown(),
+  traceparent: z.string().nullable(),
+});
+export type ToolCallDto = z.infer<typeof ToolCallDto>;
+
+// ---- query strings (every value arrives as a string; bad values give 400 naming the field) ----
+
+const isoTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 date-time' });
+const uuid = z.uuid({ message: 'Expected a UUID' });
+const pageLimit = (max: number, fallback: number) =>
+  z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
+const pageOffset = z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(0, 'Must be 0 or more').max(10_000_000).default(0);
+const fromBeforeTo = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to);
+
+export const SESSION_PAGE_MAX = 200;
+export const SessionListQuery = z
+  .object({
+    limit: pageLimit(SESSION_PAGE_MAX, 50),
+    offset: pageOffset,
+    serverId: uuid.optional(),
+    /** Client name (case-insensitive prefix), e.g. "claude" matches "claude-code". */
+    client: z.string().trim().min(1).max(200).optional(),
+    status: z.enum(SESSION_STATUSES, { message: "Expected 'active' or 'ended'" }).optional(),
+    /** Sessions started at or after. */
+    from: isoTime.optional(),
+    /** Sessions started at or before. */
+    to: isoTime.optional(),
+    /** Text search over the tool names and arguments of the session's calls. */
+    q: z.string().trim().min(1).max(200).optional(),
+  })
+  .refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
+export type SessionListQuery = z.input<typeof SessionListQuery>;
+
+export const SessionListResult = z.object({
+  sessions: z.array(SessionDto),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type SessionListResult = z.infer<typeof SessionListResult>;
+
+export const REPLAY_PAGE_MAX = 1000;
+export const ReplayQuery = z
+  .object({
+    limit: pageLimit(REPLAY_PAGE_MAX, 200),
+    offset: pageOffset,
+    /** Messages recorded at or after. */
+    startTime: isoTime.optional(),
+    /** Messages recorded at or before. */
+    endTime: isoTime.optional(),
+  })
+  .refine((q) => !q.startTime || !q.endTime || Date.parse(q.startTime) <= Date.parse(q.endTime), {
+    message: 'Must not be before startTime',
+    path: ['endTime'],
+  });
+export type ReplayQuery = z.input<typeof ReplayQuery>;
+
+export const ReplayResult = z.object({
+  session: SessionDto,
+  /** In seq order. */
+  messages: z.array(MessageDto),
+  /** Messages in the time window (all pages). */
+  total: z.number().int(),
+  /** The session's tool calls whose request falls in this page, so a replay can show results beside requests. */
+  toolCalls: z.array(ToolCallDto),
+});
+export type ReplayResult = z.infer<typeof ReplayResult>;
+
+export const ACTIVITY_PAGE_MAX = 200;
+export const ActivityStreamQuery = z.object({
+  limit: pageLimit(ACTIVITY_PAGE_MAX, 50),
+  /** Only events after this time (the polling fallback passes the newest `at` it holds). */
+  since: isoTime.optional(),
+  serverId: uuid.optional(),
+  /** Exact tool name. */
+  tool: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(TOOL_CALL_STATUSES, { message: "Expected 'ok', 'error' or 'pending'" }).optional(),
+});
+export type ActivityStreamQuery = z.input<typeof ActivityStreamQuery>;
+
+export const ACTIVITY_EVENT_KINDS = ['tool_call', 'session_started', 'session_ended'] as const;
+export type ActivityEventKind = (typeof ACTIVITY_EVENT_KINDS)[number];
+export const ActivityEvent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool_call'), at: z.string(), toolCall: ToolCallDto }),
+  z.object({ kind: z.literal('session_started'), at: z.string(), session: SessionDto }),
+  z.object({ kind: z.literal('session_ended'), at: z.string(), session: SessionDto }),
+]);
+export type ActivityEvent = z.infer<typeof ActivityEvent>;
+
+export const ActivityStreamResult = z.object({
+  /** Newest first. With tool or status filters, only tool calls. */
+  events: z.array(ActivityEvent),
+});
+export type ActivityStreamResult = z.infer<typeof ActivityStreamResult>;
+
+export const LIVE_PAGE_MAX = 200;
+export const ToolCallsLiveQuery = z.object({
+  limit: pageLimit(LIVE_PAGE_MAX, 50),
+  session_id: uuid.optional(),
+});
+export type ToolCallsLiveQuery = z.input<typeof ToolCallsLiveQuery>;
+
+export const ToolCallsLive = z.object({
+  /** Newest first. */
+  toolCalls: z.array(ToolCallDto),
+});
+export type ToolCallsLive = z.infer<typeof ToolCallsLive>;
+
+export const TIME_SERIES_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
+export type TimeSeriesPeriod = (typeof TIME_SERIES_PERIODS)[number];
+export const TIME_SERIES_INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
+export type TimeSeriesInterval = (typeof TIME_SERIES_INTERVALS)[number];
+export const DURATION_MS: Record<TimeSeriesPeriod | TimeSeriesInterval, number> = {
+  '1m': 60_000,
+  '5m': 5 * 60_000,
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  '1d': 24 * 3_600_000,
+  '7d': 7 * 24 * 3_600_000,
+  '30d': 30 * 24 * 3_600_000,
+};
+/** The interval used when a period is asked for without one. */
+export const DEFAULT_INTERVAL: Record<TimeSeriesPeriod, TimeSeriesInterval> = {
+  '1h': '1m',
+  '6h': '5m',
+  '24h': '1h',
+  '7d': '1h',
+  '30d': '1d',
+};
+export const TIME_SERIES_MAX_POINTS = 1500;
+
+export const TimeSeriesQuery = z
+  .object({
+    period: z.enum(TIME_SERIES_PERIODS, { message: `Expected one of ${TIME_SERIES_PERIODS.join(', ')}` }).default('24h'),
+    interval: z.enum(TIME_SERIES_INTERVALS, { message: `Expected one of ${TIME_SERIES_INTERVALS.join(', ')}` }).optional(),
+    serverId: uuid.optional(),
+  })
+  .refine((q) => !q.interval || DURATION_MS[q.interval] <= DURATION_MS[q.period], {
+    message: 'Must not be longer than the period',
+    path: ['interval'],
+  })
+  .refine((q) => !q.interval || DURATION_MS[q.period] / DURATION_MS[q.interval] <= TIME_SERIES_MAX_POINTS, {
+    message: `Too many points for this period (at most ${TIME_SERIES_MAX_POINTS})`,
+    path: ['interval'],
+  });
+export type TimeSeriesQuery = z.input<typeof TimeSeriesQuery>;
+
+export const TimeSeriesPoint = z.object({
+  /** Start of the bucket (ISO, UTC). */
+  bucket: z.string(),
+  calls: z.number().int(),
+  errors: z.number().int(),
+  avgDurationMs: z.number().nullable(),
+  /** Estimated from the duration histogram; absent when the bucket has no calls. */
+  p95DurationMs: z.number().nullable().optional(),
+  tokens: z.number().int(),
+});
+export type TimeSeriesPoint = z.infer<typeof TimeSeriesPoint>;
+
+export const TimeSeries = z.object({
+  period: z.enum(TIME_SERIES_PERIODS),
+  interval: z.enum(TIME_SERIES_INTERVALS),
+  /** Oldest first; every bucket of the period is present (zeros where nothing happened). */
+  points: z.array(TimeSeriesPoint),
+});
+export type TimeSeries = z.infer<typeof TimeSeries>;
+
+// ---- dashboard overview (GET …/analytics/overview) ----
+
+export const AnalyticsOverviewQuery = z.object({
+  /** Start of "today" as the viewer sees it (the client sends its local midnight); default UTC midnight. */
+  since: isoTime.optional(),
+});
+export type AnalyticsOverviewQuery = z.input<typeof AnalyticsOverviewQuery>;
+
+export const AnalyticsOverview = z.object({
+  since: z.string(),
+  servers: z.object({ total: z.number().int(), online: z.number().int(), offline: z.number().int() }),
+  sessions: z.object({ today: z.number().int(), active: z.number().int() }),
+  toolCalls: z.object({ today: z.number().int(), errors: z.number().int(), tokens: z.number().int() }),
+  /** errors / calls since `since`, 0..1; 0 with no calls. */
+  errorRate: z.number(),
+  /** p95 of today's call durations in ms; null with no finished calls. */
+  latencyP95Ms: z.number().nullable(),
+  /** The newest tool calls of the workspace (at most 10), newest first. */
+  latestActivity: z.array(ToolCallDto),
+  lastActivityAt: z.string().nullable(),
+});
+export type AnalyticsOverview = z.infer<typeof AnalyticsOverview>;

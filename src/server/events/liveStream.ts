@@ -1,0 +1,105 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LiveMessageTypes, type LiveMessage } from '../../contract/live';
+
+// GET /api/v1/workspaces/:workspaceId/platform/sse?token=… — the per-workspace live stream.
+// It sits behind the same authenticate + workspace guards as every workspace route (the token
+// may come from the query string only here: EventSource cannot send headers). Every bus message
+// of the workspace is written as one `data: <json>` event; per-user messages (notifications)
+// reach only their recipient. Writing never waits: a client that stops reading lets its socket
+// buffer grow, and past MAX_BUFFERED_BYTES it is dropped — publishers never feel a slow reader.
+export const HEARTBEAT_INTERVAL_MS = 25_000;
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+const LiveStreamParams = z.object({ workspaceId: z.string() });
+// Declared so the validator accepts it; it is read by the guard and never echoed or logged.
+const LiveStreamQuery = z.object({ token: z.string().optional() });
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Tells nginx-style reverse proxies not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
+interface OpenStream {
+  end(): void;
+}
+
+/** One SSE event; the per-user routing field stays on the server. */
+export function formatLiveEvent(message: LiveMessage): string {
+  const { userId: _recipient, ...visible } = message;
+  return `data: ${JSON.stringify(visible)}\n\n`;
+}
+
+export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const open = new Set<OpenStream>();
+
+  // End every stream before the server stops listening, or an open SSE response would keep
+  // graceful shutdown waiting for clients that never hang up.
+  app.addHook('preClose', async () => {
+    for (const stream of [...open]) stream.end();
+  });
+
+  app.get(
+    '/platform/sse',
+    {
+      config: { allowQueryToken: true },
+      // The URL carries the access token: keep this route out of the per-request info logs.
+      logLevel: 'warn',
+      schema: {
+        tags: ['live'],
+        summary: 'Live stream of the workspace (server-sent events; the access token may be given as ?token=)',
+        params: LiveStreamParams,
+        querystring: LiveStreamQuery,
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.params;
+      const userId = request.userId;
+      const raw: ServerResponse = reply.raw;
+      reply.hijack();
+      raw.writeHead(200, SSE_HEADERS);
+      raw.socket?.setNoDelay(true);
+
+      let ended = false;
+      const write = (chunk: string) => {
+        if (ended) return;
+        if (raw.writableLength + chunk.length > MAX_BUFFERED_BYTES) {
+          // The client is not reading: drop it rather than buffer without bound.
+          stream.end(true);
+          return;
+        }
+        raw.write(chunk);
+      };
+      const heartbeat = () => write(formatLiveEvent({ type: LiveMessageTypes.heartbeat, data: {}, at: new Date().toISOString() }));
+
+      const unsubscribe = app.bus.subscribe(workspaceId, (message) => {
+        if (message.userId !== undefined && message.userId !== userId) return;
+        write(formatLiveEvent(message));
+      });
+      const timer = setInterval(heartbeat, HEARTBEAT_INTERVAL_MS);
+      timer.unref();
+
+      const stream = {
+        end(abort = false) {
+          if (ended) return;
+          ended = true;
+          clearInterval(timer);
+          unsubscribe();
+          open.delete(stream);
+          if (abort) raw.destroy();
+          else raw.end();
+        },
+      };
+      open.add(stream);
+      raw.on('close', () => stream.end());
+      raw.on('error', () => stream.end(true));
+      heartbeat();
+    },
+  );
+};

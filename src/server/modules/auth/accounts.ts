@@ -1,0 +1,128 @@
+import type { Database } from '../../db/database';
+import type { LoginResult, RegisterBody, UserDto } from '../../../contract/auth';
+import { signAccessToken } from '../../auth/accessToken';
+import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../auth/passwords';
+import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken } from '../../auth/refreshTokens';
+import { clearLoginFailures, lockedForSeconds, recordLoginFailure } from '../../auth/loginThrottle';
+import { consumePasswordReset, createPasswordReset } from '../../auth/passwordResets';
+import { badRequest, conflict, tooManyRequests, unauthorized } from '../../http/errors';
+import { enqueueMail } from '../../mail/outbox';
+import { findUserByEmail, findUserById, insertUser, toUserDto, updatePasswordHash } from '../users/store';
+import { insertWorkspace, personalWorkspaceName } from '../workspaces/store';
+import { insertStarterSubscription } from '../billing/store';
+
+// The account flows behind the auth routes. Every refusal here is an HttpError with the text
+// the caller sees; the texts are chosen so that none of them tells whether an email exists
+// (except sign-up's duplicate check, which the product needs).
+export const AuthText = {
+  invalidCredentials: 'Invalid email or password',
+  emailTaken: 'An account with this email already exists',
+  invalidRefreshToken: 'Invalid or expired refresh token',
+  invalidResetToken: 'This password reset link is invalid or has expired',
+  resetRequested: 'If an account exists for that email, a password reset link has been sent to it.',
+  passwordChanged: 'Your password has been changed. Sign in with the new password.',
+  signedOut: 'Signed out',
+  tooManyAttempts: (seconds: number) => `Too many sign-in attempts. Try again in ${Math.max(1, Math.ceil(seconds / 60))} minutes.`,
+} as const;
+
+const UNIQUE_VIOLATION = '23505';
+
+export class Accounts {
+  constructor(
+    private readonly db: Database,
+    private readonly secret: string,
+    private readonly resetLinkBase: () => string,
+  ) {}
+
+  /** User, personal workspace (owner) and starter subscription in one transaction; signs in. */
+  async register(body: RegisterBody): Promise<LoginResult & { user: UserDto }> {
+    const passwordHash = await hashPassword(body.password);
+    try {
+      const userId = await this.db.transaction(async (tx) => {
+        if (await findUserByEmail(tx, body.email)) throw conflict(AuthText.emailTaken, { email: AuthText.emailTaken });
+        const id = await insertUser(tx, { email: body.email, passwordHash, firstName: body.firstName, lastName: body.lastName });
+        await insertWorkspace(tx, { ownerId: id, name: personalWorkspaceName(body.firstName), description: '', workspaceType: 'personal' });
+        await insertStarterSubscription(tx, id);
+        return id;
+      });
+      return this.signIn(userId);
+    } catch (error) {
+      // Two sign-ups with one email at once: the unique index settles it.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(AuthText.emailTaken, { email: AuthText.emailTaken });
+      throw error;
+    }
+  }
+
+  async login(email: string, password: string): Promise<LoginResult & { user: UserDto }> {
+    const locked = await lockedForSeconds(this.db, email);
+    if (locked > 0) throw tooManyRequests(AuthText.tooManyAttempts(locked));
+    const user = await findUserByEmail(this.db, email);
+    const valid = user ? await verifyPassword(user.password_hash, password) : (await spendPasswordCheckTime(password), false);
+    if (!user || !valid) {
+      const lockSeconds = await recordLoginFailure(this.db, email);
+      if (lockSeconds > 0) throw tooManyRequests(AuthText.tooManyAttempts(lockSeconds));
+      throw unauthorized(AuthText.invalidCredentials);
+    }
+    await clearLoginFailures(this.db, email);
+    return this.signIn(user.id);
+  }
+
+  /** Rotates the refresh token; a refusal is always the same 401, whatever the reason. */
+  async refresh(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
+    const rotation = await rotateRefreshToken(this.db, refreshToken);
+    if (!rotation.ok) throw unauthorized(AuthText.invalidRefreshToken);
+    const user = await findUserById(this.db, rotation.userId);
+    if (!user) throw unauthorized(AuthText.invalidRefreshToken);
+    return { accessToken: signAccessToken(user.id, this.secret), refreshToken: rotation.token, user: toUserDto(user) };
+  }
+
+  /** Queues a reset mail when the account exists; the caller answers the same either way. */
+  async requestPasswordReset(email: string): Promise<boolean> {
+    const user = await findUserByEmail(this.db, email);
+    if (!user) return false;
+    return this.db.transaction(async (tx) => {
+      const token = await createPasswordReset(tx, user.id);
+      if (!token) return false;
+      const link = `${this.resetLinkBase()}/reset-password?token=${encodeURIComponent(token)}`;
+      await enqueueMail(tx, {
+        to: user.email,
+        subject: 'Reset your Toolscope password',
+        text: [
+          `Hello ${user.first_name},`,
+          '',
+          'Someone (hopefully you) asked to reset the password of your Toolscope account.',
+          `Open this link within an hour to choose a new password: ${link}`,
+          '',
+          'If you did not ask for this, ignore this mail: your password stays as it is.',
+        ].join('\n'),
+      });
+      return true;
+    });
+  }
+
+  /** Sets the new password, ends every sign-in of the account and lifts a sign-in lock. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      const userId = await consumePasswordReset(tx, token);
+      if (!userId) throw badRequest(AuthText.invalidResetToken, { token: AuthText.invalidResetToken });
+      await updatePasswordHash(tx, userId, passwordHash);
+      await revokeAllRefreshTokens(tx, userId);
+      const user = await findUserById(tx, userId);
+      if (user) await clearLoginFailures(tx, user.email);
+    });
+  }
+
+  async currentUser(userId: string): Promise<UserDto> {
+    const user = await findUserById(this.db, userId);
+    // A valid token of a deleted account: the client should sign in again.
+    if (!user) throw unauthorized('Authentication required');
+    return toUserDto(user);
+  }
+
+  private async signIn(userId: string): Promise<LoginResult & { user: UserDto }> {
+    const user = await this.currentUser(userId);
+    const refresh = await issueRefreshToken(this.db, userId);
+    return { accessToken: signAccessToken(userId, this.secret), refreshToken: refresh.token, user };
+  }
+}

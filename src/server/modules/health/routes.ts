@@ -1,0 +1,71 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { HealthResult, ServiceHealth, ServiceNameParams, ServicesHealthResult, SystemHealthResult } from '../../../contract/health';
+import { Paths } from '../../../contract/routes';
+import { notFound } from '../../http/errors';
+import { errorResponses } from '../../http/errorResponses';
+import { apiCheck, databaseCheck, migrationsCheck, uptimeSeconds, type ServiceCheck } from './checks';
+
+// Unauthenticated health: /api/health for load balancers (503 when anything is unhealthy, so a
+// broken instance leaves the pool), and per-service detail for operators and the SPA.
+export const healthRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const startedAt = new Date();
+  const checks = new Map<string, ServiceCheck>([
+    ['api', apiCheck(app.config.version, startedAt)],
+    ['database', databaseCheck(app.db)],
+    ['migrations', migrationsCheck(app.db)],
+  ]);
+  const runAll = () => Promise.all([...checks.values()].map((check) => check()));
+  const overall = (services: ServiceHealth[]) => (services.every((s) => s.status === 'healthy') ? 'healthy' : 'unhealthy');
+  const schema = { tags: ['health'], security: [] as Record<string, string[]>[] };
+
+  app.get(Paths.health, { schema: { ...schema, summary: 'Liveness and readiness probe', response: { 200: HealthResult, 503: HealthResult } } }, async (_request, reply) => {
+    const services = await runAll();
+    const status = overall(services);
+    return reply.status(status === 'healthy' ? 200 : 503).send({
+      status,
+      version: app.config.version,
+      uptimeSeconds: uptimeSeconds(startedAt, new Date()),
+      checks: Object.fromEntries(services.map((s) => [s.name, s.status])),
+    });
+  });
+
+  app.get(Paths.servicesHealth, { schema: { ...schema, summary: 'Health of every service', response: { 200: ServicesHealthResult, 503: ServicesHealthResult } } }, async (_request, reply) => {
+    const services = await runAll();
+    const status = overall(services);
+    return reply.status(status === 'healthy' ? 200 : 503).send({ status, services });
+  });
+
+  app.get(
+    Paths.serviceHealth(':name'),
+    { schema: { ...schema, summary: 'Health of one service (api, database, migrations)', params: ServiceNameParams, response: { 200: ServiceHealth, 503: ServiceHealth, ...errorResponses(400, 404) } } },
+    async (request, reply) => {
+      const check = checks.get(request.params.name);
+      if (!check) throw notFound(`Unknown service '${request.params.name}'. Known services: ${[...checks.keys()].join(', ')}`);
+      const result = await check();
+      return reply.status(result.status === 'healthy' ? 200 : 503).send(result);
+    },
+  );
+
+  app.get(Paths.systemHealth, { schema: { ...schema, summary: 'System overview: version, uptime, database, memory', response: { 200: SystemHealthResult, 503: SystemHealthResult } } }, async (_request, reply) => {
+    const services = await runAll();
+    const status = overall(services);
+    const migrations = services.find((s) => s.name === 'migrations');
+    const memory = process.memoryUsage();
+    return reply.status(status === 'healthy' ? 200 : 503).send({
+      status,
+      version: app.config.version,
+      uptimeSeconds: uptimeSeconds(startedAt, new Date()),
+      startedAt: startedAt.toISOString(),
+      nodeVersion: process.version,
+      database: {
+        engine: app.db.engine,
+        reachable: services.find((s) => s.name === 'database')?.status === 'healthy',
+        pendingMigrations: (migrations?.details?.pending as string[] | undefined) ?? [],
+      },
+      memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+      services,
+    });
+  });
+};

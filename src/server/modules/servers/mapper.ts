@@ -1,0 +1,43 @@
+import type { ServerDto, ServerStatus, ServerTransport } from '../../../contract/servers';
+import { Paths } from '../../../contract/routes';
+
+/** A row of the servers table (m002_tracing). */
+export interface ServerRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  url: string;
+  description: string;
+  transport: string;
+  proxy_key: string;
+  credentials_enc: string | null;
+  status: string;
+  last_health_status: boolean | null;
+  last_checked: Date | string | null;
+  last_error: string | null;
+  schema_count: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const iso = (t: Date | string) => (t instanceof Date ? t : new Date(t)).toISOString();
+
+/** `publicBase` is TOOLSCOPE_PUBLIC_URL or the request's own origin (no trailing slash). */
+export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    description: row.description,
+    workspaceId: row.workspace_id,
+    schemaCount: Number(row.schema_count),
+    status: (row.status === 'online' ? 'online' : 'offline') satisfies ServerStatus,
+    lastHealthStatus: row.last_health_status,
+    lastChecked: row.last_checked === null ? null : iso(row.last_checked),
+    updatedAt: iso(row.updated_at),
+    createdAt: iso(row.created_at),
+    proxyUrl: `${publicBase.replace(/\/+$/, '')}${Paths.proxy(row.proxy_key)}`,
+    transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
+    hasCredentials: row.credentials_enc !== null,
+  };
+}

@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  RegisterServerBody,
+  RegisterServerQuery,
+  ServerDto,
+  ServerHealthResult,
+  ServerListResult,
+  UpdateServerBody,
+} from '../../../contract/servers';
+import { badRequest, notFound } from '../../http/errors';
+import { OutboundBlockedError } from '../../net/outboundClient';
+import { encryptCredentials } from './credentials';
+import { toServerDto, type ServerRow } from './mapper';
+import { monitorHooks } from './monitorHooks';
+import { probeAndRecordHealth } from './healthProbe';
+import { deleteServer, findServer, insertServer, listServers, updateServer } from './store';
+
+// SPEC §7 Servers, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
+const WorkspaceOnly = z.object({ workspaceId: z.string() });
+const WorkspaceAndServer = z.object({ workspaceId: z.string(), serverId: z.string() });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** TOOLSCOPE_PUBLIC_URL, else the origin the caller used to reach us. */
+export function publicBase(request: FastifyRequest): string {
+  return request.server.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+async function assertUpstreamUrl(app: FastifyInstance, url: string): Promise<void> {
+  try {
+    await app.outbound.assertUrlAllowed(url);
+  } catch (error) {
+    if (error instanceof OutboundBlockedError) throw badRequest(`url: ${error.message}`, { url: error.message });
+    throw error;
+  }
+}
+
+async function loadServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<ServerRow> {
+  const row = UUID.test(serverId) ? await findServer(app.db, workspaceId, serverId) : undefined;
+  if (!row) throw notFound('Server not found');
+  return row;
+}
+
+export const serverRoutes: FastifyPluginAsync = async (scope) => {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const tags = ['servers'];
+
+  app.get(
+    '/servers',
+    { schema: { tags, summary: 'List the tool servers of a workspace', params: WorkspaceOnly, response: { 200: ServerListResult } } },
+    async (request) => {
+      const rows = await listServers(app.db, request.params.workspaceId);
+      const base = publicBase(request);
+      return rows.map((row) => toServerDto(row, base));
+    },
+  );
+
+  app.post(
+    '/servers',
+    {
+      schema: {
+        tags,
+        summary: 'Register a tool server and get its proxy URL',
+        params: WorkspaceOnly,
+        querystring: RegisterServerQuery,
+        body: RegisterServerBody,
+        response: { 201: ServerDto },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.params;
+      const queryWorkspace = request.query.workspace_id;
+      if (queryWorkspace !== undefined && queryWorkspace !== workspaceId) {
+        throw badRequest('workspace_id: Must match the workspace in the path', { workspace_id: 'Must match the workspace in the path' });
+      }
+      const body = request.body;
+      await assertUpstreamUrl(app, body.url);
+      const hasHeaders = body.headers && Object.keys(body.headers).length > 0;
+      const row = await insertServer(app.db, {
+        workspaceId,
+        name: body.name,
+        url: body.url,
+        description: body.description,
+        transport: body.transport,
+        credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
+      });
+      const dto = toServerDto(row, publicBase(request));
+      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      monitorHooks(app).schemaDiscovery?.discoverInBackground(row.id);
+      return reply.status(201).send(dto);
+    },
+  );
+
+  app.get(
+    '/servers/:serverId',
+    { schema: { tags, summary: 'One tool server', params: WorkspaceAndServer, response: { 200: ServerDto } } },
+    async (request) => toServerDto(await loadServer(app, request.params.workspaceId, request.params.serverId), publicBase(request)),
+  );
+
+  app.put(
+    '/servers/:serverId',
+    {
+      schema: { tags, summary: 'Change a tool server (headers: {} removes stored credentials)', params: WorkspaceAndServer, body: UpdateServerBody, response: { 200: ServerDto } },
+    },
+    async (request) => {
+      const { workspaceId, serverId } = request.params;
+      const before = await loadServer(app, workspaceId, serverId);
+      const body = request.body;
+      if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, body.url);
+      const credentialsEnc =
+        body.headers === undefined ? undefined : Object.keys(body.headers).length === 0 ? null : encryptCredentials(body.headers, app.config.secret);
+      const row = await updateServer(app.db, workspaceId, serverId, { ...body, credentialsEnc });
+      if (!row) throw notFound('Server not found');
+      app.upstreams.forget(row.proxy_key);
+      const dto = toServerDto(row, publicBase(request));
+      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      return dto;
+    },
+  );
+
+  app.delete(
+    '/servers/:serverId',
+    { schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
+    async (request, reply) => {
+      const { workspaceId, serverId } = request.params;
+      const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
+      if (!row) throw notFound('Server not found');
+      app.upstreams.forget(row.proxy_key);
+      app.recorder.forgetServer(row.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/servers/:serverId/health',
+    { schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
+    async (request) => {
+      const { workspaceId, serverId } = request.params;
+      const before = await loadServer(app, workspaceId, serverId);
+      const monitor = monitorHooks(app).healthMonitor;
+      let outcome: { healthy: boolean; latencyMs: number | null; error: string | null };
+      if (monitor) {
+        const result = (await monitor.checkNow(serverId)) as { latencyMs?: unknown } | undefined;
+        const after = await loadServer(app, workspaceId, serverId);
+        outcome = {
+          healthy: after.last_health_status === true,
+          latencyMs: typeof result?.latencyMs === 'number' ? result.latencyMs : null,
+          error: after.last_health_status ? null : after.last_error,
+        };
+      } else {
+        outcome = await probeAndRecordHealth(app, before);
+      }
+      const after = await loadServer(app, workspaceId, serverId);
+      const dto = toServerDto(after, publicBase(request));
+      // The monitor publishes its own changes; the fallback probe publishes here.
+      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      return { ...outcome, server: dto };
+    },
+  );
+};

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ActivityStreamQuery,
+  ActivityStreamResult,
+  ReplayQuery,
+  ReplayResult,
+  SessionDto,
+  SessionListQuery,
+  SessionListResult,
+} from '../../../contract/sessions';
+import { notFound } from '../../http/errors';
+import { listActivity } from './activityStore';
+import { findSession, listSessions, replaySession } from './sessionStore';
+
+// GET …/workspaces/{workspaceId}/sessions, /sessions/activity-stream, /sessions/{sessionId},
+// /sessions/{sessionId}/replay (SPEC §7 Sessions). Mounted behind the workspace guard.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SessionParams = z.object({ workspaceId: z.string(), sessionId: z.string() });
+
+export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/sessions',
+    { schema: { tags: ['sessions'], summary: 'Sessions of the workspace, newest first, filtered and paged', querystring: SessionListQuery, response: { 200: SessionListResult } } },
+    async (request) => listSessions(app.db, workspaceIdOf(request.params), request.query),
+  );
+
+  app.get(
+    '/sessions/activity-stream',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: 'Latest tool calls and session starts/ends, newest first (the live feed’s polling fallback)',
+        querystring: ActivityStreamQuery,
+        response: { 200: ActivityStreamResult },
+      },
+    },
+    async (request) => ({ events: await listActivity(app.db, workspaceIdOf(request.params), request.query) }),
+  );
+
+  app.get(
+    '/sessions/:sessionId',
+    { schema: { tags: ['sessions'], summary: 'One session', params: SessionParams, response: { 200: SessionDto } } },
+    async (request) => loadSession(request.params.workspaceId, request.params.sessionId),
+  );
+
+  app.get(
+    '/sessions/:sessionId/replay',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: 'The session’s messages in order, paged and windowed by time, with their tool calls',
+        params: SessionParams,
+        querystring: ReplayQuery,
+        response: { 200: ReplayResult },
+      },
+    },
+    async (request) => replaySession(app.db, await loadSession(request.params.workspaceId, request.params.sessionId), request.query),
+  );
+
+  async function loadSession(workspaceId: string, sessionId: string): Promise<SessionDto> {
+    const session = UUID.test(sessionId) ? await findSession(app.db, workspaceId, sessionId) : null;
+    if (!session) throw notFound('Session not found');
+    return session;
+  }
+};
+
+function workspaceIdOf(params: unknown): string {
+  return (params as { workspaceId: string }).workspaceId;
+}

@@ -1,0 +1,33 @@
+// Text search over the tool names and arguments of a session's calls. Both the indexed document
+// and the query are cut into words at every non-letter/digit, so "read_file", "/etc/passwd" and
+// "user@example.com" are searchable by any of their parts. Every part of every typed word must
+// appear as the prefix of a word of the calls' text (AND). Parts are not tied to their order
+// (a phrase operator would make PostgreSQL re-read every candidate row, which is what made
+// searches slow at 100k sessions); the GIN index of migration 005 holds exactly this document.
+
+/** SQL of the indexed document for the tool_calls row aliased `alias`. Keep in step with m005. */
+export function toolCallSearchDocument(alias: string): string {
+  return `to_tsvector('simple', regexp_replace(lower(left(${alias}.tool_name || ' ' || coalesce(${alias}.arguments::text, ''), 100000)), '[^[:alnum:]]+', ' ', 'g'))`;
+}
+
+const MAX_TERMS = 16;
+
+/**
+ * The tsquery text (for `to_tsquery('simple', …)`) of what a user typed, or null when it holds no
+ * letters or digits at all (the caller then falls back to a plain substring match).
+ */
+export function toSearchQuery(text: string): string | null {
+  const terms = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_TERMS);
+  if (terms.length === 0) return null;
+  // Parts hold letters and digits only, so quoting them cannot break out of the literal.
+  return [...new Set(terms)].map((part) => `'${part}':*`).join(' & ');
+}
+
+/** Escapes LIKE wildcards so a typed % or _ matches itself. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Preferences, UpdatePreferencesBody, UserDto } from '../../../contract/auth';
+import { Paths } from '../../../contract/routes';
+import { unauthorized } from '../../http/errors';
+import { errorResponses } from '../../http/errorResponses';
+import { findUserById, mergePreferences, readPreferences, toUserDto } from './store';
+
+// The signed-in user's profile and preferences (mounted behind `authenticate`).
+export const userProfileRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const tags = ['users'];
+
+  app.get(Paths.me, { schema: { tags, summary: 'The signed-in user', response: { 200: UserDto, ...errorResponses(401) } } }, async (request) => {
+    const user = await findUserById(app.db, request.userId);
+    // A valid token of a deleted account: the client should sign in again.
+    if (!user) throw unauthorized('Authentication required');
+    return toUserDto(user);
+  });
+
+  app.get(Paths.preferences, { schema: { tags, summary: 'The user’s preferences', response: { 200: Preferences, ...errorResponses(401) } } }, async (request) => {
+    const stored = await readPreferences(app.db, request.userId);
+    if (!stored) throw unauthorized('Authentication required');
+    return withDarkTheme(stored);
+  });
+
+  app.put(
+    Paths.preferences,
+    { schema: { tags, summary: 'Change preferences (keys sent replace, null removes, others stay)', body: UpdatePreferencesBody, response: { 200: Preferences, ...errorResponses(400, 401) } } },
+    async (request) => {
+      // The interface is always dark (SPEC §1): a theme sent is accepted and has no effect.
+      const { theme: _ignored, ...changes } = request.body;
+      const stored = await mergePreferences(app.db, request.userId, changes);
+      if (!stored) throw unauthorized('Authentication required');
+      return withDarkTheme(stored);
+    },
+  );
+};
+
+function withDarkTheme(stored: Record<string, unknown>): Preferences {
+  return { ...stored, theme: 'dark' } as Preferences;
+}

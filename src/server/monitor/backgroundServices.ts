@@ -1,0 +1,75 @@
+import type { EventEmitter } from 'node:events';
+import type { FastifyInstance } from 'fastify';
+import { startBusRelay, type BusRelay } from '../events/busRelay';
+import { HealthMonitor } from './healthMonitor';
+import { SchemaDiscovery } from './schemaDiscovery';
+import { PINS_CHANNEL, ToolsListRewriter } from './toolsListRewriter';
+
+// The work Toolscope does on its own, beside requests: health rounds, schema discovery and
+// drift detection fed by the proxy, the tools/list rewriter cache, and (on PostgreSQL) the
+// cross-instance relay of live messages. All of it starts when the app is ready and stops when
+// it closes — before the server stops listening, so nothing holds a graceful shutdown up.
+declare module 'fastify' {
+  interface FastifyInstance {
+    healthMonitor: HealthMonitor;
+    schemaDiscovery: SchemaDiscovery;
+    toolsListRewriter: ToolsListRewriter;
+  }
+}
+
+interface ToolsListEvent {
+  workspaceId: string;
+  serverId: string;
+  tools: unknown;
+}
+interface ListChangedEvent {
+  workspaceId: string;
+  serverId: string;
+  kind: string;
+}
+
+export async function registerBackgroundServices(app: FastifyInstance): Promise<void> {
+  const rewriter = new ToolsListRewriter(app.db);
+  app.decorate('toolsListRewriter', rewriter);
+  app.decorate('schemaDiscovery', new SchemaDiscovery(app, rewriter));
+  app.decorate('healthMonitor', new HealthMonitor(app));
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
+
+  app.addHook('onReady', async () => {
+    await rewriter.loadAll();
+    if (app.db.engine === 'postgres') {
+      const relay: BusRelay = await startBusRelay(app.bus, app.db, logError('live message relay failed'));
+      cleanups.push(() => relay.stop());
+      const unlistenPins = await app.db.listen(PINS_CHANNEL, (serverId) => {
+        rewriter.reloadServer(serverId).catch(logError('reloading schema pins failed'));
+      });
+      cleanups.push(unlistenPins);
+    }
+    // The proxy decorates its event emitter in its own plugin; it may be absent (API-only builds).
+    const proxyEvents = (app as unknown as { proxyEvents?: EventEmitter }).proxyEvents;
+    if (proxyEvents) {
+      const onToolsList = (event: ToolsListEvent) => {
+        app.schemaDiscovery.recordToolsList(event.serverId, event.tools).catch(logError('recording a proxied tools/list failed'));
+      };
+      const onListChanged = (event: ListChangedEvent) => app.schemaDiscovery.scheduleRediscovery(event.serverId);
+      proxyEvents.on('tools_list', onToolsList);
+      proxyEvents.on('list_changed', onListChanged);
+      cleanups.push(() => {
+        proxyEvents.off('tools_list', onToolsList);
+        proxyEvents.off('list_changed', onListChanged);
+      });
+    }
+    app.healthMonitor.start();
+  });
+
+  app.addHook('preClose', async () => {
+    await app.healthMonitor.stop();
+    await app.schemaDiscovery.close();
+  });
+
+  app.addHook('onClose', async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+}

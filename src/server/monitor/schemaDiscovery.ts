@@ -1,0 +1,179 @@
+import type { FastifyInstance } from 'fastify';
+import type { DiscoveryResultDto, SchemaDto, SchemaKind, SchemaVersionSource } from '../../contract/schemas';
+import { decryptCredentials } from '../modules/servers/credentials';
+import type { ServerRow } from '../modules/servers/mapper';
+import { listSchemas, recordUpstreamDefinition, refreshSchemaCount, type RecordOutcome } from '../modules/schemas/store';
+import { identityOf } from '../schemas/schemaIdentity';
+import { listUpstreamCatalogue, type CatalogueItem } from './upstreamCatalogue';
+import { withUpstreamClient } from './upstreamClient';
+import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
+import type { ToolsListRewriter } from './toolsListRewriter';
+
+// Schema discovery and drift detection. Discovery lists what an upstream offers and stores each
+// item as a schema (version 1 when new). Whenever a definition is seen again — re-discovery, a
+// tools/list passing through the proxy, a list_changed notification — and differs from the
+// latest stored one, a new version with its RFC 6902 patch is stored, the schema is flagged
+// drifted and the workspace gets a security_alert: a tool that rewrites its own description
+// after it was trusted is how a "rug pull" hides instructions from the user.
+export class ServerNotFoundError extends Error {}
+
+/** Coalesces a burst of list_changed notifications into one re-discovery. */
+export const LIST_CHANGED_DEBOUNCE_MS = 250;
+const DISCOVERY_TIMEOUT_MS = 30_000;
+
+const KIND_LABEL: Record<SchemaKind, string> = { tool: 'tool', prompt: 'prompt', resource: 'resource', resource_template: 'resource template' };
+
+export class SchemaDiscovery {
+  /** One discovery/record run per server at a time (in this instance; rows are locked across instances). */
+  private readonly running = new Map<string, Promise<unknown>>();
+  private readonly listChangedTimers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly rewriter: ToolsListRewriter,
+  ) {}
+
+  /** Lists the upstream now and records every item. Rejects when the upstream cannot be listed. */
+  async discover(serverId: string): Promise<DiscoveryResultDto> {
+    return this.serialized(serverId, async () => {
+      const server = await loadServerById(this.app, serverId);
+      if (!server) throw new ServerNotFoundError(`Server ${serverId} not found`);
+      const items = await withUpstreamClient(
+        { url: server.url, transport: transportOf(server), headers: decryptCredentials(server.credentials_enc, this.app.config.secret) },
+        this.app.outbound.fetch,
+        Math.min(DISCOVERY_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
+        listUpstreamCatalogue,
+      );
+      const outcomes = await this.record(server, items, 'discovery');
+      const schemas = await listSchemas(this.app.db, server.workspace_id, server.id);
+      return {
+        serverId: server.id,
+        discovered: items.length,
+        created: outcomes.filter((o) => o.kind === 'created').length,
+        changed: outcomes.filter((o) => o.kind === 'changed').length,
+        schemaCount: schemas.length,
+        schemas,
+      };
+    });
+  }
+
+  /** Registration calls this: discovery runs after the response; failures are only logged. */
+  discoverInBackground(serverId: string): void {
+    if (this.closed) return;
+    this.discover(serverId).catch((error: unknown) => {
+      if (!(error instanceof ServerNotFoundError)) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
+    });
+  }
+
+  /** A tools/list result seen through the proxy (the upstream's answer, before any rewrite). */
+  async recordToolsList(serverId: string, tools: unknown): Promise<RecordOutcome[]> {
+    if (!Array.isArray(tools)) return [];
+    const items: CatalogueItem[] = [];
+    for (const tool of tools) {
+      if (typeof tool !== 'object' || tool === null) continue;
+      const definition = tool as Record<string, unknown>;
+      const name = identityOf('tool', definition);
+      if (name) items.push({ kind: 'tool', name, definition });
+    }
+    if (items.length === 0) return [];
+    return this.serialized(serverId, async () => {
+      const server = await loadServerById(this.app, serverId);
+      if (!server) return [];
+      return this.record(server, items, 'proxy');
+    });
+  }
+
+  /** notifications/{tools,prompts,resources}/list_changed seen through the proxy: look again, soon. */
+  scheduleRediscovery(serverId: string): void {
+    if (this.closed) return;
+    clearTimeout(this.listChangedTimers.get(serverId));
+    const timer = setTimeout(() => {
+      this.listChangedTimers.delete(serverId);
+      this.discoverInBackground(serverId);
+    }, LIST_CHANGED_DEBOUNCE_MS);
+    timer.unref();
+    this.listChangedTimers.set(serverId, timer);
+  }
+
+  /** Waits for the runs in flight (graceful shutdown, tests). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
+    this.listChangedTimers.clear();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** After a change through the API: recount, refresh the proxy's pins, tell the live streams. */
+  async afterSchemasChanged(serverId: string, options: { pinsChanged: boolean }): Promise<void> {
+    if (options.pinsChanged) await this.rewriter.pinsChanged(serverId);
+    await refreshSchemaCount(this.app.db, serverId);
+    const server = await loadServerById(this.app, serverId);
+    if (server) publishServerUpdated(this.app, server);
+  }
+
+  private async record(server: ServerRow, items: CatalogueItem[], source: SchemaVersionSource): Promise<RecordOutcome[]> {
+    const outcomes = await this.app.db.transaction(async (tx) => {
+      const out: RecordOutcome[] = [];
+      for (const item of items) {
+        out.push(await recordUpstreamDefinition(tx, { workspaceId: server.workspace_id, serverId: server.id, ...item, source }));
+      }
+      return out;
+    });
+    const changed = outcomes.filter((o): o is Extract<RecordOutcome, { kind: 'changed' }> => o.kind === 'changed');
+    if (changed.some((o) => o.schema.pinnedVersion !== null)) await this.rewriter.pinsChanged(server.id);
+    const count = await refreshSchemaCount(this.app.db, server.id);
+    if (count.changed || changed.length > 0) {
+      const after = await loadServerById(this.app, server.id);
+      if (after) publishServerUpdated(this.app, after);
+    }
+    for (const outcome of changed) await this.raiseDriftAlert(server, outcome.schema, outcome.previousVersion, source);
+    return outcomes;
+  }
+
+  private async raiseDriftAlert(server: ServerRow, schema: SchemaDto, fromVersion: number, source: SchemaVersionSource): Promise<void> {
+    const label = KIND_LABEL[schema.kind];
+    const pinned = schema.pinnedVersion !== null ? ` The proxy keeps serving the pinned version ${schema.pinnedVersion}.` : '';
+    try {
+      await this.app.notifications.raise({
+        workspaceId: server.workspace_id,
+        type: 'security_alert',
+        severity: schema.kind === 'tool' ? 'critical' : 'warning',
+        title: `${label[0].toUpperCase()}${label.slice(1)} definition changed: ${schema.name}`,
+        message:
+          `${server.name} changed the ${label} "${schema.name}" (version ${fromVersion} → ${schema.currentVersion}). ` +
+          `A tool server that rewrites a definition after it was trusted may be attempting a rug pull: review the change, ` +
+          `and roll back to pin the version you trust.${pinned}`,
+        actionUrl: `/schema-studio?serverId=${encodeURIComponent(server.id)}&schemaId=${encodeURIComponent(schema.id)}`,
+        metadata: {
+          serverId: server.id,
+          serverName: server.name,
+          schemaId: schema.id,
+          kind: schema.kind,
+          name: schema.name,
+          fromVersion,
+          toVersion: schema.currentVersion,
+          source,
+        },
+        groupKey: `schema_drift:${schema.id}:${schema.currentVersion}`,
+        repeat: 'once',
+      });
+    } catch (error) {
+      this.app.log.error({ err: error, schemaId: schema.id }, 'could not raise the schema drift alert');
+    }
+  }
+
+  private serialized<T>(serverId: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.running.get(serverId) ?? Promise.resolve();
+    const next = previous.then(run);
+    const settled: Promise<void> = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(serverId, settled);
+    void settled.then(() => {
+      if (this.running.get(serverId) === settled) this.running.delete(serverId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,205 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { Readable, Transform } from 'node:stream';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Config } from '../config';
+import { isAddressAllowed, isForbiddenHostname, normalizeHostname } from './addressPolicy';
+
+// The one way the server reaches out (proxy, health checks, schema discovery). Every connection
+// is checked at connect time against the resolved address — the address checked is the address
+// dialled, so DNS rebinding cannot slip past — and every redirect is checked again.
+
+export class OutboundBlockedError extends Error {
+  readonly code = 'outbound_blocked';
+}
+export class ResponseTooLargeError extends Error {
+  readonly code = 'response_too_large';
+}
+
+export interface OutboundRequestOptions {
+  method?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  body?: string | Buffer | Uint8Array | Readable | null;
+  signal?: AbortSignal;
+  /** The body stream errors with ResponseTooLargeError past this many bytes. */
+  maxResponseBytes?: number;
+  /** Time to the response headers (default config.upstreamTimeoutMs). */
+  headersTimeoutMs?: number;
+  /** Longest silence between body chunks; 0 = none (long-lived SSE streams). */
+  bodyTimeoutMs?: number;
+}
+
+export interface OutboundResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface OutboundClient {
+  request(url: string | URL, options?: OutboundRequestOptions): Promise<OutboundResponse>;
+  /** WHATWG fetch over the guarded pool; follows up to 5 redirects, each one checked. */
+  fetch: FetchLike;
+  /** Throws OutboundBlockedError (with a message a user can act on) when the URL may not be called. */
+  assertUrlAllowed(url: string | URL): Promise<void>;
+  readonly dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
+
+const MAX_REDIRECTS = 5;
+
+function blocked(message: string): OutboundBlockedError {
+  return new OutboundBlockedError(message);
+}
+
+/** Static checks that need no DNS: scheme, forbidden names, IP literals. */
+function checkUrlShape(url: URL, allowPrivate: boolean): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked('Only http and https URLs are allowed');
+  if (url.username || url.password) throw blocked('Credentials in the URL are not allowed; store them as headers');
+  const host = normalizeHostname(url.hostname);
+  if (!host) throw blocked('The URL has no host');
+  if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
+  if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) throw blocked(addressMessage(host, allowPrivate));
+}
+
+function addressMessage(address: string, allowPrivate: boolean): string {
+  return isAddressAllowed(address, true) && !allowPrivate
+    ? `Private and loopback addresses are not allowed (${address})`
+    : `Link-local and cloud metadata addresses are not allowed (${address})`;
+}
+
+export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'>): OutboundClient {
+  const allowPrivate = config.allowPrivateUpstreams;
+
+  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    if (isForbiddenHostname(hostname)) {
+      callback(blocked('Cloud metadata addresses are not allowed'), '', 4);
+      return;
+    }
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 4);
+      const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+      if (refused) return callback(blocked(addressMessage(refused.address, allowPrivate)), '', 4);
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+
+  const baseConnector = buildConnector({ lookup: guardedLookup, timeout: Math.min(config.upstreamTimeoutMs, 10_000) } as buildConnector.BuildOptions);
+  const connector: buildConnector.connector = (options, callback) => {
+    // net.connect skips `lookup` for IP literals, so literals are checked here.
+    const host = normalizeHostname(options.hostname);
+    if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) {
+      callback(blocked(addressMessage(host, allowPrivate)), null);
+      return;
+    }
+    baseConnector(options, callback);
+  };
+
+  const agent = new Agent({
+    connect: connector,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    connections: 256,
+    pipelining: 1,
+  });
+
+  async function assertUrlAllowed(input: string | URL): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(String(input));
+    } catch {
+      throw blocked('The URL is not valid');
+    }
+    checkUrlShape(url, allowPrivate);
+    const host = normalizeHostname(url.hostname);
+    if (net.isIP(host)) return;
+    let addresses: dns.LookupAddress[];
+    try {
+      addresses = await dns.promises.lookup(host, { all: true });
+    } catch {
+      throw blocked(`The host ${host} could not be resolved`);
+    }
+    const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+    if (refused) throw blocked(addressMessage(refused.address, allowPrivate));
+  }
+
+  async function request(input: string | URL, options: OutboundRequestOptions = {}): Promise<OutboundResponse> {
+    const url = new URL(String(input));
+    checkUrlShape(url, allowPrivate);
+    const response = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: (options.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers: options.headers as Record<string, string>,
+      body: options.body ?? null,
+      signal: options.signal,
+      headersTimeout: options.headersTimeoutMs ?? config.upstreamTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs ?? config.upstreamTimeoutMs,
+    });
+    const limit = options.maxResponseBytes;
+    let body: Readable = response.body;
+    if (limit !== undefined) {
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > limit) {
+        response.body.destroy();
+        throw new ResponseTooLargeError(`The response is larger than ${limit} bytes`);
+      }
+      body = response.body.pipe(byteLimit(limit));
+      response.body.on('error', (error) => body.destroy(error));
+    }
+    return { statusCode: response.statusCode, headers: response.headers, body };
+  }
+
+  const guardedFetch: FetchLike = async (input, init = {}) => {
+    let url = new URL(String(input instanceof Request ? input.url : input));
+    let currentInit: RequestInit = { ...init };
+    for (let hop = 0; ; hop++) {
+      checkUrlShape(url, allowPrivate);
+      const response = (await undiciFetch(url, {
+        ...(currentInit as Parameters<typeof undiciFetch>[1]),
+        redirect: 'manual',
+        dispatcher: agent,
+      })) as unknown as Response;
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || !location || init.redirect === 'manual') return response;
+      if (init.redirect === 'error') throw new TypeError('Redirect not allowed');
+      if (hop >= MAX_REDIRECTS) throw blocked('Too many redirects');
+      await response.body?.cancel().catch(() => undefined);
+      url = new URL(location, url);
+      await assertUrlAllowed(url);
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && currentInit.method === 'POST')) {
+        currentInit = { ...currentInit, method: 'GET', body: undefined };
+      }
+    }
+  };
+
+  return {
+    request,
+    fetch: guardedFetch,
+    assertUrlAllowed,
+    dispatcher: agent,
+    close: () => agent.close(),
+  };
+}
+
+/** A pass-through that fails once more than `limit` bytes went through. */
+export function byteLimit(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) return callback(new ResponseTooLargeError(`The response is larger than ${limit} bytes`));
+      callback(null, chunk);
+    },
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The guarded outbound client (proxy, health checks, discovery). */
+    outbound: OutboundClient;
+  }
+}

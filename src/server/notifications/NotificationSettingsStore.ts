@@ -1,0 +1,57 @@
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  NotificationSettings,
+  type UpdateNotificationSettingsBody,
+} from '../../contract/notifications';
+import type { Queryable } from '../db/database';
+
+// Thresholds live in workspaces.settings under "notifications". The evaluators read them on the
+// tool-call path, so reads are cached briefly; a PUT on this instance refreshes at once, other
+// instances within CACHE_TTL_MS.
+const CACHE_TTL_MS = 30_000;
+const StoredSettings = NotificationSettings.partial();
+
+export class NotificationSettingsStore {
+  private readonly cache = new Map<string, { settings: NotificationSettings; expiresAt: number }>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async get(workspaceId: string): Promise<NotificationSettings> {
+    const now = this.clock().getTime();
+    const cached = this.cache.get(workspaceId);
+    if (cached && cached.expiresAt > now) return cached.settings;
+    const rows = await this.db.query<{ stored: unknown }>(
+      "select settings->'notifications' as stored from workspaces where id = $1",
+      [workspaceId],
+    );
+    const settings = withDefaults(rows[0]?.stored);
+    this.cache.set(workspaceId, { settings, expiresAt: now + CACHE_TTL_MS });
+    return settings;
+  }
+
+  async update(workspaceId: string, patch: UpdateNotificationSettingsBody): Promise<NotificationSettings> {
+    const next = { ...(await this.get(workspaceId)), ...patch };
+    if (next.mutedTypes) next.mutedTypes = [...new Set(next.mutedTypes)];
+    await this.db.query(
+      `update workspaces
+          set settings = settings || jsonb_build_object('notifications', $2::jsonb), updated_at = now()
+        where id = $1`,
+      [workspaceId, JSON.stringify(next)],
+    );
+    this.cache.set(workspaceId, { settings: next, expiresAt: this.clock().getTime() + CACHE_TTL_MS });
+    return next;
+  }
+}
+
+/** Stored values that no longer validate (an older format, a hand edit) fall back to the defaults. */
+function withDefaults(stored: unknown): NotificationSettings {
+  const parsed = StoredSettings.safeParse(stored ?? {});
+  return { ...DEFAULT_NOTIFICATION_SETTINGS, ...(parsed.success ? stripUndefined(parsed.data) : {}) };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { NotificationService } from './NotificationService';
+import { NotificationSettingsStore } from './NotificationSettingsStore';
+import { AgentCallQuotaMonitor } from './sources/agentCallQuotaMonitor';
+import { SessionHealthMonitor } from './sources/sessionHealthMonitor';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notificationSettings: NotificationSettingsStore;
+    /** The evaluators that raise notifications from the bus; tests await their idle(). */
+    notificationMonitors: { sessionHealth: SessionHealthMonitor; agentCallQuota: AgentCallQuotaMonitor };
+  }
+}
+
+/**
+ * Decorates the app with the notification service (app.notifications) and its settings, and
+ * starts the evaluators that raise notifications from bus traffic (session health, agent-call
+ * quota). Server status, schema drift, invitations and deployments are raised by their own modules
+ * with the builders in ./sources (docs/notifications.md). Registered at the root (skip-override),
+ * before the routes, so every module can use app.notifications.
+ */
+export async function notificationsPlugin(app: FastifyInstance): Promise<void> {
+  const settings = new NotificationSettingsStore(app.db);
+  const notifications = new NotificationService({ db: app.db, bus: app.bus, settings, log: app.log });
+  const deps = { bus: app.bus, db: app.db, notifications, log: app.log };
+  const sessionHealth = new SessionHealthMonitor({ ...deps, settings });
+  const agentCallQuota = new AgentCallQuotaMonitor(deps);
+  app.decorate('notificationSettings', settings);
+  app.decorate('notifications', notifications);
+  app.decorate('notificationMonitors', { sessionHealth, agentCallQuota });
+  sessionHealth.start();
+  agentCallQuota.start();
+  app.addHook('onClose', async () => {
+    await Promise.all([sessionHealth.stop(), agentCallQuota.stop()]);
+  });
+}
+// The equivalent of fastify-plugin: decorations land on the app itself, not a child scope.
+(notificationsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

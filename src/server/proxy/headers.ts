@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+
+// Which headers cross the proxy. Requests: only what MCP needs, never the agent's own
+// credentials (Authorization, cookies, API keys) — the upstream gets the server's stored
+// credentials instead. Responses: only what the agent's MCP client reads.
+const REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+  'traceparent',
+  'tracestate',
+  'user-agent',
+];
+const RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'cache-control', 'mcp-protocol-version', 'retry-after'];
+
+export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, stored: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of REQUEST_HEADERS) {
+    const value = incoming[name];
+    if (typeof value === 'string') out[name] = value;
+  }
+  for (const [name, value] of Object.entries(stored)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+export function agentResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of RESPONSE_HEADERS) {
+    const value = upstream[name];
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * A stable, non-reversible name for the agent behind a request (for session inference): its
+ * credential when it sends one, else its address and user agent. The credential itself is never kept.
+ */
+export function agentFingerprint(request: FastifyRequest): string {
+  const h = request.headers;
+  const credential = h.authorization ?? h['x-api-key'] ?? h.cookie;
+  const basis = typeof credential === 'string' ? `cred:${credential}` : `addr:${request.ip}|${h['user-agent'] ?? ''}`;
+  return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
+}
+
+/** Foreign Origin → refused (DNS rebinding from a browser); no Origin or our own origin → fine. */
+export function isOriginAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (publicUrl && origin === new URL(publicUrl).origin) return true;
+  return origin === `${request.protocol}://${request.host}`;
+}

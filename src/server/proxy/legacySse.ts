@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { RecordedSession } from '../recording/recorder';
+import type { ProxyContext } from './context';
+import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from './headers';
+import { parseMessages, requestsIn } from './jsonRpc';
+import { MessageTap } from './messageTap';
+import { relayRaw, relaySse } from './responseRelay';
+import { findTarget, originOf } from './streamableHttp';
+import { describeFailure, errorResponse, httpFailure } from './upstreamErrors';
+import type { UpstreamTarget } from './upstreamDirectory';
+
+// The legacy HTTP+SSE transport (2024-11-05). GET {proxyUrl}/sse opens the upstream's stream;
+// its `endpoint` event is rewritten to our own message path, whose POSTs go to the upstream's
+// message URL. Answers travel back on the stream, tapped like any SSE response.
+interface LegacyStream {
+  target: UpstreamTarget;
+  upstreamMessageUrl: string;
+  session: RecordedSession | null;
+  tap: MessageTap;
+}
+
+export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
+  const streams = new Map<string, LegacyStream>();
+  const { config } = ctx.app;
+
+  async function openStream(request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
+    const target = await findTarget(ctx, request, reply, request.params.proxyKey);
+    if (!target) return reply;
+    const abort = new AbortController();
+    reply.raw.on('close', () => abort.abort());
+    let upstream;
+    try {
+      upstream = await ctx.outbound.request(target.url, {
+        method: 'GET',
+        headers: { ...upstreamRequestHeaders(request.headers, target.headers), accept: 'text/event-stream' },
+        signal: abort.signal,
+        headersTimeoutMs: config.upstreamTimeoutMs,
+        bodyTimeoutMs: 0,
+      });
+    } catch (error) {
+      return reply.status(502).type('application/json').send(errorResponse(null, describeFailure(error, config.upstreamTimeoutMs)));
+    }
+    if (upstream.statusCode !== 200 || !String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      upstream.body.resume();
+      return reply.status(502).type('application/json').send(errorResponse(null, httpFailure(upstream.statusCode)));
+    }
+    const session = ctx.recorder.isEnabled() ? ctx.recorder.startSession(originOf(target), { transport: 'sse', clientKey: agentFingerprint(request) }) : null;
+    const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter(), session);
+    const streamId = randomBytes(18).toString('base64url');
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { ...agentResponseHeaders(upstream.headers), 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.flushHeaders();
+    try {
+      await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, (error) => describeFailure(error, config.upstreamTimeoutMs), (event) => {
+        if (event.event !== 'endpoint') return event;
+        const upstreamMessageUrl = new URL(event.data.trim(), target.url);
+        // The upstream may only point at itself: anything else would let it steer the proxy.
+        if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
+        streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap });
+        return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
+      });
+    } finally {
+      streams.delete(streamId);
+      if (session) ctx.recorder.endSession(session);
+    }
+    return reply;
+  }
+
+  async function postMessage(request: FastifyRequest<{ Params: { proxyKey: string }; Querystring: { session?: string } }>, reply: FastifyReply) {
+    const target = await findTarget(ctx, request, reply, request.params.proxyKey);
+    if (!target) return reply;
+    const stream = streams.get(String(request.query.session ?? ''));
+    if (!stream || stream.target.serverId !== target.serverId) return reply.status(404).send({ message: 'Unknown or closed SSE session', code: 'not_found' });
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const text = body.toString('utf8');
+    const messages = parseMessages(text);
+    const isBatch = text.trimStart().startsWith('[');
+    const requests = requestsIn(messages);
+    stream.tap.expectRequests(requests);
+    for (const message of messages) stream.tap.record('client_to_server', message, messages.length === 1 ? body.length : Buffer.byteLength(JSON.stringify(message)), messages.length === 1 && !isBatch ? text : undefined);
+    let upstream;
+    try {
+      upstream = await ctx.outbound.request(stream.upstreamMessageUrl, {
+        method: 'POST',
+        headers: upstreamRequestHeaders(request.headers, target.headers),
+        body,
+        headersTimeoutMs: config.upstreamTimeoutMs,
+      });
+    } catch (error) {
+      const failure = describeFailure(error, config.upstreamTimeoutMs);
+      const errors = requests.map((r) => errorResponse(r.id ?? null, failure));
+      for (const e of errors) stream.tap.fromServer(e, 0);
+      return reply.status(502).type('application/json').send(errors.length === 1 ? errors[0] : errors.length > 0 ? errors : errorResponse(null, failure));
+    }
+    reply.hijack();
+    reply.raw.writeHead(upstream.statusCode, agentResponseHeaders(upstream.headers));
+    await relayRaw(upstream.body, reply.raw, config.proxyResponseLimitBytes);
+    return reply;
+  }
+
+  return async (scope) => {
+    scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey/sse', openStream);
+    scope.post<{ Params: { proxyKey: string }; Querystring: { session?: string } }>('/mcp/:proxyKey/messages', postMessage);
+  };
+}

@@ -1,0 +1,82 @@
+import type { MessageDirection } from '../../contract/sessions';
+import type { Recorder, RecordedSession } from '../recording/recorder';
+import { hasId, idKey, type JsonRpcMessage } from './jsonRpc';
+import type { ProxyEvents } from './proxyEvents';
+import type { UpstreamTarget } from './upstreamDirectory';
+
+// Everything the proxy does with a message besides forwarding it: record it, tell the monitor
+// about tool lists and list changes, and let the monitor swap a tools/list result for the
+// pinned one. One tap per HTTP exchange (or per legacy SSE stream).
+export interface ToolsListRewriter {
+  rewrite(serverId: string, result: unknown): unknown;
+}
+
+const LIST_CHANGED = /^notifications\/(tools|prompts|resources)\/list_changed$/;
+
+export class MessageTap {
+  /** Requests of this exchange by id → method (to recognise their responses). */
+  private readonly requestMethods = new Map<string, string>();
+
+  constructor(
+    private readonly target: UpstreamTarget,
+    private readonly recorder: Recorder,
+    private readonly events: ProxyEvents,
+    private readonly rewriter: ToolsListRewriter | undefined,
+    public session: RecordedSession | null = null,
+  ) {}
+
+  expectRequests(requests: (JsonRpcMessage & { id: string | number })[]): void {
+    for (const request of requests) this.requestMethods.set(idKey(request.id), request.method as string);
+  }
+
+  /** True when a response of this exchange may be rewritten (so it must be handled whole). */
+  get rewritesToolsList(): boolean {
+    if (!this.rewriter) return false;
+    for (const method of this.requestMethods.values()) if (method === 'tools/list') return true;
+    return false;
+  }
+
+  unanswered(): (string | number)[] {
+    const ids: (string | number)[] = [];
+    for (const key of this.requestMethods.keys()) ids.push(key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2));
+    return ids;
+  }
+
+  record(direction: MessageDirection, message: JsonRpcMessage, sizeBytes: number, rawText?: string): void {
+    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, sizeBytes, rawText);
+  }
+
+  /**
+   * A message from the upstream: recorded, announced, and — for a tools/list result when a
+   * rewriter is installed — possibly replaced. Returns the message to send on.
+   */
+  fromServer(message: JsonRpcMessage, sizeBytes: number, rawText?: string): JsonRpcMessage {
+    let outgoing = message;
+    if (hasId(message) && message.method === undefined) {
+      const key = idKey(message.id);
+      const method = this.requestMethods.get(key);
+      this.requestMethods.delete(key);
+      if (method === 'tools/list' && message.result && typeof message.result === 'object') {
+        const result = message.result as { tools?: unknown; nextCursor?: unknown };
+        if (Array.isArray(result.tools)) {
+          this.events.emit('tools_list', {
+            workspaceId: this.target.workspaceId,
+            serverId: this.target.serverId,
+            tools: result.tools,
+            ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}),
+          });
+        }
+        const rewritten = this.rewriter?.rewrite(this.target.serverId, message.result);
+        if (rewritten !== undefined && rewritten !== message.result) outgoing = { ...message, result: rewritten };
+      }
+    } else if (typeof message.method === 'string') {
+      const changed = LIST_CHANGED.exec(message.method);
+      if (changed) {
+        this.events.emit('list_changed', { workspaceId: this.target.workspaceId, serverId: this.target.serverId, kind: changed[1] as 'tools' | 'prompts' | 'resources' });
+      }
+    }
+    // What is recorded is what the agent received.
+    this.record('server_to_client', outgoing, outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)), outgoing === message ? rawText : undefined);
+    return outgoing;
+  }
+}

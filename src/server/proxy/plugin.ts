@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { Recorder } from '../recording/recorder';
+import type { ProxyContext } from './context';
+import { legacySseRoutes } from './legacySse';
+import type { ToolsListRewriter } from './messageTap';
+import { ProxyEvents } from './proxyEvents';
+import { streamableHttpRoutes } from './streamableHttp';
+import { UpstreamDirectory } from './upstreamDirectory';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Records sessions, messages and tool calls off the hot path (stats() for health). */
+    recorder: Recorder;
+    /** Proxy key → upstream cache; the servers API forgets keys it changes. */
+    upstreams: UpstreamDirectory;
+    /** 'tools_list' and 'list_changed' as traffic passes (the monitor listens). */
+    proxyEvents: ProxyEvents;
+  }
+}
+
+/**
+ * Installs the MCP proxy at /mcp/{proxyKey} (outside /api: agents authenticate to their tool
+ * server, not to Toolscope). Needs app.outbound. Its own scope keeps bodies as raw bytes — the
+ * proxy forwards what the agent sent, not a re-serialization — under the proxy's own size limit.
+ */
+export async function installProxy(app: FastifyInstance): Promise<void> {
+  const recorder = new Recorder(app.db, app.bus, {
+    queueLimit: app.config.recorderQueueLimit,
+    flushMs: app.config.recorderFlushMs,
+    log: app.log,
+  });
+  recorder.start();
+  app.decorate('recorder', recorder);
+  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
+  app.decorate('proxyEvents', new ProxyEvents());
+  // Runs before the database closes (main.ts and the tests close the database after app.close()).
+  app.addHook('onClose', async () => {
+    await recorder.close();
+    await app.outbound.close();
+  });
+
+  const ctx: ProxyContext = {
+    app,
+    outbound: app.outbound,
+    directory: app.upstreams,
+    recorder,
+    events: app.proxyEvents,
+    rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
+  };
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: app.config.proxyBodyLimitBytes }, (_request, body, done) => done(null, body));
+    await scope.register(streamableHttpRoutes(ctx));
+    await scope.register(legacySseRoutes(ctx));
+  });
+}

@@ -1,0 +1,469 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database';
+import type { EventBus } from '../events/bus';
+import { durationHistogramIndex, type MessageDirection } from '../../contract/sessions';
+import { toSessionDto, toToolCallDto } from '../modules/sessions/mappers';
+import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
+import { writeBatch, type Batch } from './batchWriter';
+import { boundedJson, estimateTokens, payloadText, toolCallError } from './payload';
+import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
+
+// The recorder keeps every session, message and tool call the proxy sees, off the hot path:
+// `record` only updates memory and queues rows; a timer (or a full batch) writes them with one
+// multi-row insert per table; events go to the live stream once their rows are stored. The
+// queue is bounded: when full, new messages and calls are dropped and counted, never awaited.
+
+export interface RecorderOptions {
+  queueLimit: number;
+  flushMs: number;
+  /** Flush at once when this many rows wait (default 2000). */
+  batchRows?: number;
+  /** A session with a session id ends after this long without traffic (default 30 min). */
+  statefulIdleMs?: number;
+  /** An inferred (stateless) session ends after this gap; the next message starts a new one (default 5 min). */
+  inferredIdleGapMs?: number;
+  /** Characters of a message payload kept for replay (default 64 KiB). */
+  payloadLimit?: number;
+  now?: () => number;
+  log?: Pick<FastifyBaseLogger, 'error'>;
+}
+
+export interface SessionOrigin {
+  workspaceId: string;
+  serverId: string;
+  serverName: string | null;
+}
+
+export interface SessionStart {
+  transport: string;
+  mcpSessionId?: string | null;
+  protocolVersion?: string | null;
+  clientName?: string | null;
+  clientVersion?: string | null;
+  clientKey?: string | null;
+  traceId?: string | null;
+}
+
+interface PendingRequest {
+  method: string;
+  startedMs: number;
+  call?: QueuedToolCall;
+}
+
+export interface RecordedSession {
+  readonly row: SessionState;
+  seq: number;
+  lastActivityMs: number;
+  pending: Map<string, PendingRequest>;
+  inferredIdentity?: string;
+  announced: boolean;
+  endAnnounced: boolean;
+}
+
+export interface RecorderStats {
+  enabled: boolean;
+  queuedRows: number;
+  activeSessions: number;
+  written: { sessions: number; messages: number; toolCalls: number };
+  dropped: { messages: number; toolCalls: number };
+  lostOnWriteError: number;
+  flushes: number;
+  lastFlushMs: number | null;
+  lastError: string | null;
+}
+
+const MAX_PENDING_PER_SESSION = 10_000;
+
+export class Recorder {
+  private enabled = true;
+  private readonly now: () => number;
+  private readonly sessions = new Set<RecordedSession>();
+  private readonly byMcpId = new Map<string, RecordedSession>();
+  private readonly byIdentity = new Map<string, RecordedSession>();
+  private dirty = new Set<RecordedSession>();
+  private messages: QueuedMessage[] = [];
+  private toolCalls: QueuedToolCall[] = [];
+  private usage = new Map<string, UsageIncrement>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+  private readonly counters = { sessions: 0, messages: 0, toolCalls: 0, droppedMessages: 0, droppedCalls: 0, lost: 0, flushes: 0 };
+  private lastFlushMs: number | null = null;
+  private lastError: string | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly bus: EventBus,
+    private readonly options: RecorderOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts the idle sweep (the app does this; unit tests call sweepIdle() with their own clock). */
+  start(sweepEveryMs = 30_000): void {
+    this.sweeper = setInterval(() => this.sweepIdle(), sweepEveryMs);
+    this.sweeper.unref();
+  }
+
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+  }
+
+  isEnabled(): boolean {
+    return this.enabled && !this.closed;
+  }
+
+  startSession(origin: SessionOrigin, start: SessionStart): RecordedSession {
+    const at = new Date(this.now()).toISOString();
+    const session: RecordedSession = {
+      row: {
+        id: randomUUID(),
+        workspace_id: origin.workspaceId,
+        server_id: origin.serverId,
+        server_name: origin.serverName,
+        mcp_session_id: start.mcpSessionId ?? null,
+        transport: start.transport,
+        protocol_version: start.protocolVersion ?? null,
+        client_name: start.clientName ?? null,
+        client_version: start.clientVersion ?? null,
+        client_key: start.clientKey ?? null,
+        trace_id: start.traceId ?? null,
+        status: 'active',
+        started_at: at,
+        last_activity_at: at,
+        ended_at: null,
+        message_count: 0,
+        call_count: 0,
+        error_count: 0,
+      },
+      seq: 0,
+      lastActivityMs: this.now(),
+      pending: new Map(),
+      announced: false,
+      endAnnounced: false,
+    };
+    this.sessions.add(session);
+    if (start.mcpSessionId) this.byMcpId.set(mcpKey(origin.serverId, start.mcpSessionId), session);
+    this.markDirty(session);
+    return session;
+  }
+
+  sessionByMcpId(serverId: string, mcpSessionId: string): RecordedSession | undefined {
+    return this.byMcpId.get(mcpKey(serverId, mcpSessionId));
+  }
+
+  attachMcpSessionId(session: RecordedSession, mcpSessionId: string): void {
+    if (session.row.mcp_session_id === mcpSessionId) return;
+    session.row.mcp_session_id = mcpSessionId;
+    this.byMcpId.set(mcpKey(session.row.server_id, mcpSessionId), session);
+    this.markDirty(session);
+  }
+
+  /**
+   * The session inference rule for traffic without a session id (docs/proxy.md): messages of one
+   * agent (its credential fingerprint, `clientKey`) to one server form one session until a gap of
+   * `inferredIdleGapMs`, a different trace id (W3C traceparent) or a different client name/version.
+   */
+  inferSession(origin: SessionOrigin, start: SessionStart): RecordedSession {
+    const agent = `${origin.serverId}\u0001${start.clientKey ?? ''}`;
+    const current = this.byIdentity.get(agent);
+    const gap = this.options.inferredIdleGapMs ?? 5 * 60_000;
+    if (current && this.sessions.has(current)) {
+      const row = current.row;
+      const differs = (a: string | null | undefined, b: string | null) => !!a && !!b && a !== b;
+      const sameAgentRun =
+        !differs(start.traceId, row.trace_id) && !differs(start.clientName, row.client_name) && !differs(start.clientVersion, row.client_version);
+      if (sameAgentRun && this.now() - current.lastActivityMs <= gap) {
+        let changed = false;
+        if (start.traceId && !row.trace_id) (row.trace_id = start.traceId), (changed = true);
+        if (start.clientName && !row.client_name) (row.client_name = start.clientName), (changed = true);
+        if (start.clientVersion && !row.client_version) (row.client_version = start.clientVersion), (changed = true);
+        if (start.protocolVersion && !row.protocol_version) (row.protocol_version = start.protocolVersion), (changed = true);
+        if (changed) this.markDirty(current);
+        return current;
+      }
+      this.endSession(current);
+    }
+    const session = this.startSession(origin, start);
+    session.inferredIdentity = agent;
+    this.byIdentity.set(agent, session);
+    return session;
+  }
+
+  /** Records one JSON-RPC message. `rawText` is its exact JSON when the body held only it. */
+  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, sizeBytes: number, rawText?: string): void {
+    if (!this.isEnabled()) return;
+    const nowMs = this.now();
+    const at = new Date(nowMs).toISOString();
+    const row = session.row;
+    row.last_activity_at = at;
+    session.lastActivityMs = nowMs;
+    row.message_count++;
+    const kind = messageKind(message);
+    if (kind === 'error') row.error_count++;
+    this.markDirty(session);
+
+    if (this.queuedRows() >= this.options.queueLimit) this.counters.droppedMessages++;
+    else {
+      const payload = payloadText(message, rawText, this.options.payloadLimit ?? 65_536);
+      this.messages.push({
+        workspace_id: row.workspace_id,
+        session_id: row.id,
+        seq: ++session.seq,
+        direction,
+        kind,
+        method: message.method ?? null,
+        jsonrpc_id: hasId(message) ? String(message.id) : null,
+        payload: payload.text,
+        size_bytes: sizeBytes,
+        truncated: payload.truncated,
+        created_at: at,
+      });
+    }
+
+    if (kind === 'request' && hasId(message)) this.onRequest(session, direction, message, sizeBytes, nowMs, at);
+    else if ((kind === 'response' || kind === 'error') && hasId(message)) this.onResponse(session, direction, message, sizeBytes, nowMs, at);
+    this.scheduleFlush();
+  }
+
+  private onRequest(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage & { id: string | number }, sizeBytes: number, nowMs: number, at: string): void {
+    const method = message.method as string;
+    if (session.pending.size >= MAX_PENDING_PER_SESSION) session.pending.delete(session.pending.keys().next().value as string);
+    const pending: PendingRequest = { method, startedMs: nowMs };
+    if (method === 'initialize' && direction === 'client_to_server') {
+      const params = message.params ?? {};
+      const clientInfo = params.clientInfo as { name?: unknown; version?: unknown } | undefined;
+      if (typeof clientInfo?.name === 'string') session.row.client_name = clientInfo.name;
+      if (typeof clientInfo?.version === 'string') session.row.client_version = clientInfo.version;
+      if (typeof params.protocolVersion === 'string') session.row.protocol_version = params.protocolVersion;
+    }
+    if (method === 'tools/call' && direction === 'client_to_server') {
+      const params = message.params ?? {};
+      const meta = (params._meta ?? null) as Record<string, unknown> | null;
+      session.row.call_count++;
+      pending.call = {
+        id: randomUUID(),
+        workspace_id: session.row.workspace_id,
+        server_id: session.row.server_id,
+        server_name: session.row.server_name,
+        session_id: session.row.id,
+        jsonrpc_id: String(message.id),
+        tool_name: typeof params.name === 'string' ? params.name : '(unnamed)',
+        arguments: boundedJson(params.arguments ?? null, this.options.payloadLimit ?? 65_536),
+        result: null,
+        error_message: null,
+        status: 'pending',
+        started_at: at,
+        ended_at: null,
+        duration_ms: null,
+        request_bytes: sizeBytes,
+        response_bytes: 0,
+        tokens_estimate: 0,
+        meta,
+        traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : null,
+      };
+    }
+    session.pending.set(`${direction}:${idKey(message.id)}`, pending);
+  }
+
+  private onResponse(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage & { id: string | number }, sizeBytes: number, nowMs: number, at: string): void {
+    const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
+    const key = `${requestDirection}:${idKey(message.id)}`;
+    const pending = session.pending.get(key);
+    if (!pending) return;
+    session.pending.delete(key);
+    if (pending.method === 'initialize' && message.result) {
+      const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+      if (typeof version === 'string') session.row.protocol_version = version;
+    }
+    const call = pending.call;
+    if (!call) return;
+    const error = toolCallError(message);
+    if (error !== null && !message.error) session.row.error_count++;
+    call.status = error === null ? 'ok' : 'error';
+    call.error_message = error;
+    call.result = message.error ? { error: message.error } : boundedJson(message.result ?? null, this.options.payloadLimit ?? 65_536);
+    call.ended_at = at;
+    call.duration_ms = Math.max(0, Math.round(nowMs - pending.startedMs));
+    call.response_bytes = sizeBytes;
+    call.tokens_estimate = estimateTokens(call.request_bytes + sizeBytes);
+    this.queueToolCall(call);
+  }
+
+  private queueToolCall(call: QueuedToolCall): void {
+    if (this.queuedRows() >= this.options.queueLimit) {
+      this.counters.droppedCalls++;
+      return;
+    }
+    this.toolCalls.push(call);
+    const bucketMs = Math.floor(Date.parse(call.ended_at ?? call.started_at) / 60_000) * 60_000;
+    const bucket = new Date(bucketMs).toISOString();
+    const key = `${call.workspace_id}|${call.server_id}|${call.tool_name}|${bucket}`;
+    let usage = this.usage.get(key);
+    if (!usage) {
+      usage = { workspace_id: call.workspace_id, server_id: call.server_id, tool_name: call.tool_name, bucket, calls: 0, errors: 0, duration_sum_ms: 0, duration_max_ms: 0, duration_hist: new Array(12).fill(0), tokens: 0 };
+      this.usage.set(key, usage);
+    }
+    const duration = call.duration_ms ?? 0;
+    usage.calls++;
+    if (call.status !== 'ok') usage.errors++;
+    usage.duration_sum_ms += duration;
+    usage.duration_max_ms = Math.max(usage.duration_max_ms, duration);
+    usage.duration_hist[durationHistogramIndex(duration)]++;
+    usage.tokens += call.tokens_estimate;
+  }
+
+  endSession(session: RecordedSession): void {
+    if (!this.sessions.has(session)) return;
+    const at = new Date(this.now()).toISOString();
+    for (const pending of session.pending.values()) {
+      if (!pending.call) continue;
+      pending.call.status = 'error';
+      pending.call.error_message = 'No response before the session ended';
+      pending.call.ended_at = at;
+      session.row.error_count++;
+      this.queueToolCall(pending.call);
+    }
+    session.pending.clear();
+    session.row.status = 'ended';
+    session.row.ended_at = at;
+    this.sessions.delete(session);
+    if (session.row.mcp_session_id) this.byMcpId.delete(mcpKey(session.row.server_id, session.row.mcp_session_id));
+    if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session) this.byIdentity.delete(session.inferredIdentity);
+    this.markDirty(session);
+    this.scheduleFlush();
+  }
+
+  /** Ends sessions idle past their limit. */
+  sweepIdle(): void {
+    const nowMs = this.now();
+    for (const session of [...this.sessions]) {
+      const limit = session.inferredIdentity ? (this.options.inferredIdleGapMs ?? 5 * 60_000) : (this.options.statefulIdleMs ?? 30 * 60_000);
+      if (nowMs - session.lastActivityMs > limit) this.endSession(session);
+    }
+  }
+
+  /** A deleted server: forget its sessions and queued rows (their foreign keys are gone). */
+  forgetServer(serverId: string): void {
+    for (const session of [...this.sessions]) if (session.row.server_id === serverId) this.sessions.delete(session);
+    for (const [key, session] of this.byMcpId) if (session.row.server_id === serverId) this.byMcpId.delete(key);
+    for (const [key, session] of this.byIdentity) if (session.row.server_id === serverId) this.byIdentity.delete(key);
+    this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
+    this.messages = this.messages.filter((m) => this.dirtyOrKnown(m.session_id));
+    this.toolCalls = this.toolCalls.filter((c) => c.server_id !== serverId);
+    for (const [key, usage] of this.usage) if (usage.server_id === serverId) this.usage.delete(key);
+  }
+
+  private dirtyOrKnown(sessionId: string): boolean {
+    for (const s of this.sessions) if (s.row.id === sessionId) return true;
+    for (const s of this.dirty) if (s.row.id === sessionId) return true;
+    return false;
+  }
+
+  stats(): RecorderStats {
+    return {
+      enabled: this.enabled,
+      queuedRows: this.queuedRows(),
+      activeSessions: this.sessions.size,
+      written: { sessions: this.counters.sessions, messages: this.counters.messages, toolCalls: this.counters.toolCalls },
+      dropped: { messages: this.counters.droppedMessages, toolCalls: this.counters.droppedCalls },
+      lostOnWriteError: this.counters.lost,
+      flushes: this.counters.flushes,
+      lastFlushMs: this.lastFlushMs,
+      lastError: this.lastError,
+    };
+  }
+
+  /** Writes everything queued now (and waits for a flush already running). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.dirty.size === 0 && this.messages.length === 0 && this.toolCalls.length === 0) return;
+    this.flushing = this.writeQueued().finally(() => (this.flushing = undefined));
+    await this.flushing;
+  }
+
+  /** Graceful shutdown: end every open session and write everything. */
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const session of [...this.sessions]) this.endSession(session);
+    this.closed = true;
+    await this.flush();
+    while (this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0) await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private queuedRows(): number {
+    return this.messages.length + this.toolCalls.length;
+  }
+
+  private markDirty(session: RecordedSession): void {
+    this.dirty.add(session);
+  }
+
+  private scheduleFlush(): void {
+    if (this.queuedRows() >= (this.options.batchRows ?? 2000) && !this.flushing) {
+      void this.flush();
+      return;
+    }
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush().then(() => {
+        if (this.dirty.size > 0 || this.queuedRows() > 0) this.scheduleFlush();
+      });
+    }, this.options.flushMs);
+  }
+
+  private async writeQueued(): Promise<void> {
+    const sessions = [...this.dirty];
+    const batch: Batch = {
+      sessions: sessions.map((s) => ({ ...s.row })),
+      messages: this.messages,
+      toolCalls: this.toolCalls,
+      usage: [...this.usage.values()],
+    };
+    this.dirty = new Set();
+    this.messages = [];
+    this.toolCalls = [];
+    this.usage = new Map();
+    const started = performance.now();
+    try {
+      await writeBatch(this.db, batch);
+      this.counters.flushes++;
+      this.counters.sessions += batch.sessions.length;
+      this.counters.messages += batch.messages.length;
+      this.counters.toolCalls += batch.toolCalls.length;
+      this.lastFlushMs = Math.round(performance.now() - started);
+    } catch (error) {
+      this.counters.lost += batch.messages.length + batch.toolCalls.length;
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.options.log?.error({ err: error }, 'recorder flush failed');
+      return;
+    }
+    this.announce(sessions, batch);
+  }
+
+  private announce(sessions: RecordedSession[], batch: Batch): void {
+    for (const session of sessions) {
+      if (!session.announced) {
+        session.announced = true;
+        this.bus.publish(session.row.workspace_id, { type: 'session_started', data: toSessionDto({ ...session.row, status: 'active', ended_at: null }) });
+      }
+    }
+    for (const call of batch.toolCalls) this.bus.publish(call.workspace_id, { type: 'tool_call', data: toToolCallDto(call) });
+    for (const session of sessions) {
+      if (session.row.status === 'ended' && !session.endAnnounced) {
+        session.endAnnounced = true;
+        this.bus.publish(session.row.workspace_id, { type: 'session_ended', data: toSessionDto(session.row) });
+      }
+    }
+  }
+}
+
+function mcpKey(serverId: string, mcpSessionId: string): string {
+  return `${serverId}\u0001${mcpSessionId}`;
+}

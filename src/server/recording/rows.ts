@@ -1,0 +1,52 @@
+import type { SessionRow, ToolCallRow } from '../modules/sessions/mappers';
+
+// What the recorder queues: rows shaped as the tables hold them, written in batches.
+export interface SessionState extends SessionRow {
+  server_name: string | null;
+  client_key: string | null;
+  trace_id: string | null;
+  started_at: string;
+  last_activity_at: string;
+  ended_at: string | null;
+  message_count: number;
+  call_count: number;
+  error_count: number;
+}
+
+export interface QueuedMessage {
+  workspace_id: string;
+  session_id: string;
+  seq: number;
+  direction: string;
+  kind: string;
+  method: string | null;
+  jsonrpc_id: string | null;
+  /** JSON text of the payload (already cut to the limit when truncated). */
+  payload: string;
+  size_bytes: number;
+  truncated: boolean;
+  created_at: string;
+}
+
+export interface QueuedToolCall extends ToolCallRow {
+  workspace_id: string;
+  started_at: string;
+  ended_at: string | null;
+  duration_ms: number | null;
+  request_bytes: number;
+  response_bytes: number;
+  tokens_estimate: number;
+}
+
+export interface UsageIncrement {
+  workspace_id: string;
+  server_id: string;
+  tool_name: string;
+  bucket: string;
+  calls: number;
+  errors: number;
+  duration_sum_ms: number;
+  duration_max_ms: number;
+  duration_hist: number[];
+  tokens: number;
+}

@@ -1,0 +1,111 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Button from '@mui/material/Button';
+import { TOAST_DURATION_MS } from '../../../src/contract/constants';
+import { showToast, TOAST_AREA_LABEL } from '../../../src/client/components/toast';
+import { toastRegistry } from '../../../src/client/components/toast/toastRegistry';
+import { renderWithProviders } from '../helpers/renderWithProviders';
+
+afterEach(() => {
+  toastRegistry.reset();
+  jest.useRealTimers();
+});
+
+const toastArea = () => screen.getByRole('region', { name: TOAST_AREA_LABEL });
+
+describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
+  it('shows a title, a description, an action and a close button in the toast area', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Workspace Created', description: 'Team Alpha is ready', action: <Button size="small">Open</Button> });
+    });
+    const toast = await within(toastArea()).findByRole('status');
+    expect(toast).toHaveTextContent('Workspace Created');
+    expect(toast).toHaveTextContent('Team Alpha is ready');
+    expect(within(toast).getByRole('button', { name: 'Open' })).toBeInTheDocument();
+    expect(within(toast).getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    expect(toast).toHaveAttribute('data-variant', 'default');
+  });
+
+  it('shows one toast at a time: a new one replaces the previous', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'First' });
+    });
+    await screen.findByText('First');
+    act(() => {
+      showToast({ title: 'Second' });
+    });
+    await screen.findByText('Second');
+    await waitFor(() => expect(screen.queryByText('First')).not.toBeInTheDocument());
+    expect(within(toastArea()).getAllByRole('status')).toHaveLength(1);
+  });
+
+  it('renders the destructive variant as an alert', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Server Offline', description: 'Everything is not responding to health checks', variant: 'destructive' });
+    });
+    const toast = await screen.findByRole('alert');
+    expect(toast).toHaveAttribute('data-variant', 'destructive');
+    expect(toast).toHaveTextContent('Server Offline');
+  });
+
+  it('can be updated and dismissed by whoever showed it', async () => {
+    renderWithProviders(<p>page</p>);
+    let handle!: ReturnType<typeof showToast>;
+    act(() => {
+      handle = showToast({ title: 'Discovering schemas', description: 'Attempt 1 of 10' });
+    });
+    await screen.findByText('Attempt 1 of 10');
+    act(() => handle.update({ title: 'Schemas discovered', description: 'Found 3 schema(s) for this server' }));
+    expect(await screen.findByText('Found 3 schema(s) for this server')).toBeInTheDocument();
+    expect(screen.getByText('Schemas discovered')).toBeInTheDocument();
+    act(() => handle.dismiss());
+    await waitFor(() => expect(screen.queryByText('Schemas discovered')).not.toBeInTheDocument());
+  });
+
+  it('closes with its close button', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Saved' });
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText('Saved')).not.toBeInTheDocument());
+  });
+
+  it('closes when swiped 50 px or more, not less', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Swipe me' });
+    });
+    const toast = await screen.findByRole('status');
+    fireEvent.touchStart(toast, { touches: [{ clientX: 100 }] });
+    fireEvent.touchEnd(toast, { changedTouches: [{ clientX: 149 }] });
+    expect(screen.getByText('Swipe me')).toBeInTheDocument();
+    fireEvent.touchStart(toast, { touches: [{ clientX: 100 }] });
+    fireEvent.touchEnd(toast, { changedTouches: [{ clientX: 150 }] });
+    await waitFor(() => expect(screen.queryByText('Swipe me')).not.toBeInTheDocument());
+  });
+
+  it('hides by itself after 5 seconds', async () => {
+    jest.useFakeTimers();
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Copied' });
+    });
+    act(() => jest.advanceTimersByTime(TOAST_DURATION_MS - 100));
+    expect(screen.getByText('Copied')).toBeInTheDocument();
+    act(() => jest.advanceTimersByTime(100));
+    // The exit slide and the collapse run on timers too, each scheduled after the previous.
+    for (let step = 0; step < 10; step += 1) act(() => jest.advanceTimersByTime(200));
+    expect(screen.queryByText('Copied')).not.toBeInTheDocument();
+  });
+
+  it('F8 moves the focus to the toast area', async () => {
+    renderWithProviders(<button type="button">elsewhere</button>);
+    screen.getByRole('button', { name: 'elsewhere' }).focus();
+    await userEvent.keyboard('{F8}');
+    expect(toastArea()).toHaveFocus();
+  });
+});

@@ -1,0 +1,68 @@
+import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src/contract/notifications';
+import { buildTestApp, type TestApp } from '../helpers/testApp';
+import { engineName } from '../helpers/testDatabase';
+import { createUser, createWorkspace, type TestUser } from './fixtures';
+
+// Opening PGlite on a busy shared machine can take longer than Jest's default 5 s.
+jest.setTimeout(30_000);
+
+describe(`notification settings (${engineName})`, () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let admin: TestUser;
+  let member: TestUser;
+  let outsider: TestUser;
+  let workspaceId: string;
+  const url = () => `/api/v1/workspaces/${workspaceId}/notification-settings`;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    owner = await createUser(t.app, 'Owner');
+    admin = await createUser(t.app, 'Admin');
+    member = await createUser(t.app, 'Member');
+    outsider = await createUser(t.app, 'Outsider');
+    workspaceId = await createWorkspace(t.app, owner, [
+      { user: admin, role: 'admin' },
+      { user: member, role: 'member' },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  it('starts from the defaults', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url(), headers: member.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(DEFAULT_NOTIFICATION_SETTINGS);
+  });
+
+  it('lets owners and admins change some fields and keeps the others', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: url(), headers: admin.auth, payload: { sessionErrorRatePercent: 10, mutedTypes: ['deployment_update'] } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...DEFAULT_NOTIFICATION_SETTINGS, sessionErrorRatePercent: 10, mutedTypes: ['deployment_update'] });
+    await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload: { sessionP95LatencyMs: 2000 } });
+    expect((await t.app.inject({ method: 'GET', url: url(), headers: member.auth })).json()).toMatchObject({
+      sessionErrorRatePercent: 10,
+      sessionP95LatencyMs: 2000,
+      mutedTypes: ['deployment_update'],
+    });
+    const [row] = await t.app.db.query<{ name: string }>('select name from workspaces where id = $1', [workspaceId]);
+    expect(row.name).toBe('Team');
+  });
+
+  it('refuses members (403), non-members (404) and bad values (400), changing nothing', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: url(), headers: owner.auth })).json();
+
+    const asMember = await t.app.inject({ method: 'PUT', url: url(), headers: member.auth, payload: { sessionMinCalls: 1 } });
+    expect(asMember.statusCode).toBe(403);
+    expect(asMember.json()).toEqual({ message: 'Only workspace owners and admins can change notification settings', code: 'forbidden' });
+
+    expect((await t.app.inject({ method: 'GET', url: url(), headers: outsider.auth })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: url(), headers: outsider.auth, payload: { sessionMinCalls: 1 } })).statusCode).toBe(404);
+
+    for (const payload of [{ sessionErrorRatePercent: 0 }, { sessionMinCalls: 1.5 }, { mutedTypes: ['nope'] }, { groupingWindowMinutes: -1 }, { unknownSetting: 1 }]) {
+      const res = await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    }
+    expect((await t.app.inject({ method: 'GET', url: url(), headers: owner.auth })).json()).toEqual(before);
+  });
+});

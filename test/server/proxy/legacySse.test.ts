@@ -1,0 +1,71 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { startLegacySseUpstream, type SdkUpstream } from './support/sdkUpstream';
+
+jest.setTimeout(60_000);
+
+// The 2024-11-05 HTTP+SSE transport: the endpoint event points at the proxy, POSTs go through it.
+describe('legacy HTTP+SSE proxy', () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+  beforeAll(async () => {
+    t = await startProxyApp();
+    upstream = await startLegacySseUpstream();
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await t.close();
+  });
+
+  async function session(url: URL) {
+    const client = new Client({ name: 'legacy-agent', version: '0.1.0' });
+    await client.connect(new SSEClientTransport(url));
+    try {
+      return {
+        tools: await client.listTools(),
+        echo: await client.callTool({ name: 'echo', arguments: { text: 'old school' } }),
+        prompt: await client.getPrompt({ name: 'greet', arguments: { name: 'Bob' } }),
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('rewrites the endpoint to the proxy, forwards the messages and records the session', async () => {
+    const direct = await session(new URL(upstream.url));
+    const { server, proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
+    const endpoints: string[] = [];
+    const raw = await fetch(new URL(`${proxyUrl.pathname}/sse`, t.base), { headers: { accept: 'text/event-stream' } });
+    const reader = raw.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    endpoints.push(first);
+    await reader.cancel();
+    expect(first).toMatch(new RegExp(`event: endpoint\\ndata: ${proxyUrl.pathname}/messages\\?session=[A-Za-z0-9_-]+\\n`));
+
+    const proxied = await session(new URL(`${proxyUrl.pathname}/sse`, t.base));
+    expect(proxied).toEqual(direct);
+
+    // The closed stream ends the session; its messages and call are stored.
+    await new Promise((r) => setTimeout(r, 100));
+    await t.app.recorder.flush();
+    const sessions = await t.database.db.query<{ id: string; transport: string; client_name: string; status: string; call_count: number }>(
+      "select * from sessions where server_id = $1 and client_name = 'legacy-agent'",
+      [server.id],
+    );
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ transport: 'sse', status: 'ended', call_count: 1 });
+    const calls = await t.database.db.query<{ tool_name: string; result: unknown }>('select tool_name, result from tool_calls where session_id = $1', [sessions[0].id]);
+    expect(calls).toEqual([{ tool_name: 'echo', result: proxied.echo }]);
+  });
+
+  it('answers POSTs to an unknown stream with 404', async () => {
+    const { proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
+    const res = await fetch(new URL(`${proxyUrl.pathname}/messages?session=nope`, t.base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,125 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream';
+
+// A client through the proxy sees exactly what it sees talking to the upstream directly, for
+// every Streamable HTTP flavour the SDK server offers, and the recorder keeps what was sent.
+interface Observed {
+  tools: unknown;
+  echo: unknown;
+  fail: unknown;
+  prompts: unknown;
+  prompt: unknown;
+  resources: unknown;
+  resource: unknown;
+  progress: unknown[];
+  logs: unknown[];
+  sampled?: unknown;
+}
+
+async function exercise(url: URL, withSampling: boolean): Promise<Observed> {
+  const client = new Client({ name: 'test-agent', version: '9.9.9' }, { capabilities: { sampling: {} } });
+  const logs: unknown[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'forty-two' }, model: 'fixture-model' }));
+  await client.connect(new StreamableHTTPClientTransport(url));
+  const progress: unknown[] = [];
+  try {
+    const observed: Observed = {
+      tools: await client.listTools(),
+      echo: await client.callTool({ name: 'echo', arguments: { text: 'hi' } }),
+      fail: await client.callTool({ name: 'fail', arguments: {} }),
+      prompts: await client.listPrompts(),
+      prompt: await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } }),
+      resources: await client.listResources(),
+      resource: await client.readResource({ uri: 'fixture://readme' }),
+      progress,
+      logs,
+    };
+    await client.callTool({ name: 'count', arguments: { to: 3 } }, undefined, { onprogress: (p) => void progress.push(p) });
+    if (withSampling) observed.sampled = await client.callTool({ name: 'ask', arguments: { question: 'meaning?' } });
+    return observed;
+  } finally {
+    await client.close();
+  }
+}
+
+const flavours = [
+  { name: 'SSE responses, stateful', json: false, stateful: true },
+  { name: 'JSON responses, stateful', json: true, stateful: true },
+  { name: 'SSE responses, stateless', json: false, stateful: false },
+  { name: 'JSON responses, stateless', json: true, stateful: false },
+];
+
+jest.setTimeout(60_000);
+
+describe('Streamable HTTP proxy', () => {
+  let t: ProxyTestApp;
+  beforeAll(async () => {
+    t = await startProxyApp();
+  });
+  afterAll(() => t.close());
+
+  describe.each(flavours)('$name', ({ json, stateful }) => {
+    let upstream: SdkUpstream;
+    beforeAll(async () => {
+      upstream = await startStreamableUpstream({ json, stateful });
+    });
+    afterAll(() => upstream.close());
+
+    it('gives the client the same answers as the upstream itself, and records them', async () => {
+      // Sampling needs a channel back to the client: SSE responses of a stateful server.
+      const sampling = stateful && !json;
+      const direct = await exercise(new URL(upstream.url), sampling);
+      const { server, proxyUrl } = await t.register(upstream.url);
+      const proxied = await exercise(proxyUrl, sampling);
+      expect(proxied).toEqual(direct);
+      if (!json) {
+        expect(proxied.progress).toHaveLength(3);
+        expect(proxied.logs).toEqual(['step 1', 'step 2', 'step 3']);
+      }
+      if (sampling) expect(proxied.sampled).toEqual({ content: [{ type: 'text', text: 'client said: forty-two' }] });
+
+      await t.app.recorder.flush();
+      const sessions = await t.database.db.query<{ id: string; client_name: string; client_version: string; protocol_version: string; mcp_session_id: string | null; call_count: number }>(
+        'select * from sessions where server_id = $1',
+        [server.id],
+      );
+      expect(sessions.length).toBeGreaterThanOrEqual(1);
+      expect(sessions[0]).toMatchObject({ client_name: 'test-agent', client_version: '9.9.9' });
+      if (stateful) {
+        expect(sessions).toHaveLength(1);
+        expect(sessions[0].mcp_session_id).toEqual(expect.any(String));
+        expect(sessions[0].protocol_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      }
+      const calls = await t.database.db.query<{ tool_name: string; status: string; arguments: unknown; result: unknown; error_message: string | null; duration_ms: number; tokens_estimate: number; response_bytes: number }>(
+        'select * from tool_calls where server_id = $1 order by started_at, tool_name',
+        [server.id],
+      );
+      const byName = Object.fromEntries(calls.map((c) => [c.tool_name, c]));
+      expect(byName.echo).toMatchObject({ status: 'ok', arguments: { text: 'hi' }, result: proxied.echo, error_message: null });
+      expect(byName.echo.tokens_estimate).toBeGreaterThan(0);
+      expect(byName.echo.response_bytes).toBeGreaterThan(0);
+      expect(byName.fail).toMatchObject({ status: 'error', error_message: 'the tool broke' });
+      expect(byName.count).toMatchObject({ status: 'ok', arguments: { to: 3 } });
+      if (sampling) expect(byName.ask).toMatchObject({ status: 'ok' });
+
+      const methods = await t.database.db.query<{ direction: string; method: string | null; kind: string }>(
+        'select m.direction, m.method, m.kind from messages m join sessions s on s.id = m.session_id where s.server_id = $1 order by m.session_id, m.seq',
+        [server.id],
+      );
+      const sent = methods.filter((m) => m.direction === 'client_to_server' && m.kind === 'request').map((m) => m.method);
+      expect(sent).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/read']));
+      if (!json) expect(methods.filter((m) => m.method === 'notifications/progress')).toHaveLength(3);
+      if (sampling) expect(methods).toContainEqual({ direction: 'server_to_client', method: 'sampling/createMessage', kind: 'request' });
+
+      const usage = await t.database.db.query<{ tool_name: string; calls: number; errors: number }>(
+        'select tool_name, calls, errors from usage_minutes where server_id = $1 order by tool_name',
+        [server.id],
+      );
+      expect(usage.find((u) => u.tool_name === 'fail')).toMatchObject({ calls: 1, errors: 1 });
+    });
+  });
+});

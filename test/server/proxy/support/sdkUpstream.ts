@@ -1,0 +1,150 @@
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+
+// Real MCP servers (the official SDK) on 127.0.0.1 for the proxy tests: Streamable HTTP in JSON
+// or SSE response mode, stateful or stateless, and the legacy HTTP+SSE transport. Each keeps the
+// headers of the requests it received, so tests can check what reached the upstream.
+export interface SdkUpstream {
+  url: string;
+  requests: http.IncomingHttpHeaders[];
+  /** Makes the next requests hang (never answer) until released. */
+  hang(on: boolean): void;
+  close(): Promise<void>;
+}
+
+export function buildMcpServer(): McpServer {
+  const server = new McpServer({ name: 'fixture-upstream', version: '1.2.3' }, { capabilities: { logging: {} } });
+  server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text: `echo: ${text}` }],
+  }));
+  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'the tool broke' }],
+    isError: true,
+  }));
+  server.registerTool('count', { description: 'Counts with progress and logs', inputSchema: { to: z.number() } }, async ({ to }, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= to; i++) {
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: to } });
+      await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: `step ${i}` } });
+    }
+    return { content: [{ type: 'text', text: `counted to ${to}` }] };
+  });
+  server.registerTool('ask', { description: 'Asks the client to sample', inputSchema: { question: z.string() } }, async ({ question }) => {
+    const answer = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: `client said: ${(answer.content as { text?: string }).text}` }] };
+  });
+  server.registerTool('grow', { description: 'Adds a tool (the list changes)', inputSchema: {} }, async () => {
+    server.registerTool(`grown-${Date.now()}`, { description: 'A new tool', inputSchema: {} }, async () => ({ content: [] }));
+    return { content: [{ type: 'text', text: 'grown' }] };
+  });
+  server.registerPrompt('greet', { description: 'A greeting', argsSchema: { name: z.string() } }, ({ name }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Hello ${name}` } }],
+  }));
+  server.registerResource('readme', 'fixture://readme', { description: 'The readme', mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, text: 'read me' }],
+  }));
+  return server;
+}
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+function readBody(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text ? JSON.parse(text) : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+export async function startStreamableUpstream(options: { json: boolean; stateful: boolean }): Promise<SdkUpstream> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const requests: http.IncomingHttpHeaders[] = [];
+  let hanging = false;
+  const server = http.createServer(async (req, res) => {
+    requests.push(req.headers);
+    if (hanging) return; // never answers
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    if (!options.stateful) {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
+      const mcp = buildMcpServer();
+      res.on('close', () => void transport.close());
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      if (typeof sessionId === 'string') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+        return;
+      }
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: options.json,
+        onsessioninitialized: (id) => void transports.set(id, transport!),
+        onsessionclosed: (id) => void transports.delete(id),
+      });
+      await buildMcpServer().connect(transport);
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  const url = `${await listen(server)}/mcp`;
+  return {
+    url,
+    requests,
+    hang: (on) => void (hanging = on),
+    close: async () => {
+      for (const t of transports.values()) await t.close().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export async function startLegacySseUpstream(): Promise<SdkUpstream> {
+  const transports = new Map<string, SSEServerTransport>();
+  const requests: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer(async (req, res) => {
+    requests.push(req.headers);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      res.on('close', () => transports.delete(transport.sessionId));
+      await buildMcpServer().connect(transport);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (!transport) return void res.writeHead(404).end('no session');
+      await transport.handlePostMessage(req, res, await readBody(req));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  const base = await listen(server);
+  return {
+    url: `${base}/sse`,
+    requests,
+    hang: () => undefined,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Queryable } from '../../../src/server/db/database';
+import { signAccessToken } from '../../../src/server/auth/accessToken';
+import { durationHistogramIndex } from '../../../src/contract/sessions';
+
+// Rows as the proxy's recorder writes them, inserted with multi-row statements.
+
+export interface SeededWorkspace {
+  userId: string;
+  workspaceId: string;
+  token: string;
+}
+
+export async function seedWorkspace(db: Queryable, secret: string, name = 'Acme'): Promise<SeededWorkspace> {
+  const userId = randomUUID();
+  const workspaceId = randomUUID();
+  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Ada', 'Lovelace')`, [
+    userId,
+    `${userId}@example.com`,
+  ]);
+  await db.query(`insert into workspaces (id, name, owner_id) values ($1, $2, $3)`, [workspaceId, name, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
+  return { userId, workspaceId, token: signAccessToken(userId, secret) };
+}
+
+export async function seedServer(db: Queryable, workspaceId: string, name: string, status: 'online' | 'offline' = 'online'): Promise<string> {
+  const id = randomUUID();
+  await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, $4, $5, $6)`, [
+    id,
+    workspaceId,
+    name,
+    `http://127.0.0.1:9/${name}`,
+    randomBytes(16).toString('hex'),
+    status,
+  ]);
+  return id;
+}
+
+export interface SessionSeed {
+  id?: string;
+  serverId: string;
+  clientName?: string | null;
+  clientVersion?: string | null;
+  protocolVersion?: string;
+  status?: 'active' | 'ended';
+  startedAt: string;
+  lastActivityAt?: string;
+  endedAt?: string | null;
+  callCount?: number;
+  errorCount?: number;
+  messageCount?: number;
+}
+
+export async function insertSessions(db: Queryable, workspaceId: string, sessions: SessionSeed[]): Promise<string[]> {
+  const ids = sessions.map((s) => s.id ?? randomUUID());
+  const columns = 12;
+  const values: unknown[] = [];
+  const rows = sessions.map((s, i) => {
+    values.push(
+      ids[i],
+      workspaceId,
+      s.serverId,
+      s.clientName === undefined ? 'claude-code' : s.clientName,
+      s.clientVersion === undefined ? '1.0.0' : s.clientVersion,
+      s.protocolVersion ?? '2025-06-18',
+      s.status ?? (s.endedAt ? 'ended' : 'active'),
+      s.startedAt,
+      s.lastActivityAt ?? s.endedAt ?? s.startedAt,
+      s.endedAt ?? null,
+      s.callCount ?? 0,
+      s.errorCount ?? 0,
+    );
+    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
+    return `(${p.join(', ')}, 'streamable-http', ${s.messageCount ?? 0})`;
+  });
+  await db.query(
+    `insert into sessions (id, workspace_id, server_id, client_name, client_version, protocol_version, status, started_at,
+       last_activity_at, ended_at, call_count, error_count, transport, message_count) values ${rows.join(', ')}`,
+    values,
+  );
+  return ids;
+}
+
+export interface ToolCallSeed {
+  id?: string;
+  sessionId: string;
+  serverId: string;
+  jsonrpcId?: string;
+  toolName: string;
+  arguments?: unknown;
+  result?: unknown;
+  errorMessage?: string | null;
+  status?: 'ok' | 'error' | 'pending';
+  startedAt: string;
+  durationMs?: number;
+  meta?: unknown;
+  traceparent?: string | null;
+  tokens?: number;
+}
+
+export async function insertToolCalls(db: Queryable, workspaceId: string, calls: ToolCallSeed[]): Promise<string[]> {
+  const ids = calls.map((c) => c.id ?? randomUUID());
+  const columns = 15;
+  const values: unknown[] = [];
+  const rows = calls.map((c, i) => {
+    const duration = c.status === 'pending' ? null : (c.durationMs ?? 10);
+    values.push(
+      ids[i],
+      workspaceId,
+      c.serverId,
+      c.sessionId,
+      c.jsonrpcId ?? String(i + 1),
+      c.toolName,
+      JSON.stringify(c.arguments ?? {}),
+      c.result === undefined ? null : JSON.stringify(c.result),
+      c.errorMessage ?? null,
+      c.status ?? 'ok',
+      c.startedAt,
+      duration === null ? null : new Date(Date.parse(c.startedAt) + duration).toISOString(),
+      duration,
+      c.meta === undefined ? null : JSON.stringify(c.meta),
+      c.traceparent ?? null,
+    );
+    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
+    return `(${p.join(', ')}, 100, 200, ${c.tokens ?? 0})`;
+  });
+  await db.query(
+    `insert into tool_calls (id, workspace_id, server_id, session_id, jsonrpc_id, tool_name, arguments, result, error_message,
+       status, started_at, ended_at, duration_ms, meta, traceparent, request_bytes, response_bytes, tokens_estimate)
+     values ${rows.join(', ')}`,
+    values,
+  );
+  return ids;
+}
+
+export interface MessageSeed {
+  seq: number;
+  direction: 'client_to_server' | 'server_to_client';
+  kind: 'request' | 'response' | 'notification' | 'error';
+  method?: string | null;
+  jsonrpcId?: string | null;
+  payload: unknown;
+  createdAt: string;
+  truncated?: boolean;
+}
+
+export async function insertMessages(db: Queryable, workspaceId: string, sessionId: string, messages: MessageSeed[]): Promise<void> {
+  const columns = 10;
+  const values: unknown[] = [];
+  const rows = messages.map((m, i) => {
+    const payload = JSON.stringify(m.payload);
+    values.push(workspaceId, sessionId, m.seq, m.direction, m.kind, m.method ?? null, m.jsonrpcId ?? null, payload, Buffer.byteLength(payload), m.createdAt);
+    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
+    return `(${p.join(', ')}, ${m.truncated ? 'true' : 'false'})`;
+  });
+  await db.query(
+    `insert into messages (workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload, size_bytes, created_at, truncated)
+     values ${rows.join(', ')}`,
+    values,
+  );
+}
+
+export interface UsageSeed {
+  serverId: string;
+  toolName: string;
+  /** Minute start, ISO. */
+  bucket: string;
+  /** Durations (ms) of the minute's calls; `errors` of them failed. */
+  durations: number[];
+  errors?: number;
+  tokens?: number;
+}
+
+/** Minute rollups built the way the recorder builds them (histogram via durationHistogramIndex). */
+export async function insertUsage(db: Queryable, workspaceId: string, usage: UsageSeed[]): Promise<void> {
+  const columns = 10;
+  const values: unknown[] = [];
+  const rows = usage.map((u, i) => {
+    const hist = new Array<number>(12).fill(0);
+    for (const d of u.durations) hist[durationHistogramIndex(d)] += 1;
+    values.push(
+      workspaceId,
+      u.serverId,
+      u.toolName,
+      u.bucket,
+      u.durations.length,
+      u.errors ?? 0,
+      u.durations.reduce((a, b) => a + b, 0),
+      Math.max(0, ...u.durations),
+      hist,
+      u.tokens ?? 0,
+    );
+    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
+    return `(${p.join(', ')})`;
+  });
+  await db.query(
+    `insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls, errors, duration_sum_ms, duration_max_ms, duration_hist, tokens)
+     values ${rows.join(', ')}`,
+    values,
+  );
+}
+
+export function minutesAgo(now: number, minutes: number): string {
+  return new Date(now - minutes * 60_000).toISOString();
+}
