@@ -12,6 +12,8 @@ export default defineConfig({
     outDir: 'dist/client',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/client/.vite/manifest.json: scripts/bundle-report.mjs reads the chunk graph from it.
+    manifest: true,
     chunkSizeWarningLimit: 700,
   },
   server: {

@@ -45,6 +45,8 @@ async function openScratchDatabase() {
     engine: 'postgresql',
     drop: async () => {
       if (process.env.BENCH_KEEP_DATABASE) return console.log(`kept database ${name}`);
+      // pool.end() resolves before every backend has gone; a forced drop would kill stragglers.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const cleanup = new pg.Client({ connectionString: base });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);

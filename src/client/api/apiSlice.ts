@@ -32,7 +32,6 @@ export const apiSlice = createApi({
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,
   // `any` as the RTK docs advise: the real type would reference the api's own state type.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   extractRehydrationInfo: (action, options): any => extractQueryCacheRehydration(action, options),
   endpoints: () => ({}),
 });

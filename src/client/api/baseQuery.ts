@@ -11,6 +11,8 @@ const PUBLIC_PATHS: readonly string[] = [
   Paths.login,
   Paths.register,
   Paths.refresh,
+  // The refresh token in the body is the credential; refreshing first only to revoke is waste.
+  Paths.logout,
   Paths.forgotPassword,
   Paths.resetPassword,
   Paths.oauthToken,

@@ -42,6 +42,11 @@ async function exchangeRefreshToken(dispatch: Dispatch): Promise<RefreshOutcome>
   if (result.error) {
     const { status } = result.error;
     if (typeof status !== 'number') return { ok: false, error: result.error, signedOut: false };
+    // Another tab spent this refresh token first (browsers without Web Locks): use what it stored.
+    const storedNow = getAccessToken();
+    if (getRefreshToken() !== refreshToken && storedNow && !needsRefreshBeforeUse(storedNow)) {
+      return { ok: true, accessToken: storedNow };
+    }
     return endSession(dispatch, { status, message: ErrorText.tokenRefreshFailed(status), serverMessage: result.error.serverMessage });
   }
   const body = result.data as Partial<RefreshResult> | undefined;
@@ -54,6 +59,17 @@ async function exchangeRefreshToken(dispatch: Dispatch): Promise<RefreshOutcome>
 }
 
 /**
+ * Tabs share the tokens, and a refresh token is used up by its first refresh: where the browser
+ * offers Web Locks, refreshes are also serialized across tabs, so a second tab waits and then
+ * finds the token the first one stored instead of spending the same refresh token again.
+ */
+function withCrossTabLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return task();
+  return locks.request('toolscope.token-refresh', task) as Promise<T>;
+}
+
+/**
  * POST /auth/refresh {refreshToken} and store the result. `staleAccessToken` is the token the
  * caller found unusable: when another caller already replaced it with a fresh one while we
  * waited for the lock, that one is used and no second refresh is made.
@@ -62,11 +78,13 @@ export async function refreshAccessToken(
   dispatch: Dispatch,
   { staleAccessToken }: { staleAccessToken?: string | null } = {},
 ): Promise<RefreshOutcome> {
-  return refreshMutex.runExclusive(async () => {
-    const current = getAccessToken();
-    if (staleAccessToken !== undefined && current && current !== staleAccessToken && !needsRefreshBeforeUse(current)) {
-      return { ok: true, accessToken: current };
-    }
-    return exchangeRefreshToken(dispatch);
-  });
+  return refreshMutex.runExclusive(() =>
+    withCrossTabLock(async () => {
+      const current = getAccessToken();
+      if (staleAccessToken !== undefined && current && current !== staleAccessToken && !needsRefreshBeforeUse(current)) {
+        return { ok: true, accessToken: current };
+      }
+      return exchangeRefreshToken(dispatch);
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { apiSlice } from '../api/apiSlice';
 import { authReducer } from '../features/auth/authSlice';
 import { workspaceReducer } from '../features/workspaces/workspaceSlice';
+import { notificationsReducer } from '../features/notifications/notificationsSlice';
 import { dialogsReducer } from './dialogsSlice';
 // Listener modules register their reactions when imported.
 import '../features/auth/authListeners';
@@ -12,6 +13,7 @@ export const reducers = {
   auth: authReducer,
   workspace: workspaceReducer,
   dialogs: dialogsReducer,
+  notifications: notificationsReducer,
 };
 
 /**

@@ -65,8 +65,9 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   });
 
   app.addHook('preClose', async () => {
-    await app.healthMonitor.stop();
+    // Discovery first: its background tasks may still ask the health monitor for a first check.
     await app.schemaDiscovery.close();
+    await app.healthMonitor.stop();
   });
 
   app.addHook('onClose', async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerStatus } from '../../contract/servers';
 import { decryptCredentials } from '../modules/servers/credentials';
 import type { ServerRow } from '../modules/servers/mapper';
-import { describeUpstreamError, withUpstreamClient } from './upstreamClient';
+import { describeUpstreamError, UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
 import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
 
 // Every config.healthIntervalMs each registered server gets a bounded MCP probe (initialize +
@@ -33,6 +33,8 @@ export class HealthMonitor {
   private stopped = true;
   /** Set by stop(): a round in flight starts no further probes. */
   private closing = false;
+  /** Aborts probes in flight when the app closes (a hanging upstream must not delay shutdown). */
+  private shutdown: AbortController | undefined;
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -40,6 +42,7 @@ export class HealthMonitor {
     if (!this.stopped) return;
     this.stopped = false;
     this.closing = false;
+    this.shutdown = new AbortController();
     this.schedule();
   }
 
@@ -47,6 +50,7 @@ export class HealthMonitor {
   async stop(): Promise<void> {
     this.stopped = true;
     this.closing = true;
+    this.shutdown?.abort();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.round;
@@ -110,12 +114,14 @@ export class HealthMonitor {
 
   private async checkServer(row: ServerRow): Promise<HealthCheckOutcome> {
     const outcome = await this.probe(row);
+    // Interrupted by shutdown: says nothing about the server, so nothing is recorded.
+    if (!outcome) return { healthy: false, latencyMs: null, error: 'Cancelled: Toolscope is shutting down' };
     const recorded = await this.record(row.id, outcome);
     if (recorded) await this.announceChange(recorded, outcome);
     return outcome;
   }
 
-  private async probe(row: ServerRow): Promise<HealthCheckOutcome> {
+  private async probe(row: ServerRow): Promise<HealthCheckOutcome | undefined> {
     const started = performance.now();
     try {
       await withUpstreamClient(
@@ -125,9 +131,11 @@ export class HealthMonitor {
         async (session) => {
           await session.client.ping({ timeout: session.remainingMs() });
         },
+        this.shutdown?.signal,
       );
       return { healthy: true, latencyMs: Math.round(performance.now() - started), error: null };
     } catch (error) {
+      if (error instanceof UpstreamCancelledError) return undefined;
       return { healthy: false, latencyMs: null, error: describeUpstreamError(error) };
     }
   }

@@ -5,7 +5,7 @@ import type { ServerRow } from '../modules/servers/mapper';
 import { listSchemas, recordUpstreamDefinition, refreshSchemaCount, type RecordOutcome } from '../modules/schemas/store';
 import { identityOf } from '../schemas/schemaIdentity';
 import { listUpstreamCatalogue, type CatalogueItem } from './upstreamCatalogue';
-import { withUpstreamClient } from './upstreamClient';
+import { UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
 import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
 import type { ToolsListRewriter } from './toolsListRewriter';
 
@@ -27,6 +27,8 @@ export class SchemaDiscovery {
   /** One discovery/record run per server at a time (in this instance; rows are locked across instances). */
   private readonly running = new Map<string, Promise<unknown>>();
   private readonly listChangedTimers = new Map<string, NodeJS.Timeout>();
+  private readonly background = new Set<Promise<void>>();
+  private readonly shutdown = new AbortController();
   private closed = false;
 
   constructor(
@@ -44,6 +46,7 @@ export class SchemaDiscovery {
         this.app.outbound.fetch,
         Math.min(DISCOVERY_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         listUpstreamCatalogue,
+        this.shutdown.signal,
       );
       const outcomes = await this.record(server, items, 'discovery');
       const schemas = await listSchemas(this.app.db, server.workspace_id, server.id);
@@ -58,12 +61,27 @@ export class SchemaDiscovery {
     });
   }
 
-  /** Registration calls this: discovery runs after the response; failures are only logged. */
+  /**
+   * Registration calls this: discovery runs after the response; failures are only logged. A
+   * server never health-checked yet gets its first check right after, so a new server shows
+   * online or offline within seconds instead of after a whole health interval.
+   */
   discoverInBackground(serverId: string): void {
     if (this.closed) return;
-    this.discover(serverId).catch((error: unknown) => {
-      if (!(error instanceof ServerNotFoundError)) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
-    });
+    const task: Promise<void> = this.discover(serverId)
+      .catch((error: unknown) => {
+        if (!(error instanceof ServerNotFoundError) && !(error instanceof UpstreamCancelledError)) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
+      })
+      .then(() => this.checkIfNeverChecked(serverId))
+      .catch((error: unknown) => this.app.log.warn({ serverId, err: error }, 'first health check failed'))
+      .finally(() => this.background.delete(task));
+    this.background.add(task);
+  }
+
+  private async checkIfNeverChecked(serverId: string): Promise<void> {
+    if (this.closed) return;
+    const rows = await this.app.db.query<{ last_health_status: boolean | null }>('select last_health_status from servers where id = $1', [serverId]);
+    if (rows[0] && rows[0].last_health_status === null) await this.app.healthMonitor.checkNow(serverId);
   }
 
   /** A tools/list result seen through the proxy (the upstream's answer, before any rewrite). */
@@ -99,9 +117,10 @@ export class SchemaDiscovery {
   /** Waits for the runs in flight (graceful shutdown, tests). */
   async close(): Promise<void> {
     this.closed = true;
+    this.shutdown.abort();
     for (const timer of this.listChangedTimers.values()) clearTimeout(timer);
     this.listChangedTimers.clear();
-    await Promise.allSettled([...this.running.values()]);
+    await Promise.allSettled([...this.running.values(), ...this.background]);
   }
 
   /** After a change through the API: recount, refresh the proxy's pins, tell the live streams. */

@@ -43,6 +43,11 @@ export class ToolsListRewriter {
     this.byServer.delete(serverId);
   }
 
+  /** True when some tool of this server is pinned (the proxy can stream tools/list untouched otherwise). */
+  hasPins(serverId: string): boolean {
+    return (this.byServer.get(serverId)?.size ?? 0) > 0;
+  }
+
   /**
    * A tools/list result with each pinned tool replaced by its pinned definition. Tools without a
    * pin, and anything that is not a tools/list result, pass through untouched (same object).

@@ -28,6 +28,8 @@ export class UpstreamTimeoutError extends Error {
   }
 }
 
+export class UpstreamCancelledError extends Error {}
+
 const CLIENT_INFO = { name: 'toolscope-monitor', version: '1.0.0' };
 
 /**
@@ -39,6 +41,8 @@ export async function withUpstreamClient<T>(
   fetchImpl: FetchLike,
   timeoutMs: number,
   work: (session: UpstreamSession) => Promise<T>,
+  /** Aborts early (the app is shutting down). */
+  cancel?: AbortSignal,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   const abort = new AbortController();
@@ -54,11 +58,18 @@ export async function withUpstreamClient<T>(
   const session: UpstreamSession = { client, remainingMs, close: () => client.close() };
 
   let timer: NodeJS.Timeout | undefined;
+  let onCancel: (() => void) | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       abort.abort();
       reject(new UpstreamTimeoutError(timeoutMs));
     }, timeoutMs);
+    onCancel = () => {
+      abort.abort();
+      reject(new UpstreamCancelledError('Cancelled: Toolscope is shutting down'));
+    };
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
   });
   try {
     return await Promise.race([
@@ -70,6 +81,7 @@ export async function withUpstreamClient<T>(
     ]);
   } finally {
     clearTimeout(timer);
+    if (onCancel) cancel?.removeEventListener('abort', onCancel);
     await client.close().catch(() => undefined);
   }
 }

@@ -144,7 +144,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     if (limit !== undefined) {
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > limit) {
-        response.body.destroy();
+        response.body.on('error', () => undefined).destroy();
         throw new ResponseTooLargeError(`The response is larger than ${limit} bytes`);
       }
       body = response.body.pipe(byteLimit(limit));
@@ -181,7 +181,9 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     fetch: guardedFetch,
     assertUrlAllowed,
     dispatcher: agent,
-    close: () => agent.close(),
+    close: async () => {
+      if (!agent.closed && !agent.destroyed) await agent.close();
+    },
   };
 }
 

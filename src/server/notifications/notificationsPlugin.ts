@@ -15,8 +15,8 @@ declare module 'fastify' {
 /**
  * Decorates the app with the notification service (app.notifications) and its settings, and
  * starts the evaluators that raise notifications from bus traffic (session health, agent-call
- * quota). Server status, schema drift, invitations and deployments are raised by their own modules
- * with the builders in ./sources (docs/notifications.md). Registered at the root (skip-override),
+ * quota). Server status and schema drift are raised by the monitor, invitations and deployments by
+ * their modules with the builders in ./sources (docs/notifications.md). Registered at the root (skip-override),
  * before the routes, so every module can use app.notifications.
  */
 export async function notificationsPlugin(app: FastifyInstance): Promise<void> {

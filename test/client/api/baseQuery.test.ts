@@ -197,3 +197,33 @@ describe('refresh failure', () => {
     expect(dispatched.some((a) => sessionExpired.match(a))).toBe(false);
   });
 });
+
+describe('several tabs', () => {
+  it('uses the tokens another tab stored when it spent the refresh token first', async () => {
+    setTokens({ accessToken: fakeJwt(60), refreshToken: 'shared' });
+    const fromOtherTab = fakeJwt(900);
+    fake.on(REFRESH, () => {
+      // The other tab's refresh lands while ours is on the way; the server refuses the used token.
+      setTokens({ accessToken: fromOtherTab, refreshToken: 'rotated' });
+      return jsonResponse({ message: 'Refresh token already used' }, 401);
+    });
+    fake.on(WORKSPACES, jsonResponse([]));
+    const { api, dispatched } = fakeBaseQueryApi();
+
+    const result = await authenticatedRequest(Paths.workspaces, api, {});
+
+    expect(result).toEqual({ data: [] });
+    expect(bearerOf(1)).toBe(`Bearer ${fromOtherTab}`);
+    expect(getRefreshToken()).toBe('rotated');
+    expect(dispatched.some((a) => sessionExpired.match(a))).toBe(false);
+  });
+});
+
+describe('logout call', () => {
+  it('is sent as it is, without refreshing a token that is about to expire', async () => {
+    setTokens({ accessToken: fakeJwt(30), refreshToken: 'r' });
+    fake.on(`POST ${Paths.logout}`, jsonResponse({ message: 'Signed out' }));
+    await authenticatedRequest({ url: Paths.logout, method: 'POST', body: { refreshToken: 'r' } }, fakeBaseQueryApi('mutation').api, {});
+    expect(fake.count(REFRESH)).toBe(0);
+  });
+});

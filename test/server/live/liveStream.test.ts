@@ -9,6 +9,9 @@ import { signAccessToken } from '../../../src/server/auth/accessToken';
 import { createMemberWithWorkspace, type Member } from '../monitor/support/workspaceFixture';
 import { getJson, openSse } from '../monitor/support/sseReader';
 
+// PGlite start-up and a busy shared machine: the project's testTimeout is not applied per project.
+jest.setTimeout(60_000);
+
 describe(`live stream over real HTTP (${engineName})`, () => {
   let t: TestApp;
   let base: string;
@@ -173,3 +176,50 @@ describe(`live stream lifecycle (${engineName})`, () => {
     expect(lines.join('')).not.toContain(member.token);
   });
 });
+
+if (engineName === 'postgres') {
+  describe('live stream across instances (postgres LISTEN/NOTIFY)', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await openTestDatabase();
+    });
+    afterAll(() => database.drop());
+
+    it("delivers a message published on one instance to another instance's streams, once", async () => {
+      const a = await buildTestApp({}, database);
+      const b = await buildTestApp({}, database);
+      try {
+        await b.app.listen({ host: '127.0.0.1', port: 0 });
+        const member = await createMemberWithWorkspace(database.db, a.config.secret, 'Ivy');
+        const token = signAccessToken(member.userId, b.config.secret);
+        const port = (b.app.server.address() as AddressInfo).port;
+        const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${token}`);
+        const onA: unknown[] = [];
+        const stopA = a.app.bus.subscribe(member.workspaceId, (m) => onA.push(m));
+        try {
+          await sse.waitFor((m) => m.type === 'heartbeat');
+          a.app.bus.publish(member.workspaceId, { type: 'tool_call', data: { toolName: 'huge', result: 'x'.repeat(10_000) } });
+          a.app.bus.publish(member.workspaceId, { type: 'tool_call', data: { toolName: 'add' } });
+          const relayed = await sse.waitFor((m) => m.type === 'tool_call');
+          expect(relayed.data).toEqual({ toolName: 'add' });
+          b.app.bus.publish(member.workspaceId, { type: 'session_started', data: { id: 's1' } });
+          await sse.waitFor((m) => m.type === 'session_started');
+          // Over the NOTIFY limit: not relayed (never split, never blocking).
+          expect(sse.messages.filter((m) => m.type === 'tool_call')).toHaveLength(1);
+          // A's own message is not echoed back to A; B's arrives on A once.
+          await new Promise<void>((resolve) => {
+            const poll = () => (onA.length >= 3 ? resolve() : setTimeout(poll, 20));
+            poll();
+          });
+          expect(onA.map((m) => (m as { type: string }).type)).toEqual(['tool_call', 'tool_call', 'session_started']);
+        } finally {
+          stopA();
+          sse.close();
+        }
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+}

@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { LiveMessage } from '../../../src/contract/live';
 import type { NotificationDto } from '../../../src/contract/notifications';
 import { deploymentUpdateNotification } from '../../../src/server/notifications/sources/deploymentUpdate';
-import { schemaDriftNotification } from '../../../src/server/notifications/sources/schemaDrift';
-import { serverStatusNotification } from '../../../src/server/notifications/sources/serverStatus';
 import { workspaceInviteNotification } from '../../../src/server/notifications/sources/workspaceInvite';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { createUser, createWorkspace, type TestUser } from './fixtures';
 
-// Sources other modules raise through app.notifications with these builders: the health monitor
-// (status, drift), the invite flow and deployments.
+// Sources other modules raise through app.notifications: the health monitor (status, drift — with
+// the inputs src/server/monitor gives), the invite flow and deployments (with the builders here).
 
 // Opening PGlite on a busy shared machine can take longer than Jest's default 5 s.
 jest.setTimeout(30_000);
@@ -34,54 +32,57 @@ describe(`notifications raised by other modules (${engineName})`, () => {
   const list = async (user: TestUser): Promise<NotificationDto[]> =>
     (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: user.auth })).json().notifications;
 
-  it('tool_server_status: offline and back online, with the live message metadata of SPEC §3', async () => {
+  const statusChange = (status: 'online' | 'offline') => ({
+    workspaceId,
+    type: 'tool_server_status' as const,
+    severity: status === 'offline' ? ('error' as const) : ('success' as const),
+    title: status === 'offline' ? 'Server Offline' : 'Server Online',
+    message: status === 'offline' ? 'weather is not responding to health checks' : 'weather is responding to health checks again',
+    actionUrl: `/servers?serverId=${serverId}`,
+    metadata: { serverId, status, serverName: 'weather' },
+    groupKey: `tool_server_status:${serverId}:${status}`,
+  });
+
+  it('tool_server_status: offline and back online, with the live message metadata of SPEC §3; a flapping server is grouped', async () => {
     const live: LiveMessage[] = [];
     const unsubscribe = t.app.bus.subscribe(workspaceId, (message) => live.push(message));
     try {
-      await t.app.notifications.raise(serverStatusNotification({ workspaceId, serverId, serverName: 'weather', status: 'offline', reason: 'connection refused' }));
-      await t.app.notifications.raise(serverStatusNotification({ workspaceId, serverId, serverName: 'weather', status: 'offline' }));
-      await t.app.notifications.raise(serverStatusNotification({ workspaceId, serverId, serverName: 'weather', status: 'online' }));
+      await t.app.notifications.raise(statusChange('offline'));
+      await t.app.notifications.raise(statusChange('online'));
+      await t.app.notifications.raise(statusChange('offline'));
     } finally {
       unsubscribe();
     }
-    const [online, offline] = await list(ada);
-    expect(offline).toMatchObject({
-      type: 'tool_server_status',
-      severity: 'error',
-      title: 'Server Offline',
-      message: 'weather is not responding to health checks',
-      actionUrl: `/servers?serverId=${serverId}`,
-      occurrences: 2,
-    });
-    expect(online).toMatchObject({ severity: 'success', title: 'Server Back Online', message: 'weather is responding to health checks again', occurrences: 1 });
+    const [offline, online] = await list(ada);
+    expect(offline).toMatchObject({ type: 'tool_server_status', severity: 'error', title: 'Server Offline', actionUrl: `/servers?serverId=${serverId}`, occurrences: 2 });
+    expect(online).toMatchObject({ severity: 'success', title: 'Server Online', occurrences: 1 });
     expect(live.map((m) => m.type)).toEqual(['notification', 'notification', 'notification']);
     expect(live[0].data).toMatchObject({ type: 'tool_server_status', metadata: { serverId, status: 'offline', serverName: 'weather' } });
-    expect(live[2].data).toMatchObject({ metadata: { serverId, status: 'online', serverName: 'weather' } });
+    expect(live[1].data).toMatchObject({ metadata: { serverId, status: 'online', serverName: 'weather' } });
   });
 
-  it('security_alert: schema drift links to the schema studio and groups per server', async () => {
+  it('security_alert: one alert per changed schema version, never repeated', async () => {
     const schemaId = randomUUID();
-    const drift = {
+    const drift = (toVersion: number) => ({
       workspaceId,
-      serverId,
-      serverName: 'weather',
-      changes: [
-        { schemaId, name: 'get_forecast', change: 'changed' as const },
-        { name: 'get_alerts', change: 'added' as const },
-      ],
-    };
-    await t.app.notifications.raise(schemaDriftNotification(drift));
-    await t.app.notifications.raise(schemaDriftNotification(drift));
-    const [alert] = await list(ada);
-    expect(alert).toMatchObject({
-      type: 'security_alert',
-      severity: 'error',
-      title: 'Schema Drift Detected',
-      message: 'weather changed its schemas (1 changed, 1 added): get_forecast, get_alerts',
+      type: 'security_alert' as const,
+      severity: 'critical' as const,
+      title: 'Tool definition changed: get_forecast',
+      message: `weather changed the tool "get_forecast" (version ${toVersion - 1} → ${toVersion}).`,
       actionUrl: `/schema-studio?serverId=${serverId}&schemaId=${schemaId}`,
-      occurrences: 2,
+      metadata: { serverId, serverName: 'weather', schemaId, toVersion },
+      groupKey: `schema_drift:${schemaId}:${toVersion}`,
+      repeat: 'once' as const,
     });
-    expect(schemaDriftNotification({ ...drift, changes: [{ name: 'new_tool', change: 'added' }] }).severity).toBe('warning');
+    await t.app.notifications.raise(drift(2));
+    await t.app.db.query('update notifications set is_read = true');
+    await t.app.notifications.raise(drift(2));
+    await t.app.notifications.raise(drift(3));
+    const alerts = await list(ada);
+    expect(alerts.map((n) => [n.metadata.toVersion, n.severity, n.actionUrl])).toEqual([
+      [3, 'critical', `/schema-studio?serverId=${serverId}&schemaId=${schemaId}`],
+      [2, 'critical', `/schema-studio?serverId=${serverId}&schemaId=${schemaId}`],
+    ]);
   });
 
   it('workspace_invite: reaches the invitee only, once per invitation', async () => {

@@ -83,6 +83,14 @@ describe(`session health → session_alert / performance_warning (${engineName})
     });
   });
 
+  it('judges slow calls made before the minimum was reached once it is reached', async () => {
+    const sessionId = randomUUID();
+    await publishCalls(sessionId, [{ status: 'ok', durationMs: 9_000 }, ...ok(8)]);
+    expect(await list()).toEqual([]);
+    await publishCalls(sessionId, ok(1)); // 10 calls: the p95 is the 9 s call
+    expect((await list()).map((n) => [n.type, n.metadata.p95LatencyMs])).toEqual([['performance_warning', 9_000]]);
+  });
+
   it('follows the workspace’s thresholds', async () => {
     await t.app.notificationSettings.update(workspaceId, { sessionErrorRatePercent: 50, sessionMinCalls: 4 });
     const sessionId = randomUUID();

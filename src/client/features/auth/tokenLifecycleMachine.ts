@@ -34,6 +34,9 @@ export interface TokenLifecycleContext {
   nextExpiryCheckAt: number;
   /** Set when the scheduled refresh found the user inactive (or failed): look again then. */
   refreshRecheckAt: number | null;
+  /** When this machine last refreshed: a token issued with less than 5 min to live must not
+   * make it refresh in a tight loop. */
+  lastRefreshAt: number | null;
 }
 
 export type TokenLifecycleEvent =
@@ -53,8 +56,10 @@ const MAX_TIMER_MS = 2_147_483_647;
 const msUntil = (at: number) => Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now()));
 
 function refreshDueAt(context: TokenLifecycleContext): number | null {
-  if (context.refreshRecheckAt !== null) return context.refreshRecheckAt;
-  return context.accessExpiresAt === null ? null : context.accessExpiresAt - REFRESH_BEFORE_EXPIRY_MS;
+  const planned =
+    context.refreshRecheckAt ?? (context.accessExpiresAt === null ? null : context.accessExpiresAt - REFRESH_BEFORE_EXPIRY_MS);
+  if (planned === null || context.lastRefreshAt === null) return planned;
+  return Math.max(planned, context.lastRefreshAt + TOKEN_EXPIRY_CHECK_MS);
 }
 
 function isFailureThatEndedSession(error: unknown): boolean {
@@ -101,6 +106,7 @@ export const tokenLifecycleMachine = setup({
     }),
     advanceExpiryCheck: assign({ nextExpiryCheckAt: () => Date.now() + TOKEN_EXPIRY_CHECK_MS }),
     postponeScheduledRefresh: assign({ refreshRecheckAt: () => Date.now() + INACTIVE_RECHECK_MS }),
+    recordRefresh: assign({ lastRefreshAt: () => Date.now() }),
   },
   guards: {
     hasNoStoredTokens: ({ context }) => !context.hasStoredTokens,
@@ -131,6 +137,7 @@ export const tokenLifecycleMachine = setup({
     lastActivityAt: Date.now(),
     nextExpiryCheckAt: Date.now() + TOKEN_EXPIRY_CHECK_MS,
     refreshRecheckAt: null,
+    lastRefreshAt: null,
   }),
   initial: 'checkingStoredTokens',
   on: {
@@ -174,12 +181,12 @@ export const tokenLifecycleMachine = setup({
     },
     signedIn: {
       entry: 'startExpiryChecks',
-      initial: 'monitoring',
+      initial: 'planning',
       on: {
         LOGOUT: { target: 'loggingOut' },
         SIGNED_OUT: { target: 'signedOut' },
         SIGNED_IN: {
-          target: '.monitoring',
+          target: '.planning',
           actions: { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.accessToken }) },
         },
         ACCESS_TOKEN_CHANGED_IN_OTHER_TAB: [
@@ -189,7 +196,7 @@ export const tokenLifecycleMachine = setup({
             actions: 'clearSession',
           },
           {
-            target: '.monitoring',
+            target: '.planning',
             actions: [
               { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.accessToken }) },
               'reloadWorkspaces',
@@ -198,48 +205,54 @@ export const tokenLifecycleMachine = setup({
         ],
       },
       states: {
-        // Waits for the next 60 s check or the refresh planned 5 min before expiry; every
-        // timer is an absolute time in context, so re-entering never shifts the schedule.
+        // Every timer is an absolute time in context. Whenever one fires, all of them are
+        // looked at together, so two that fall due at the same moment are both honoured
+        // and re-planning never shifts the schedule.
+        planning: {
+          always: [
+            { guard: 'isExpiryCheckDue', target: 'checkingExpiry' },
+            { guard: 'isScheduledRefreshDue', target: 'scheduledRefreshDue' },
+            { target: 'monitoring' },
+          ],
+        },
         monitoring: {
           on: {
             ACCESS_TOKEN_REFRESHED: {
-              target: 'monitoring',
-              reenter: true,
+              target: 'planning',
               actions: { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.accessToken }) },
             },
           },
           after: {
-            untilExpiryCheck: [
-              { guard: 'isExpiryCheckDue', target: 'checkingExpiry' },
-              { target: 'monitoring', reenter: true },
-            ],
-            untilScheduledRefresh: [
-              { guard: 'isScheduledRefreshDue', target: 'scheduledRefreshDue' },
-              { target: 'monitoring', reenter: true },
-            ],
+            untilExpiryCheck: { target: 'planning' },
+            untilScheduledRefresh: { target: 'planning' },
           },
         },
+        // The 60 s check: refresh only if the token has expired.
         checkingExpiry: {
           entry: 'advanceExpiryCheck',
-          always: [{ guard: 'isAccessTokenKnownExpired', target: 'refreshing' }, { target: 'monitoring' }],
+          always: [{ guard: 'isAccessTokenKnownExpired', target: 'refreshing' }, { target: 'planning' }],
         },
+        // 5 min before expiry: refresh if the user was active in the last 30 min, else look again in 5 min.
         scheduledRefreshDue: {
           always: [
             { guard: 'wasRecentlyActive', target: 'refreshing' },
-            { target: 'monitoring', actions: 'postponeScheduledRefresh' },
+            { target: 'planning', actions: 'postponeScheduledRefresh' },
           ],
         },
         refreshing: {
           invoke: {
             src: 'refreshAccessToken',
             onDone: {
-              target: 'monitoring',
-              actions: { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.output.accessToken }) },
+              target: 'planning',
+              actions: [
+                { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.output.accessToken }) },
+                'recordRefresh',
+              ],
             },
             onError: [
               { guard: 'failureEndedSession', target: '#tokenLifecycle.signedOut', actions: 'clearSession' },
               // Network trouble: keep the session, try again at the next planned moment.
-              { target: 'monitoring', actions: 'postponeScheduledRefresh' },
+              { target: 'planning', actions: 'postponeScheduledRefresh' },
             ],
           },
         },

@@ -10,6 +10,8 @@ export interface User {
   /** Always displayable: the temporary avatar, the server's avatar, or a generated one. */
   avatarUrl: string;
   avatarSource: 'temporary' | 'server' | 'generated';
+  /** The server's own avatar, kept so dropping the temporary one can restore it. */
+  serverAvatarUrl: string | null;
   /** Served by a social or identity host; shown without sending our page as referrer. */
   avatarIsExternal: boolean;
   createdAt: string;
@@ -89,6 +91,38 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
 }
 
+type AvatarFields = Pick<User, 'avatarUrl' | 'avatarSource' | 'avatarIsExternal' | 'serverAvatarUrl'>;
+
+/** The temporary avatar, else the server's, else one generated from id and email. */
+function chooseAvatar(
+  user: Pick<User, 'id' | 'email' | 'fullName' | 'serverAvatarUrl'>,
+  temporaryAvatar: string | null | undefined,
+): AvatarFields {
+  const { serverAvatarUrl } = user;
+  if (temporaryAvatar) {
+    return { avatarUrl: temporaryAvatar, avatarSource: 'temporary', avatarIsExternal: isExternalAvatarUrl(temporaryAvatar), serverAvatarUrl };
+  }
+  if (serverAvatarUrl) {
+    return { avatarUrl: serverAvatarUrl, avatarSource: 'server', avatarIsExternal: isExternalAvatarUrl(serverAvatarUrl), serverAvatarUrl };
+  }
+  return { avatarUrl: generatedAvatarUrl(user.id, user.email, user.fullName), avatarSource: 'generated', avatarIsExternal: false, serverAvatarUrl };
+}
+
+/** The same user with a temporary avatar chosen (a URL) or dropped (null). */
+export function withTemporaryAvatar(user: User, temporaryAvatar: string | null): User {
+  return { ...user, ...chooseAvatar(user, temporaryAvatar) };
+}
+
+/** Saves (or removes) the temporary avatar under its local storage key. */
+export function saveTemporaryAvatar(url: string | null): void {
+  try {
+    if (url) window.localStorage.setItem(StorageKeys.tempAvatar, url);
+    else window.localStorage.removeItem(StorageKeys.tempAvatar);
+  } catch {
+    // Shown for this visit only.
+  }
+}
+
 /**
  * Maps the server's user (snake_case or camelCase) to a User. The temporary avatar (a local
  * choice not yet saved) wins over the server's; without either a generated one is used.
@@ -105,18 +139,7 @@ export function mapUser(raw: unknown, { temporaryAvatar = readTemporaryAvatar() 
   const count = Number(pick(source, 'workspaceCount', 'workspace_count'));
   const serverAvatar = text(pick(source, 'avatarUrl', 'avatar_url')).trim();
 
-  let avatarUrl: string;
-  let avatarSource: User['avatarSource'];
-  if (temporaryAvatar) {
-    avatarUrl = temporaryAvatar;
-    avatarSource = 'temporary';
-  } else if (serverAvatar) {
-    avatarUrl = serverAvatar;
-    avatarSource = 'server';
-  } else {
-    avatarUrl = generatedAvatarUrl(id, email, fullName);
-    avatarSource = 'generated';
-  }
+  const avatar = chooseAvatar({ id, email, fullName, serverAvatarUrl: serverAvatar || null }, temporaryAvatar);
 
   return {
     id,
@@ -124,9 +147,7 @@ export function mapUser(raw: unknown, { temporaryAvatar = readTemporaryAvatar() 
     firstName,
     lastName,
     fullName,
-    avatarUrl,
-    avatarSource,
-    avatarIsExternal: isExternalAvatarUrl(avatarUrl),
+    ...avatar,
     createdAt,
     updatedAt,
     workspaceCount: Number.isFinite(count) && count >= 0 ? count : 0,

@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup, type ActorLogic } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup, type ActorLogic } from 'xstate';
 import { CURRENT_PLAN_ID, type Plan, type PlanId } from '../../../contract/plans';
 import type { BillingInterval, CheckoutRequest, CheckoutSession, PaymentProvider } from './paymentProvider';
 import { fakeCheckoutSession, loadStubPaymentProvider } from './stubPayment';
@@ -87,13 +87,11 @@ const upgradeDialogSetup = setup({
     resetSelection: assign(INITIAL_SELECTION),
     // Back keeps the billing interval the user picked: only the payment attempt is forgotten.
     clearPayment: assign({ selectedPlanId: null, provider: null, checkoutSessionId: null, paymentError: null }),
-    failPayment: assign({ paymentError: (_, params: { message: string }) => params.message }),
-    toastPaymentFailed: emit((_, params: { message: string }) => ({
-      type: 'toast' as const,
-      title: UpgradeText.paymentFailed,
-      description: params.message,
-      variant: 'destructive' as const,
-    })),
+    /** SPEC §4: a failed payment shows the toast 'Payment Failed' and an inline error. */
+    reportPaymentFailure: enqueueActions(({ enqueue }, params: { message: string }) => {
+      enqueue.assign({ paymentError: params.message });
+      enqueue.emit({ type: 'toast', title: UpgradeText.paymentFailed, description: params.message, variant: 'destructive' });
+    }),
   },
 });
 
@@ -102,10 +100,7 @@ const PAY_TRANSITIONS = [
   {
     guard: 'priceIdMissing',
     target: '#upgradeDialog.payment.failed',
-    actions: [
-      { type: 'failPayment', params: { message: UpgradeText.priceIdNotConfigured } },
-      { type: 'toastPaymentFailed', params: { message: UpgradeText.priceIdNotConfigured } },
-    ],
+    actions: { type: 'reportPaymentFailure', params: { message: UpgradeText.priceIdNotConfigured } },
   },
   { target: '#upgradeDialog.payment.processing' },
 ] as const;
@@ -162,10 +157,7 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
                 onDone: { target: 'creatingSession', actions: assign({ provider: ({ event }) => event.output }) },
                 onError: {
                   target: '#upgradeDialog.payment.failed',
-                  actions: [
-                    { type: 'failPayment', params: { message: UpgradeText.providerFailedToLoad } },
-                    { type: 'toastPaymentFailed', params: { message: UpgradeText.providerFailedToLoad } },
-                  ],
+                  actions: { type: 'reportPaymentFailure', params: { message: UpgradeText.providerFailedToLoad } },
                 },
               },
             },
@@ -183,10 +175,7 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
                 },
                 onError: {
                   target: '#upgradeDialog.payment.failed',
-                  actions: [
-                    { type: 'failPayment', params: ({ event }) => ({ message: failureText(event.error) }) },
-                    { type: 'toastPaymentFailed', params: ({ event }) => ({ message: failureText(event.error) }) },
-                  ],
+                  actions: { type: 'reportPaymentFailure', params: ({ event }) => ({ message: failureText(event.error) }) },
                 },
               },
             },
@@ -205,10 +194,7 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
                 },
                 onError: {
                   target: '#upgradeDialog.payment.failed',
-                  actions: [
-                    { type: 'failPayment', params: ({ event }) => ({ message: failureText(event.error) }) },
-                    { type: 'toastPaymentFailed', params: ({ event }) => ({ message: failureText(event.error) }) },
-                  ],
+                  actions: { type: 'reportPaymentFailure', params: ({ event }) => ({ message: failureText(event.error) }) },
                 },
               },
             },

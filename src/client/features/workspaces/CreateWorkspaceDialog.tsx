@@ -75,12 +75,6 @@ export function CreateWorkspaceDialog({ onClose, onUpgradeRequested }: CreateWor
         <DialogTitle id="create-workspace-title">{CreateWorkspaceText.title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2.5} sx={{ pt: 1 }}>
-            {view.checking && (
-              <Stack direction="row" spacing={1} role="status" sx={{ alignItems: 'center', color: 'text.secondary' }}>
-                <CircularProgress size={16} aria-hidden />
-                <span>{CreateWorkspaceText.checkingLimits}</span>
-              </Stack>
-            )}
             {view.error !== null && <Alert severity="error">{view.error}</Alert>}
             <TextField
               label={CreateWorkspaceText.nameLabel}
@@ -104,7 +98,7 @@ export function CreateWorkspaceDialog({ onClose, onUpgradeRequested }: CreateWor
             />
             <WorkspaceTypeField
               value={form.workspaceType}
-              disabled={view.fieldsDisabled}
+              disabled={view.typeDisabled}
               onChange={(workspaceType) => send({ type: 'TYPE_CHANGED', workspaceType })}
             />
           </Stack>
@@ -113,7 +107,12 @@ export function CreateWorkspaceDialog({ onClose, onUpgradeRequested }: CreateWor
           <Button onClick={() => send({ type: 'CLOSE' })} color="inherit">
             {CreateWorkspaceText.cancel}
           </Button>
-          <Button type="submit" variant="contained" disabled={view.submitDisabled}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={view.submitDisabled}
+            startIcon={view.busy ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
+          >
             {view.submitLabel}
           </Button>
         </DialogActions>

@@ -119,6 +119,9 @@ export const createWorkspaceMachine = setup({
     },
     limitReached: {
       on: {
+        // The refusal can depend on the type (team workspaces need a paid plan), so the type stays
+        // changeable while name and description are locked.
+        TYPE_CHANGED: { target: 'checkingLimit', actions: 'setType' },
         SUBMIT: { actions: 'requestUpgrade' },
       },
     },

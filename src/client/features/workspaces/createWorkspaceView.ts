@@ -3,8 +3,11 @@ import { isNameFilled, type createWorkspaceMachine } from './createWorkspaceMach
 import { CreateWorkspaceText } from './createWorkspaceText';
 
 export interface CreateWorkspaceView {
-  checking: boolean;
+  /** A request runs (limit check or creation): the submit button shows a spinner. */
+  busy: boolean;
+  /** Name and description. */
   fieldsDisabled: boolean;
+  typeDisabled: boolean;
   submitLabel: string;
   submitDisabled: boolean;
   /** The alert to show: the server's limit text, or why creating failed. */
@@ -16,8 +19,9 @@ export function createWorkspaceView(snapshot: SnapshotFrom<typeof createWorkspac
   const { form, limitError, createError } = snapshot.context;
   if (snapshot.matches('limitReached')) {
     return {
-      checking: false,
+      busy: false,
       fieldsDisabled: true,
+      typeDisabled: false,
       submitLabel: CreateWorkspaceText.upgradeToCreate,
       submitDisabled: false,
       error: limitError,
@@ -25,8 +29,9 @@ export function createWorkspaceView(snapshot: SnapshotFrom<typeof createWorkspac
   }
   if (snapshot.matches('checkingLimit')) {
     return {
-      checking: true,
+      busy: true,
       fieldsDisabled: false,
+      typeDisabled: false,
       submitLabel: CreateWorkspaceText.checkingLimits,
       submitDisabled: true,
       error: createError,
@@ -34,16 +39,18 @@ export function createWorkspaceView(snapshot: SnapshotFrom<typeof createWorkspac
   }
   if (snapshot.matches('creating')) {
     return {
-      checking: false,
+      busy: true,
       fieldsDisabled: true,
+      typeDisabled: true,
       submitLabel: CreateWorkspaceText.submitting,
       submitDisabled: true,
       error: null,
     };
   }
   return {
-    checking: false,
+    busy: false,
     fieldsDisabled: snapshot.matches('closed'),
+    typeDisabled: snapshot.matches('closed'),
     submitLabel: CreateWorkspaceText.submit,
     submitDisabled: !snapshot.matches('editing') || !isNameFilled(form),
     error: createError,

@@ -47,11 +47,15 @@ export async function listSessions(db: Queryable, workspaceId: string, filters: 
   return { sessions: rows.map(toSessionDto), total: counted[0]?.total ?? 0, limit: filters.limit, offset: filters.offset };
 }
 
+// `offset 0` keeps the matching calls a separate step (one index lookup, hashed), so the planner
+// cannot instead walk every session newest-first probing the calls of each: that plan, picked when
+// it underestimates how rare a word is, took 5 s at 100k sessions (docs/benchmarks.md).
 function addTextSearch(where: SqlConditions, workspaceId: string, text: string): void {
   const query = toSearchQuery(text);
   if (query) {
     where.add(
-      (ws, q) => `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and ${toolCallSearchDocument('tc')} @@ to_tsquery('simple', ${q}))`,
+      (ws, q) =>
+        `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and ${toolCallSearchDocument('tc')} @@ to_tsquery('simple', ${q}) offset 0)`,
       workspaceId,
       query,
     );
@@ -60,7 +64,7 @@ function addTextSearch(where: SqlConditions, workspaceId: string, text: string):
   // Only punctuation was typed: no words to index, so match it as a substring (slower, rare).
   where.add(
     (ws, pattern) =>
-      `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and (tc.tool_name || ' ' || coalesce(tc.arguments::text, '')) like ${pattern})`,
+      `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and (tc.tool_name || ' ' || coalesce(tc.arguments::text, '')) like ${pattern} offset 0)`,
     workspaceId,
     likePattern(text),
   );

@@ -26,6 +26,8 @@ interface SessionStats {
   lastSeen: number;
   errorRateAlerted: boolean;
   latencyAlerted: boolean;
+  /** Whether the p95 was computed since the session reached the minimum number of calls. */
+  latencyJudged: boolean;
 }
 
 export interface SessionHealthMonitorDeps {
@@ -74,7 +76,7 @@ export class SessionHealthMonitor {
     if (!parsed.success || parsed.data.status === 'pending') return;
     const call = parsed.data;
     const stats = this.record(workspaceId, call);
-    const evaluation = this.evaluate(call.sessionId, stats)
+    const evaluation = this.evaluate(call.sessionId, stats, call.durationMs)
       .catch((error: unknown) => this.deps.log?.error({ err: error }, 'session health evaluation failed'))
       .finally(() => this.pending.delete(evaluation));
     this.pending.add(evaluation);
@@ -85,7 +87,7 @@ export class SessionHealthMonitor {
     let stats = this.sessions.get(call.sessionId);
     if (stats) this.sessions.delete(call.sessionId);
     else
-      stats = { workspaceId, serverId: call.serverId, serverName: null, calls: 0, errors: 0, durations: [], lastSeen: now, errorRateAlerted: false, latencyAlerted: false };
+      stats = { workspaceId, serverId: call.serverId, serverName: null, calls: 0, errors: 0, durations: [], lastSeen: now, errorRateAlerted: false, latencyAlerted: false, latencyJudged: false };
     stats.serverName = call.serverName ?? stats.serverName;
     stats.calls += 1;
     if (call.status === 'error') stats.errors += 1;
@@ -106,12 +108,17 @@ export class SessionHealthMonitor {
     }
   }
 
-  private async evaluate(sessionId: string, stats: SessionStats): Promise<void> {
+  private async evaluate(sessionId: string, stats: SessionStats, latestDurationMs: number | null): Promise<void> {
     const settings = await this.deps.settings.get(stats.workspaceId);
     if (stats.calls < settings.sessionMinCalls) return;
     const errorRatePercent = (stats.errors / stats.calls) * 100;
-    const p95 = percentile95(stats.durations);
     const errorRateHigh = errorRatePercent >= settings.sessionErrorRatePercent;
+    // A fast call cannot lift the p95 over the threshold, so the sort is skipped on the common
+    // path; it runs on the first judgement, for slow calls, and while alerted (to notice recovery).
+    const mayCrossLatency =
+      !stats.latencyJudged || stats.latencyAlerted || (latestDurationMs !== null && latestDurationMs >= settings.sessionP95LatencyMs);
+    stats.latencyJudged = true;
+    const p95 = mayCrossLatency ? percentile95(stats.durations) : null;
     const latencyHigh = p95 !== null && p95 >= settings.sessionP95LatencyMs;
     // Flags flip before any await so concurrent evaluations of one session raise once.
     const raiseErrorRate = errorRateHigh && !stats.errorRateAlerted;

@@ -53,7 +53,7 @@ describe('CreateWorkspaceDialog', () => {
   it("checks the limit on opening ('Checking limits...') and then offers 'Create Workspace'", async () => {
     const { limitTypes } = openCreateDialog({ body: { canCreate: true, error: null } });
     expect(screen.getByRole('dialog', { name: 'Create Workspace' })).toBeInTheDocument();
-    expect(screen.getAllByText('Checking limits...').length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Checking limits...' })).toBeDisabled();
 
     expect(await screen.findByRole('button', { name: 'Create Workspace' })).toBeDisabled();
     expect(screen.queryByText('Checking limits...')).not.toBeInTheDocument();
@@ -131,7 +131,6 @@ describe('CreateWorkspaceDialog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(LIMIT_TEXT);
     expect(screen.getByRole('textbox', { name: /Name/ })).toBeDisabled();
     expect(screen.getByRole('textbox', { name: /Description/ })).toBeDisabled();
-    expect(screen.getByRole('radio', { name: /Team/ })).toBeDisabled();
 
     await user.click(upgrade);
     expect(selectOpenDialog(store.getState())).toBe('upgrade');
@@ -147,15 +146,24 @@ describe('CreateWorkspaceDialog', () => {
     expect(screen.getByRole('textbox', { name: /Name/ })).toBeEnabled();
   });
 
-  it('checks the limit again for the team type when the type changes', async () => {
+  it('checks the limit again when the type changes, and a refused type can be switched back', async () => {
     const user = userEvent.setup();
+    const TEAM_TEXT = 'Team workspaces are not included in the Starter plan. Upgrade to create one.';
     const { limitTypes } = openCreateDialog((type) =>
-      type === 'team' ? { body: { canCreate: false, error: LIMIT_TEXT } } : { body: { canCreate: true, error: null } },
+      type === 'team' ? { body: { canCreate: false, error: TEAM_TEXT } } : { body: { canCreate: true, error: null } },
     );
     await screen.findByRole('button', { name: 'Create Workspace' });
+    await user.type(screen.getByRole('textbox', { name: /Name/ }), 'Ops');
     await user.click(screen.getByRole('radio', { name: /Team/ }));
     expect(await screen.findByRole('button', { name: 'Upgrade to Create' })).toBeEnabled();
-    expect(limitTypes).toEqual(['personal', 'team']);
+    expect(screen.getByRole('alert')).toHaveTextContent(TEAM_TEXT);
+    expect(screen.getByRole('textbox', { name: /Name/ })).toBeDisabled();
+
+    await user.click(screen.getByRole('radio', { name: /Personal/ }));
+    expect(await screen.findByRole('button', { name: 'Create Workspace' })).toBeEnabled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Name/ })).toHaveValue('Ops');
+    expect(limitTypes).toEqual(['personal', 'team', 'personal']);
   });
 
   it('closes without creating anything on Cancel', async () => {

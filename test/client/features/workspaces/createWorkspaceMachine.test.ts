@@ -128,6 +128,17 @@ describe('createWorkspaceMachine', () => {
     expect(createCalls).toEqual([]);
   });
 
+  it('lets the type change after a refusal, since the refusal can depend on the type', async () => {
+    const { actor, limitChecks } = startDialog({ limit: async (type) => (type === 'team' ? REFUSED : ALLOWED) });
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'TYPE_CHANGED', workspaceType: 'team' });
+    await waitFor(actor, (s) => s.matches('limitReached'));
+    actor.send({ type: 'TYPE_CHANGED', workspaceType: 'personal' });
+    await waitFor(actor, (s) => s.matches('editing'));
+    expect(limitChecks).toEqual(['personal', 'team', 'personal']);
+    expect(actor.getSnapshot().context.limitError).toBeNull();
+  });
+
   it('asks for an upgrade instead of creating when the limit is reached', async () => {
     const { actor, createCalls, emitted } = startDialog({ limit: async () => REFUSED });
     await waitFor(actor, (s) => s.matches('limitReached'));

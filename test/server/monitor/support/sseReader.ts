@@ -1,13 +1,16 @@
 import http from 'node:http';
 
 // A minimal EventSource for tests: a real HTTP GET, `data:` events parsed as JSON as they arrive.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- message data is whatever the test expects
+export type LiveEvent = { type: string; data: any; [key: string]: unknown };
+
 export interface SseConnection {
   status: number;
   headers: http.IncomingHttpHeaders;
   /** Every message received so far, in order. */
-  messages: { type: string; data: unknown; [key: string]: unknown }[];
+  messages: LiveEvent[];
   /** Resolves with the first message (already received or later) matching; rejects after `withinMs`. */
-  waitFor(predicate: (m: { type: string; data: unknown }) => boolean, withinMs?: number): Promise<{ type: string; data: any }>;
+  waitFor(predicate: (m: LiveEvent) => boolean, withinMs?: number): Promise<LiveEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;
@@ -54,7 +57,7 @@ export function openSse(url: string): Promise<SseConnection> {
               if (!hit) return false;
               waiters.delete(check);
               clearTimeout(timer);
-              found(hit as { type: string; data: any });
+              found(hit);
               return true;
             };
             const timer = setTimeout(() => {

@@ -23,7 +23,10 @@ export async function startEverything(): Promise<EverythingServer> {
   const entry = path.resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
   const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server-everything did not start')), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('server-everything did not start'));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       if (chunk.toString().includes('listening')) {
         clearTimeout(timer);

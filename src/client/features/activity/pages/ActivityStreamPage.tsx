@@ -1,18 +1,139 @@
-import StreamOutlinedIcon from '@mui/icons-material/StreamOutlined';
-import { EmptyState } from '../../../components/EmptyState';
+import { useEffect, useReducer, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { ErrorText } from '../../../../contract/errors';
+import type { ToolCallStatus } from '../../../../contract/sessions';
+import { useAppSelector } from '../../../app/hooks';
 import { PageHeader } from '../../../components/PageHeader';
+import { VirtualRows } from '../../../components/VirtualRows';
+import { useGetServersQuery } from '../../servers/serversApi';
+import { useGetToolCallTimeSeriesQuery } from '../../sessions/sessionsApi';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { eventKey, feedReducer, initialFeed } from '../activityFeed';
+import { ActivityRow } from '../components/ActivityRow';
+import { CallsChart } from '../components/CallsChart';
+import { ACTIVITY_POLL_MS, useActivityPolling, type ActivityFilters } from '../useActivityPolling';
 
-/** Activity Stream: the empty state shown until this feature's data exists. */
+const ROW_HEIGHT = 44;
+const TOOL_DEBOUNCE_MS = 300;
+
+/** /activity-stream: the workspace's tool calls and sessions as they happen. */
 export default function ActivityStreamPage() {
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const [feed, dispatch] = useReducer(feedReducer, initialFeed);
+  const [filters, setFilters] = useState<ActivityFilters>({ serverId: '', tool: '', status: '' });
+  const [toolInput, setToolInput] = useState('');
+  const servers = useGetServersQuery(workspaceId ?? skipToken);
+  const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
+  const poll = useActivityPolling(workspaceId, filters, dispatch);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((f) => (f.tool === toolInput.trim() ? f : { ...f, tool: toolInput.trim() })), TOOL_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [toolInput]);
+
+  const header = (
+    <PageHeader
+      title="Activity Stream"
+      subtitle="Tool calls and sessions of this workspace as they happen"
+      actions={
+        feed.paused ? (
+          <Button variant="contained" startIcon={<PlayArrowIcon />} onClick={() => dispatch({ type: 'resumed' })}>
+            {feed.pending.length > 0 ? `Resume (${feed.pending.length} new)` : 'Resume'}
+          </Button>
+        ) : (
+          <Button variant="outlined" startIcon={<PauseIcon />} onClick={() => dispatch({ type: 'paused' })} disabled={!workspaceId}>
+            Pause
+          </Button>
+        )
+      }
+    />
+  );
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Activity Stream" subtitle="Tool calls as they happen, across every server of the workspace" />
-      <EmptyState
-        icon={<StreamOutlinedIcon />}
-        title="Waiting for activity"
-        description="Tool calls stream in here live as agents use your servers: the tool, its arguments, the outcome and how long it took."
-        action={{ label: "Connect a tool server", to: "/servers" }} secondaryAction={{ label: "View sessions", to: "/sessions" }}
-      />
+      {header}
+      <Alert severity="info" sx={{ mb: 2 }} role="status">
+        {`Live stream not connected: checking for new activity every ${ACTIVITY_POLL_MS / 1000} seconds.`}
+      </Alert>
+      {series.data && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <CallsChart series={series.data} title="Calls per minute, last hour" />
+        </Paper>
+      )}
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' }, mb: 2 }}>
+        <TextField select size="small" label="Server" value={filters.serverId} onChange={(e) => setFilters({ ...filters, serverId: e.target.value })}>
+          <MenuItem value="">All servers</MenuItem>
+          {(servers.data ?? []).map((server) => (
+            <MenuItem key={server.id} value={server.id}>
+              {server.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField size="small" label="Tool" placeholder="Exact tool name" value={toolInput} onChange={(e) => setToolInput(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
+        <TextField select size="small" label="Status" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as ToolCallStatus | '' })}>
+          <MenuItem value="">Any status</MenuItem>
+          <MenuItem value="ok">OK</MenuItem>
+          <MenuItem value="error">Error</MenuItem>
+          <MenuItem value="pending">Pending</MenuItem>
+        </TextField>
+      </Box>
+      {poll.phase === 'failed' && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {`${poll.message}. Trying again in ${ACTIVITY_POLL_MS / 1000} seconds.`}
+        </Alert>
+      )}
+      {feed.paused && (
+        <Typography variant="body2" color="warning.main" sx={{ mb: 1 }} role="status">
+          {`Paused. ${feed.pending.length} new event${feed.pending.length === 1 ? '' : 's'} waiting.`}
+        </Typography>
+      )}
+      <Paper variant="outlined">
+        {poll.phase === 'loading' && feed.events.length === 0 ? (
+          <Box role="progressbar" aria-label="Loading activity" sx={{ p: 2 }}>
+            {Array.from({ length: 6 }, (_, i) => (
+              <Skeleton key={i} height={ROW_HEIGHT - 8} />
+            ))}
+          </Box>
+        ) : feed.events.length === 0 ? (
+          <Box sx={{ p: 4, textAlign: 'center' }}>
+            <Typography variant="h6" component="h2">
+              No activity yet
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {filters.serverId || filters.tool || filters.status
+                ? 'Nothing matches these filters so far. New calls will appear here as they happen.'
+                : 'Point an agent at a proxy URL from the Tool Servers page; its calls will appear here as they happen.'}
+            </Typography>
+          </Box>
+        ) : (
+          <VirtualRows
+            label="Activity"
+            count={feed.events.length}
+            estimateSize={ROW_HEIGHT}
+            height={Math.min(600, feed.events.length * ROW_HEIGHT + 2)}
+            getKey={(index) => eventKey(feed.events[index])}
+            renderRow={(index) => <ActivityRow event={feed.events[index]} />}
+          />
+        )}
+      </Paper>
     </>
   );
 }

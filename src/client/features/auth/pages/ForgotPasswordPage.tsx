@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
+import { FormTextField } from '../../../components/FormTextField';
 import { useForgotPasswordMutation } from '../authApi';
 import { AuthLayout } from './AuthLayout';
 import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
@@ -43,7 +43,7 @@ export default function ForgotPasswordPage() {
       ) : (
         <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
           {errors.form && <Alert severity="error">{errors.form}</Alert>}
-          <TextField
+          <FormTextField
             label="Email"
             type="email"
             name="email"

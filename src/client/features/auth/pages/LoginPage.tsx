@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
+import { FormTextField } from '../../../components/FormTextField';
 import { useAppDispatch } from '../../../app/hooks';
 import { login } from '../session';
 import { AuthLayout } from './AuthLayout';
@@ -49,7 +49,7 @@ export default function LoginPage() {
     >
       <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
         {errors.form && <Alert severity="error">{errors.form}</Alert>}
-        <TextField
+        <FormTextField
           label="Email"
           type="email"
           name="email"
@@ -61,7 +61,7 @@ export default function LoginPage() {
           error={Boolean(errors.fields.email)}
           helperText={errors.fields.email}
         />
-        <TextField
+        <FormTextField
           label="Password"
           type="password"
           name="password"

@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
+import { FormTextField } from '../../../components/FormTextField';
 import { MIN_PASSWORD_LENGTH, type RegisterBody } from '../../../../contract/auth';
 import { useAppDispatch } from '../../../app/hooks';
 import { useRegisterMutation } from '../authApi';
@@ -73,11 +73,11 @@ export default function RegisterPage() {
       <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
         {errors.form && <Alert severity="error">{errors.form}</Alert>}
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-          <TextField label="First name" autoComplete="given-name" required autoFocus {...field('firstName')} />
-          <TextField label="Last name" autoComplete="family-name" required {...field('lastName')} />
+          <FormTextField label="First name" autoComplete="given-name" required autoFocus {...field('firstName')} />
+          <FormTextField label="Last name" autoComplete="family-name" required {...field('lastName')} />
         </Box>
-        <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
-        <TextField
+        <FormTextField label="Email" type="email" autoComplete="email" required {...field('email')} />
+        <FormTextField
           label="Password"
           type="password"
           autoComplete="new-password"
@@ -85,7 +85,7 @@ export default function RegisterPage() {
           {...field('password')}
           helperText={errors.fields.password ?? `At least ${MIN_PASSWORD_LENGTH} characters`}
         />
-        <TextField label="Confirm password" type="password" autoComplete="new-password" required {...field('passwordConfirmation')} />
+        <FormTextField label="Confirm password" type="password" autoComplete="new-password" required {...field('passwordConfirmation')} />
         <Button type="submit" variant="contained" size="large" disabled={submitting}>
           {submitting ? 'Creating account...' : 'Create account'}
         </Button>

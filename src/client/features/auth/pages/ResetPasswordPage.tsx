@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
+import { FormTextField } from '../../../components/FormTextField';
 import { MIN_PASSWORD_LENGTH } from '../../../../contract/auth';
 import { useResetPasswordMutation } from '../authApi';
 import { AuthLayout } from './AuthLayout';
@@ -63,7 +63,7 @@ export default function ResetPasswordPage() {
       ) : (
         <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
           {errors.form && <Alert severity="error">{errors.form}</Alert>}
-          <TextField
+          <FormTextField
             label="New password"
             type="password"
             name="password"
@@ -75,7 +75,7 @@ export default function ResetPasswordPage() {
             error={Boolean(errors.fields.password)}
             helperText={errors.fields.password ?? `At least ${MIN_PASSWORD_LENGTH} characters`}
           />
-          <TextField
+          <FormTextField
             label="Confirm new password"
             type="password"
             name="passwordConfirmation"

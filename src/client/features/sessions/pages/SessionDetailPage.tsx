@@ -1,20 +1,146 @@
-import { useParams } from 'react-router-dom';
-import ReplayOutlinedIcon from '@mui/icons-material/ReplayOutlined';
-import { EmptyState } from '../../../components/EmptyState';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useMachine } from '@xstate/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { ErrorText } from '../../../../contract/errors';
+import { errorMessage, isApiError } from '../../../api/apiError';
+import { useAppSelector } from '../../../app/hooks';
 import { PageHeader } from '../../../components/PageHeader';
+import { PageSkeleton } from '../../../components/PageSkeleton';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { MessageTimeline } from '../components/MessageTimeline';
+import { ReplayControls } from '../components/ReplayControls';
+import { ReplayWindowFields, type ReplayWindow } from '../components/ReplayWindowFields';
+import { SessionMetadata } from '../components/SessionMetadata';
+import { ToolCallCard } from '../components/ToolCallCard';
+import { reasoningPath } from '../formatting';
+import { replayMachine } from '../replay/replayMachine';
+import { useGetSessionQuery, useGetSessionReplayQuery } from '../sessionsApi';
 
-/** Session: the empty state shown until this feature's data exists. */
+/** Messages per replay page (the endpoint allows up to 1000). */
+export const REPLAY_PAGE_SIZE = 500;
+
+/** /sessions/{sessionId}: metadata, the message timeline with a replay, and the tool calls. */
 export default function SessionDetailPage() {
   const { sessionId = '' } = useParams();
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const [offset, setOffset] = useState(0);
+  const [timeWindow, setTimeWindow] = useState<ReplayWindow>({});
+  // A window that ends before it starts stays in the fields (marked) but is not asked for.
+  const windowIsValid = !(timeWindow.startTime && timeWindow.endTime && timeWindow.startTime > timeWindow.endTime);
+  const session = useGetSessionQuery(workspaceId ? { workspaceId, sessionId } : skipToken);
+  const replay = useGetSessionReplayQuery(workspaceId ? { workspaceId, sessionId, limit: REPLAY_PAGE_SIZE, offset, ...(windowIsValid ? timeWindow : {}) } : skipToken);
+  const [player, send] = useMachine(replayMachine);
+  const keepPlaying = useRef(false);
+
+  const page = replay.data;
+  useEffect(() => {
+    if (!page) return;
+    send({ type: 'LOADED', times: page.messages.map((m) => Date.parse(m.createdAt)) });
+    if (keepPlaying.current) {
+      keepPlaying.current = false;
+      send({ type: 'PLAY' });
+    }
+  }, [page, send]);
+
+  // At the end of a page while playing, carry on with the next page.
+  const playing = player.matches('playing');
+  const { position } = player.context;
+  useEffect(() => {
+    if (!page || !playing || position < page.messages.length) return;
+    if (offset + REPLAY_PAGE_SIZE < page.total) {
+      keepPlaying.current = true;
+      setOffset(offset + REPLAY_PAGE_SIZE);
+    }
+  }, [page, playing, position, offset]);
+
+  const header = <PageHeader title="Session" subtitle="Every message in order, with a replay" actions={<Button component={RouterLink} to="/sessions">All sessions</Button>} />;
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+  if (session.isError) {
+    const missing = isApiError(session.error) && session.error.status === 404;
+    return (
+      <>
+        {header}
+        <Alert
+          severity={missing ? 'warning' : 'error'}
+          action={missing ? undefined : <Button color="inherit" size="small" onClick={() => void session.refetch()}>Retry</Button>}
+        >
+          {missing ? 'This session does not exist in this workspace.' : errorMessage(session.error)}
+        </Alert>
+      </>
+    );
+  }
+  if (!session.data) return <PageSkeleton />;
+
+  const changeWindow = (next: ReplayWindow) => {
+    setOffset(0);
+    setTimeWindow(next);
+  };
   return (
     <>
-      <PageHeader title="Session" subtitle="The replay of one agent session" />
-      <EmptyState
-        icon={<ReplayOutlinedIcon />}
-        title="Session replay"
-        description={`This page will replay session ${sessionId} message by message: each JSON-RPC request, its response, the tool calls and their timings.`}
-        action={{ label: "Back to sessions", to: "/sessions" }}
-      />
+      {header}
+      <SessionMetadata session={session.data} />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '3fr 2fr' }, alignItems: 'start' }}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+            Timeline
+          </Typography>
+          <ReplayWindowFields value={timeWindow} onChange={changeWindow} />
+          <ReplayControls playing={playing} position={position} count={page?.messages.length ?? 0} speed={player.context.speed} send={send} />
+          {replay.isError ? (
+            <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void replay.refetch()}>Retry</Button>}>
+              {errorMessage(replay.error)}
+            </Alert>
+          ) : !page ? (
+            <Typography color="text.secondary" role="progressbar" aria-label="Loading messages" sx={{ py: 2 }}>
+              Loading messages…
+            </Typography>
+          ) : (
+            <>
+              <Box sx={{ maxHeight: 720, overflow: 'auto', mt: 1 }}>
+                <MessageTimeline messages={page.messages} toolCalls={page.toolCalls} position={position} sessionStartedAt={session.data.startedAt} follow={!player.matches('idle')} />
+              </Box>
+              {page.total > REPLAY_PAGE_SIZE && (
+                <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1, mt: 1 }}>
+                  <Typography variant="body2" color="text.secondary">
+                    {`Messages ${(offset + 1).toLocaleString()}–${Math.min(page.total, offset + REPLAY_PAGE_SIZE).toLocaleString()} of ${page.total.toLocaleString()}`}
+                  </Typography>
+                  <Button size="small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - REPLAY_PAGE_SIZE))}>
+                    Earlier
+                  </Button>
+                  <Button size="small" disabled={offset + REPLAY_PAGE_SIZE >= page.total} onClick={() => setOffset(offset + REPLAY_PAGE_SIZE)}>
+                    Later
+                  </Button>
+                </Box>
+              )}
+            </>
+          )}
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
+            <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
+              Tool calls
+            </Typography>
+            <Button size="small" component={RouterLink} to={reasoningPath(sessionId)}>
+              Tool reasoning
+            </Button>
+          </Box>
+          {page && page.toolCalls.length === 0 && <Typography color="text.secondary">No tool calls in these messages.</Typography>}
+          {page?.toolCalls.map((call) => <ToolCallCard key={call.id} call={call} />)}
+        </Paper>
+      </Box>
     </>
   );
 }

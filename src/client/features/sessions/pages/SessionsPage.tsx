@@ -1,18 +1,113 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import { ErrorText } from '../../../../contract/errors';
+import { errorMessage } from '../../../api/apiError';
+import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
+import { VirtualRows } from '../../../components/VirtualRows';
+import { useGetServersQuery } from '../../servers/serversApi';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { Pager } from '../components/Pager';
+import { SessionFilters } from '../components/SessionFilters';
+import { SessionHeaderRow, SessionRow } from '../components/SessionRow';
+import { hasActiveFilters, PAGE_SIZES, readFilters, toListQuery, writeFilters, type SessionFilterState } from '../sessionFilters';
+import { useGetSessionsQuery } from '../sessionsApi';
 
-/** Sessions: the empty state shown until this feature's data exists. */
+const ROW_HEIGHT = 49;
+const LIST_HEIGHT = 560;
+
+/** /sessions: every session of the workspace, filtered, searched and paged by the server. */
 export default function SessionsPage() {
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const [search, setSearch] = useSearchParams();
+  const filters = useMemo(() => readFilters(search), [search]);
+  // A relative range ("last 24 hours") is anchored when the filters change, not on every render.
+  const query = useMemo(() => toListQuery(filters, Date.now()), [filters]);
+  const sessions = useGetSessionsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
+  const servers = useGetServersQuery(workspaceId ?? skipToken);
+
+  const update = useCallback(
+    (next: Partial<SessionFilterState>) => {
+      setSearch((current) => {
+        const merged = { ...readFilters(current), ...next };
+        if (!('page' in next)) merged.page = 0;
+        return writeFilters(merged);
+      });
+    },
+    [setSearch],
+  );
+
+  const header = <PageHeader title="Sessions" subtitle="Every agent connection through the proxy, newest first" />;
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+
+  const data = sessions.data;
+  const nothingRecorded = data && data.total === 0 && !hasActiveFilters(filters) && filters.page === 0;
   return (
     <>
-      <PageHeader title="Sessions" subtitle="Every agent connection through the proxy, newest first" />
-      <EmptyState
-        icon={<ForumOutlinedIcon />}
-        title="No sessions recorded"
-        description="A session starts when an agent connects through a proxy URL. Its messages, tool calls, duration and errors will be listed here, each with a full replay."
-        action={{ label: "Connect a tool server", to: "/servers" }} secondaryAction={{ label: "Watch the activity stream", to: "/activity-stream" }}
-      />
+      {header}
+      {nothingRecorded ? (
+        <EmptyState
+          icon={<ForumOutlinedIcon />}
+          title="No sessions recorded"
+          description="A session starts when an agent connects through a proxy URL. Its messages, tool calls, duration and errors will be listed here, each with a full replay."
+          action={{ label: 'Connect a tool server', to: '/servers' }}
+          secondaryAction={{ label: 'Watch the activity stream', to: '/activity-stream' }}
+        />
+      ) : (
+        <>
+          <SessionFilters filters={filters} servers={servers.data ?? []} onChange={update} />
+          {sessions.isError ? (
+            <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void sessions.refetch()}>Retry</Button>}>
+              {errorMessage(sessions.error)}
+            </Alert>
+          ) : (
+            <Paper variant="outlined" sx={{ opacity: sessions.isFetching && data ? 0.7 : 1, transition: 'opacity 120ms' }} aria-busy={sessions.isFetching}>
+              <SessionHeaderRow />
+              {!data ? (
+                <Box role="progressbar" aria-label="Loading sessions" sx={{ px: 2, pb: 2 }}>
+                  {Array.from({ length: 8 }, (_, i) => (
+                    <Skeleton key={i} height={ROW_HEIGHT - 8} />
+                  ))}
+                </Box>
+              ) : data.sessions.length === 0 ? (
+                <Box sx={{ p: 4, textAlign: 'center', color: 'text.secondary' }}>
+                  No sessions match these filters.{' '}
+                  <Button size="small" onClick={() => setSearch(new URLSearchParams())}>
+                    Clear filters
+                  </Button>
+                </Box>
+              ) : (
+                <VirtualRows
+                  label="Sessions"
+                  count={data.sessions.length}
+                  estimateSize={ROW_HEIGHT}
+                  height={Math.min(LIST_HEIGHT, data.sessions.length * ROW_HEIGHT + 2)}
+                  getKey={(index) => data.sessions[index].id}
+                  renderRow={(index) => <SessionRow session={data.sessions[index]} />}
+                />
+              )}
+            </Paper>
+          )}
+          {data && data.total > 0 && (
+            <Pager page={filters.page} pageSize={filters.pageSize} total={data.total} pageSizes={PAGE_SIZES} onPage={(page) => update({ page })} onPageSize={(pageSize) => update({ pageSize })} />
+          )}
+        </>
+      )}
     </>
   );
 }

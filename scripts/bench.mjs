@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark of the project in turn and prints their figures
+// (docs/benchmarks.md records them). Each step is a script of its own; a step whose script is
+// not there yet is reported and skipped, so the list can name benches before they land.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The benches, in the order they run. Add a bench here: { title, script, before? }. */
+const STEPS = [
+  {
+    title: 'Bundle: initial JavaScript of /login',
+    script: 'scripts/bundle-report.mjs',
+    // The report reads the built client; build it when there is none.
+    before: () => {
+      if (fs.existsSync(path.join(root, 'dist/client/.vite/manifest.json'))) return 0;
+      return run('npm', ['run', 'build:client']);
+    },
+  },
+  { title: 'Sessions list at scale', script: 'scripts/bench-sessions.mjs' },
+  // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
+  { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
+];
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status ?? 1;
+}
+
+let failures = 0;
+for (const step of STEPS) {
+  console.log(`\n=== ${step.title} (${step.script})`);
+  if (!fs.existsSync(path.join(root, step.script))) {
+    console.log(`skipped: ${step.script} does not exist yet`);
+    continue;
+  }
+  const prepared = step.before ? step.before() : 0;
+  const status = prepared === 0 ? run(process.execPath, [step.script]) : prepared;
+  if (status !== 0) {
+    failures += 1;
+    console.log(`FAILED: ${step.script} exited with ${status}`);
+  }
+}
+process.exitCode = failures === 0 ? 0 : 1;

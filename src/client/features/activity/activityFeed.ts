@@ -1,0 +1,50 @@
+import type { ActivityEvent } from '../../../contract/sessions';
+
+// The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
+// one at its edge; a tool call can be seen pending and then finished). While paused the view is
+// frozen and what arrives waits in `pending`, also bounded. Batches are merged in one step, so a
+// burst of events costs one render.
+
+export const FEED_LIMIT = 500;
+
+export interface FeedState {
+  events: ActivityEvent[];
+  pending: ActivityEvent[];
+  paused: boolean;
+}
+
+export type FeedAction = { type: 'received'; events: ActivityEvent[] } | { type: 'paused' } | { type: 'resumed' } | { type: 'cleared' };
+
+export const initialFeed: FeedState = { events: [], pending: [], paused: false };
+
+export function eventKey(event: ActivityEvent): string {
+  return event.kind === 'tool_call' ? `call:${event.toolCall.id}` : `${event.kind}:${event.session.id}`;
+}
+
+/** Newest first; a later copy of the same event replaces the earlier one. */
+export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[], limit = FEED_LIMIT): ActivityEvent[] {
+  if (incoming.length === 0) return current;
+  const byKey = new Map<string, ActivityEvent>();
+  for (const event of current) byKey.set(eventKey(event), event);
+  for (const event of incoming) byKey.set(eventKey(event), event);
+  return [...byKey.values()].sort((a, b) => Date.parse(b.at) - Date.parse(a.at)).slice(0, limit);
+}
+
+export function feedReducer(state: FeedState, action: FeedAction): FeedState {
+  switch (action.type) {
+    case 'received':
+      return state.paused ? { ...state, pending: mergeEvents(state.pending, action.events) } : { ...state, events: mergeEvents(state.events, action.events) };
+    case 'paused':
+      return { ...state, paused: true };
+    case 'resumed':
+      return { events: mergeEvents(state.events, state.pending), pending: [], paused: false };
+    case 'cleared':
+      return { ...initialFeed, paused: state.paused };
+  }
+}
+
+/** The newest time held (the next poll asks only for what came after). */
+export function newestAt(state: FeedState): string | undefined {
+  const candidates = [state.events[0]?.at, state.pending[0]?.at].filter((at): at is string => Boolean(at));
+  return candidates.sort().at(-1);
+}

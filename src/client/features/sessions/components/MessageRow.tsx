@@ -1,0 +1,77 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
+import type { MessageDto, ToolCallDto } from '../../../../contract/sessions';
+import { formatBytes, formatDuration } from '../formatting';
+import { PayloadView } from './PayloadView';
+
+interface MessageRowProps {
+  message: MessageDto;
+  /** ms since the session started. */
+  offsetMs: number;
+  /** The tool call this message requests or answers, if any. */
+  toolCall?: ToolCallDto;
+  current: boolean;
+}
+
+function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
+  if (message.kind === 'error') return true;
+  // A tool can fail inside a successful JSON-RPC response (result.isError).
+  return message.kind === 'response' && toolCall?.status === 'error';
+}
+
+/** One JSON-RPC message of the timeline. Its payload is shown as text only. */
+export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowProps) {
+  const error = isError(message, toolCall);
+  const fromAgent = message.direction === 'client_to_server';
+  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to #${message.jsonrpcId ?? '?'}` : message.kind);
+  return (
+    <Box
+      component="li"
+      aria-current={current ? 'step' : undefined}
+      data-error={error || undefined}
+      sx={{
+        listStyle: 'none',
+        borderLeft: '3px solid',
+        borderColor: error ? 'error.main' : fromAgent ? 'primary.main' : 'success.main',
+        bgcolor: current ? 'action.selected' : error ? 'rgba(244, 67, 54, 0.08)' : 'transparent',
+        px: 2,
+        py: 1,
+        mb: 1,
+        borderRadius: 1,
+      }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace', minWidth: 72 }}>
+          {`+${(offsetMs / 1000).toFixed(3)} s`}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ minWidth: 96 }}>
+          {fromAgent ? 'agent → server' : 'server → agent'}
+        </Typography>
+        <Chip size="small" label={message.kind} color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'} variant="outlined" />
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+          {title}
+        </Typography>
+        {toolCall && message.kind === 'request' && (
+          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+            {toolCall.toolName}
+          </Typography>
+        )}
+        {toolCall && message.kind !== 'request' && (
+          <Typography variant="caption" color={toolCall.status === 'error' ? 'error.main' : 'text.secondary'}>
+            {toolCall.status === 'error' ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
+          </Typography>
+        )}
+        <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
+          {`#${message.seq} · ${formatBytes(message.sizeBytes)}`}
+        </Typography>
+      </Box>
+      {error && toolCall?.errorMessage && (
+        <Typography variant="body2" color="error.main" sx={{ mt: 0.5 }}>
+          {toolCall.errorMessage}
+        </Typography>
+      )}
+      <PayloadView label="Payload" value={message.payload} defaultOpen={error} truncatedAtSource={message.truncated} />
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+import type {
+  ActivityStreamQuery,
+  ActivityStreamResult,
+  ReplayQuery,
+  ReplayResult,
+  SessionDto,
+  SessionListQuery,
+  SessionListResult,
+  TimeSeries,
+  TimeSeriesQuery,
+  ToolCallsLive,
+  ToolCallsLiveQuery,
+} from '../../../contract/sessions';
+import { Paths } from '../../../contract/routes';
+import { apiSlice } from '../../api/apiSlice';
+
+// The sessions and tool-calls endpoints of SPEC §7. Every argument carries the workspace id so a
+// workspace switch is a new cache entry, never a stale one.
+type InWorkspace<Q> = { workspaceId: string } & Q;
+
+/** Drops empty values so the query string holds only what the user chose. */
+function params<Q extends object>(query: Q): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') out[key] = value as string | number;
+  }
+  return out;
+}
+
+export const sessionsApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    getSessions: build.query<SessionListResult, InWorkspace<SessionListQuery>>({
+      query: ({ workspaceId, ...query }) => ({ url: Paths.sessions(workspaceId), params: params(query) }),
+      providesTags: (_result, _error, { workspaceId }) => [{ type: 'Sessions', id: workspaceId }],
+    }),
+    getSession: build.query<SessionDto, { workspaceId: string; sessionId: string }>({
+      query: ({ workspaceId, sessionId }) => ({ url: Paths.session(workspaceId, sessionId) }),
+      providesTags: (_result, _error, { sessionId }) => [{ type: 'Session', id: sessionId }],
+    }),
+    getSessionReplay: build.query<ReplayResult, InWorkspace<{ sessionId: string } & ReplayQuery>>({
+      query: ({ workspaceId, sessionId, ...query }) => ({ url: Paths.sessionReplay(workspaceId, sessionId), params: params(query) }),
+      providesTags: (_result, _error, { sessionId }) => [{ type: 'Session', id: sessionId }],
+    }),
+    getActivityStream: build.query<ActivityStreamResult, InWorkspace<ActivityStreamQuery>>({
+      query: ({ workspaceId, ...query }) => ({ url: Paths.activityStream(workspaceId), params: params(query) }),
+      providesTags: (_result, _error, { workspaceId }) => [{ type: 'Activity', id: workspaceId }],
+      // Each poll asks with a new `since`; the feed keeps the events, the cache need not.
+      keepUnusedDataFor: 0,
+    }),
+    getLiveToolCalls: build.query<ToolCallsLive, InWorkspace<ToolCallsLiveQuery>>({
+      query: ({ workspaceId, ...query }) => ({ url: Paths.toolCallsLive(workspaceId), params: params(query) }),
+      providesTags: (_result, _error, { workspaceId }) => [{ type: 'ToolCalls', id: workspaceId }],
+    }),
+    getToolCallTimeSeries: build.query<TimeSeries, InWorkspace<TimeSeriesQuery>>({
+      query: ({ workspaceId, ...query }) => ({ url: Paths.toolCallsTimeSeries(workspaceId), params: params(query) }),
+      providesTags: (_result, _error, { workspaceId }) => [{ type: 'ToolCalls', id: `series-${workspaceId}` }],
+    }),
+  }),
+});
+
+export const {
+  useGetSessionsQuery,
+  useGetSessionQuery,
+  useGetSessionReplayQuery,
+  useGetActivityStreamQuery,
+  useLazyGetActivityStreamQuery,
+  useGetLiveToolCallsQuery,
+  useGetToolCallTimeSeriesQuery,
+} = sessionsApi;

@@ -1,0 +1,131 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { Paths } from '../../src/contract/routes';
+import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
+import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+
+// Issue 8's journey in Debian's Chromium against the built app: a Starter account meets the
+// workspace limit, follows 'Upgrade to Create' to the plans, and walks the upgrade dialog.
+const availability = chromiumAvailability();
+if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
+const describeInBrowser = availability.available ? describe : describe.skip;
+
+const SCREENSHOTS = process.env.TOOLSCOPE_E2E_SCREENSHOTS;
+
+describeInBrowser('dialogs journey', () => {
+  let app: BuiltApp;
+  let chromium: RunningBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    app = await startBuiltApp();
+    chromium = await launchChromium();
+    context = await chromium.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+
+    // A fresh account is on Starter and already owns its personal workspace: the limit is reached.
+    const response = await fetch(`${app.baseUrl}${Paths.register}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        email: `katherine+${Date.now()}@example.com`,
+        password: 'trajectory-1962',
+        passwordConfirmation: 'trajectory-1962',
+        firstName: 'Katherine',
+        lastName: 'Johnson',
+      }),
+    });
+    if (!response.ok) throw new Error(`register failed: ${response.status} ${await response.text()}\n${app.output()}`);
+    const { accessToken, refreshToken } = (await response.json()) as { accessToken: string; refreshToken: string };
+    await page.goto(`${app.baseUrl}/login`);
+    await page.evaluate(
+      ([access, refresh]) => {
+        localStorage.setItem('access_token', access);
+        localStorage.setItem('refresh_token', refresh);
+      },
+      [accessToken, refreshToken],
+    );
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await chromium?.stop();
+    await app?.stop();
+  });
+
+  const shoot = async (name: string) => {
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+  };
+
+  it("opens Create Workspace from the workspace menu and meets the limit: 'Upgrade to Create'", async () => {
+    await page.goto(`${app.baseUrl}/dashboard`);
+    await page.getByRole('button', { name: 'Workspace menu' }).click();
+    await page.getByRole('menuitem', { name: 'Create Workspace' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Create Workspace' });
+    await dialog.getByRole('button', { name: 'Upgrade to Create' }).waitFor();
+    expect(await dialog.getByRole('alert').innerText()).toBe('Your Starter plan allows 1 workspace. Upgrade to create more.');
+    expect(await dialog.getByRole('textbox', { name: 'Name' }).isDisabled()).toBe(true);
+    await shoot('create-workspace-limit');
+  });
+
+  it('follows it to the upgrade dialog, where the current plan is Starter', async () => {
+    await page.getByRole('button', { name: 'Upgrade to Create' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upgrade your plan' });
+    await dialog.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Create Workspace' }).count()).toBe(0);
+
+    const current = dialog.getByRole('button', { name: 'Current Plan' });
+    expect(await current.isDisabled()).toBe(true);
+    expect(await dialog.getByRole('region', { name: 'Starter' }).getByRole('button').innerText()).toBe('Current Plan');
+    expect(await dialog.getByRole('button', { name: 'Upgrade to Enterprise' }).isEnabled()).toBe(true);
+  });
+
+  it("toggles annual billing and sees 'Save 17%' and the yearly prices", async () => {
+    const dialog = page.getByRole('dialog', { name: 'Upgrade your plan' });
+    const annual = dialog.getByRole('button', { name: /Annual/ });
+    expect(await annual.getByText('Save 17%').isVisible()).toBe(true);
+    await annual.click();
+    expect(await annual.getAttribute('aria-pressed')).toBe('true');
+    const pro = dialog.getByRole('region', { name: 'Pro' });
+    await pro.getByText('$290').waitFor();
+    expect(await pro.getByText('Save $4.83/month').isVisible()).toBe(true);
+    await shoot('upgrade-plans-annual');
+  });
+
+  it('chooses Pro, reaches the payment summary, and goes back', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Upgrade your plan' });
+    await dialog.getByRole('button', { name: 'Upgrade to Pro' }).click();
+    await dialog.getByRole('heading', { name: 'Payment summary' }).waitFor();
+    expect(await dialog.getByText('Billed annually').isVisible()).toBe(true);
+    expect(await dialog.getByText('$290/year').isVisible()).toBe(true);
+    await shoot('upgrade-payment-summary');
+
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await dialog.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
+    expect(await dialog.getByRole('button', { name: /Annual/ }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it("pays through the stub: an alert instead of the provider's page, then 'Payment Successful!'", async () => {
+    const dialog = page.getByRole('dialog', { name: 'Upgrade your plan' });
+    await dialog.getByRole('button', { name: 'Upgrade to Enterprise' }).click();
+    const alertShown = new Promise<string>((resolve) => {
+      page.once('dialog', (browserDialog) => {
+        resolve(browserDialog.message());
+        void browserDialog.accept();
+      });
+    });
+    await dialog.getByRole('button', { name: 'Pay $990' }).click();
+    await dialog.getByRole('button', { name: 'Processing' }).waitFor();
+
+    expect(await alertShown).toContain('cs_simulated_enterprise_annually');
+    await page.getByText('Payment Successful!').waitFor();
+    await page.getByRole('dialog', { name: 'Upgrade your plan' }).waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
+import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+
+// Issue 3's journey, in Debian's Chromium against the built app started as `npm start` runs it.
+const availability = chromiumAvailability();
+if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
+const describeInBrowser = availability.available ? describe : describe.skip;
+
+// Every flag that adds a sidebar entry is on, so the walk covers all of them (and proves that
+// TOOLSCOPE_FLAGS reaches the SPA without a rebuild).
+const FLAGS = 'show_cost_analytics=true,show_cost_attribution=true,show_schema_studio=true,show_upgrade_pro=true';
+
+describeInBrowser('foundation journey', () => {
+  let app: BuiltApp;
+  let chromium: RunningBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    app = await startBuiltApp({ TOOLSCOPE_FLAGS: FLAGS });
+    chromium = await launchChromium();
+    context = await chromium.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await chromium?.stop();
+    await app?.stop();
+  });
+
+  const path = () => new URL(page.url()).pathname;
+
+  it('sends a signed-out visitor from /servers to /login', async () => {
+    await page.goto(`${app.baseUrl}/servers`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(path()).toBe('/login');
+  });
+
+  it('registers from there and lands back on /servers, signed in', async () => {
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    expect(path()).toBe('/register');
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Email').fill(`grace+${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: false }).first().fill('compiler-1952');
+    await page.getByLabel('Confirm password').fill('compiler-1952');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/servers');
+    await page.getByRole('main').getByRole('heading', { name: 'Tool Servers', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    expect(await page.getByText('Dashboard', { exact: true }).first().isVisible()).toBe(true);
+  });
+
+  it('opens every sidebar route without an error', async () => {
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    const links = sidebar.getByRole('link');
+    const names = await links.allInnerTexts();
+    expect(names.map((name) => name.trim())).toEqual([
+      'Overview',
+      'Tool Servers',
+      'Marketplace',
+      'Sessions',
+      'Activity Stream',
+      'Tool Reasoning',
+      'Analytics',
+      'Cost Analytics',
+      'Cost Attribution',
+      'Performance',
+      'Schema Studio',
+      'Integrations',
+      'Workspace Settings',
+    ]);
+    for (const name of names.map((n) => n.trim())) {
+      await sidebar.getByRole('link', { name, exact: true }).click();
+      await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
+      expect({ name, errorBoundary: await page.getByTestId('error-boundary').count() }).toEqual({ name, errorBoundary: 0 });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the not-found page at /nope', async () => {
+    await page.goto(`${app.baseUrl}/nope`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(path()).toBe('/nope');
+  });
+
+  it('signs out from the avatar menu', async () => {
+    await page.goto(`${app.baseUrl}/dashboard`);
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    const tokens = await page.evaluate(() => [localStorage.getItem('access_token'), localStorage.getItem('refresh_token')]);
+    expect(tokens).toEqual([null, null]);
+    // Signed out for real: a protected page sends us back to sign in.
+    await page.goto(`${app.baseUrl}/sessions`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+// Building the app and its database takes seconds on a loaded machine.
+jest.setTimeout(25_000);
+
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type App } from '../../../src/server/app';
+import { generateSecret, loadConfig } from '../../../src/server/config';
+import { engineName, openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
+
+/** Reads raw HTTP/1.1 responses from a socket and hands out their status lines in order. */
+function statusLines(socket: net.Socket): () => Promise<string> {
+  let buffer = '';
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  socket.on('close', () => console.log('SOCKET CLOSED'));
+  socket.on('data', (chunk) => {
+    console.log('DATA', JSON.stringify(chunk.toString()));
+    buffer += chunk.toString('utf8');
+    for (let match = /HTTP\/1\.1 \d{3}[^\r]*/.exec(buffer); match; match = /HTTP\/1\.1 \d{3}[^\r]*/.exec(buffer)) {
+      buffer = buffer.slice(match.index + match[0].length);
+      const waiter = waiting.shift();
+      if (waiter) waiter(match[0]);
+      else lines.push(match[0]);
+    }
+  });
+  return () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise((resolve) => waiting.push(resolve)));
+}
+
+// SIGTERM in main.ts calls app.close(): the server stops taking work (503) but lets requests
+// already running finish. Proven on a real listening app with a request held open on purpose.
+describe(`graceful shutdown (${engineName})`, () => {
+  let database: TestDatabase;
+  let app: App;
+  let releaseSlowRequest: () => void = () => undefined;
+  let slowRequestStarted: Promise<void>;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined }), db: database.db });
+    let markStarted: () => void = () => undefined;
+    slowRequestStarted = new Promise((resolve) => (markStarted = resolve));
+    // A route that stays in flight until the test lets it finish, then touches the database.
+    app.get('/test/in-flight', async () => {
+      markStarted();
+      await new Promise<void>((resolve) => (releaseSlowRequest = resolve));
+      const rows = await database.db.query<{ n: number }>('select count(*)::int as n from users');
+      return { finished: true, users: rows[0].n };
+    });
+    app.server.on('request', (req) => console.log('NODE REQUEST', req.url));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+  });
+
+  it('finishes the in-flight request and answers 503 to a request arriving while closing', async () => {
+    const { port } = app.server.address() as AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    const nextStatus = statusLines(socket);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('GET /test/in-flight HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await slowRequestStarted;
+
+    console.log('started');
+    // A second client has started sending its request (headers not finished) when shutdown begins.
+    const late = net.connect(port, '127.0.0.1');
+    const lateStatus = statusLines(late);
+    await new Promise<void>((resolve) => late.once('connect', () => resolve()));
+    late.write('GET /api/v1/config HTTP/1.1\r\nHost: localhost\r\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    console.log('late written');
+    const closed = app.close().then(() => console.log('closed'));
+    late.write('\r\n');
+    expect(await lateStatus()).toBe('HTTP/1.1 503 Service Unavailable');
+    releaseSlowRequest();
+    expect(await nextStatus()).toBe('HTTP/1.1 200 OK');
+    await closed;
+    socket.destroy();
+    // Stopped listening: a new connection is refused.
+    await expect(
+      new Promise((resolve, reject) => net.connect(port, '127.0.0.1').once('connect', resolve).once('error', reject)),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});

@@ -1,0 +1,107 @@
+// Building the app and its database takes seconds on a loaded machine.
+jest.setTimeout(60_000);
+
+import { buildTestApp, type TestApp } from '../helpers/testApp';
+import { engineName, openTestDatabase } from '../helpers/testDatabase';
+import { MIGRATIONS } from '../../../src/server/db/migrations';
+
+describe(`health routes, unauthenticated (${engineName})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ version: '9.8.7' });
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+  const lastMigration = MIGRATIONS[MIGRATIONS.length - 1].id;
+
+  it('GET /api/health reports healthy with the version, uptime and each check', async () => {
+    const res = await get('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'healthy',
+      version: '9.8.7',
+      uptimeSeconds: expect.any(Number),
+      checks: { api: 'healthy', database: 'healthy', migrations: 'healthy' },
+    });
+  });
+
+  it('GET /api/v1/services/health lists every service', async () => {
+    const res = await get('/api/v1/services/health');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('healthy');
+    expect(body.services.map((s: { name: string }) => s.name)).toEqual(['api', 'database', 'migrations']);
+    expect(body.services.find((s: { name: string }) => s.name === 'database')).toMatchObject({ status: 'healthy', details: { engine: t.database.db.engine } });
+  });
+
+  it.each(['api', 'database', 'migrations'])('GET /api/v1/services/%s/health reports that service', async (name) => {
+    const res = await get(`/api/v1/services/${name}/health`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name, status: 'healthy', message: expect.any(String), checkedAt: expect.any(String) });
+  });
+
+  it('answers 404 for an unknown service, naming the known ones', async () => {
+    const res = await get('/api/v1/services/nope/health');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: "Unknown service 'nope'. Known services: api, database, migrations", code: 'not_found' });
+  });
+
+  it('GET /api/v1/system/health gives the system overview', async () => {
+    const res = await get('/api/v1/system/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'healthy',
+      version: '9.8.7',
+      nodeVersion: process.version,
+      database: { engine: t.database.db.engine, reachable: true, pendingMigrations: [] },
+      memory: { rssBytes: expect.any(Number), heapUsedBytes: expect.any(Number) },
+    });
+  });
+
+  it('reports a migration that is not applied as unhealthy (503), and healthy again once applied', async () => {
+    await t.database.db.query('delete from schema_migrations where id = $1', [lastMigration]);
+    try {
+      const res = await get('/api/health');
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks).toMatchObject({ database: 'healthy', migrations: 'unhealthy' });
+      const system = await get('/api/v1/system/health');
+      expect(system.json().database.pendingMigrations).toEqual([lastMigration]);
+      expect((await get('/api/v1/services/migrations/health')).statusCode).toBe(503);
+    } finally {
+      await t.database.db.query('insert into schema_migrations (id) values ($1)', [lastMigration]);
+    }
+    expect((await get('/api/health')).statusCode).toBe(200);
+  });
+});
+
+describe(`health with the database gone (${engineName})`, () => {
+  it('answers 503 with the database unhealthy, and no details of the failure', async () => {
+    const real = await openTestDatabase();
+    let reachable = true;
+    // The same database, except that once `reachable` is false every query fails as a dropped
+    // connection would.
+    const db = new Proxy(real.db, {
+      get(target, property) {
+        if (!reachable && (property === 'query' || property === 'transaction')) return () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.1:5432'));
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const t = await buildTestApp({}, { db, drop: real.drop });
+    try {
+      reachable = false;
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'unhealthy', checks: { api: 'healthy', database: 'unhealthy', migrations: 'unhealthy' } });
+      const service = await t.app.inject({ method: 'GET', url: '/api/v1/services/database/health' });
+      expect(service.statusCode).toBe(503);
+      expect(service.json().message).toBe(`${real.db.engine} unreachable`);
+      expect(service.body).not.toContain('10.0.0.1');
+    } finally {
+      reachable = true;
+      await t.app.close();
+      await real.drop();
+    }
+  });
+});
