@@ -7,6 +7,7 @@ import { identityOf } from '../schemas/schemaIdentity';
 import { listUpstreamCatalogue, type CatalogueItem } from './upstreamCatalogue';
 import { UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
 import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
+import { SeenDefinitions } from './seenDefinitions';
 import type { ToolsListRewriter } from './toolsListRewriter';
 
 // Schema discovery and drift detection. Discovery lists what an upstream offers and stores each
@@ -29,6 +30,7 @@ export class SchemaDiscovery {
   private readonly listChangedTimers = new Map<string, NodeJS.Timeout>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
+  private readonly seen = new SeenDefinitions();
   private closed = false;
 
   constructor(
@@ -94,7 +96,7 @@ export class SchemaDiscovery {
       const name = identityOf('tool', definition);
       if (name) items.push({ kind: 'tool', name, definition });
     }
-    if (items.length === 0) return [];
+    if (items.length === 0 || this.seen.allKnown(serverId, items)) return [];
     return this.serialized(serverId, async () => {
       const server = await loadServerById(this.app, serverId);
       if (!server) return [];
@@ -125,6 +127,7 @@ export class SchemaDiscovery {
 
   /** After a change through the API: recount, refresh the proxy's pins, tell the live streams. */
   async afterSchemasChanged(serverId: string, options: { pinsChanged: boolean }): Promise<void> {
+    this.seen.forget(serverId);
     if (options.pinsChanged) await this.rewriter.pinsChanged(serverId);
     await refreshSchemaCount(this.app.db, serverId);
     const server = await loadServerById(this.app, serverId);
@@ -139,6 +142,7 @@ export class SchemaDiscovery {
       }
       return out;
     });
+    for (const outcome of outcomes) if (outcome.schema.kind === 'tool') this.seen.remember(server.id, outcome.schema.name, outcome.schema.definition);
     const changed = outcomes.filter((o): o is Extract<RecordOutcome, { kind: 'changed' }> => o.kind === 'changed');
     if (changed.some((o) => o.schema.pinnedVersion !== null)) await this.rewriter.pinsChanged(server.id);
     const count = await refreshSchemaCount(this.app.db, server.id);

@@ -323,6 +323,7 @@ export class Recorder {
       pending.call.status = 'error';
       pending.call.error_message = 'No response before the session ended';
       pending.call.ended_at = at;
+      pending.call.tokens_estimate = estimateTokens(pending.call.request_bytes);
       session.row.error_count++;
       this.queueToolCall(pending.call);
     }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
@@ -51,6 +51,16 @@ export function NotificationBell() {
 
   // A selection belongs to one workspace's list.
   useEffect(() => setSelected(new Set()), [workspaceId]);
+
+  // A higher unread count means something new arrived: bring the list up to date now rather
+  // than at its next 30 s poll.
+  const previousCount = useRef<number | null>(null);
+  const { refetch: refetchList } = list;
+  useEffect(() => {
+    const before = previousCount.current;
+    previousCount.current = unread.data?.count ?? null;
+    if (before !== null && unread.data && unread.data.count > before) void refetchList();
+  }, [unread.data, refetchList]);
 
   const close = () => {
     setAnchor(null);

@@ -244,6 +244,20 @@ describe('NotificationBell', () => {
     expect(lists()).toBe(3);
   });
 
+  it('fetches the list as soon as the polled unread count goes up', async () => {
+    jest.useFakeTimers();
+    renderBell();
+    await act(() => jest.advanceTimersByTimeAsync(0));
+    const lists = () => requestsOf(`GET ${Paths.notifications}`);
+    expect(lists()).toBe(1);
+
+    unreadCount = 3;
+    listed = [notification(-1, { title: 'Server Offline' }), notification(0)];
+    await act(() => jest.advanceTimersByTimeAsync(15_000));
+    await act(() => jest.advanceTimersByTimeAsync(10));
+    expect(lists()).toBe(2);
+  });
+
   it('fetches the list and the count again for a newly selected workspace', async () => {
     const asked: (string | null)[] = [];
     api.on('GET', Paths.notifications, ({ url }) => {

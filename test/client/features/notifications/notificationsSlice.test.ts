@@ -3,6 +3,7 @@ import { makeStore } from '../../../../src/client/app/store';
 import {
   liveStreamConnectionChanged,
   notificationReceived,
+  notificationsReducer,
   selectLiveNotifications,
   selectLiveStreamConnected,
 } from '../../../../src/client/features/notifications/notificationsSlice';
@@ -10,9 +11,9 @@ import { notification } from './notificationFixtures';
 
 describe('notifications live buffer', () => {
   it('keeps pushed notifications newest first, at most 50', () => {
-    const store = makeStore();
-    for (let i = 0; i < NOTIFICATION_BUFFER_SIZE + 5; i += 1) store.dispatch(notificationReceived(notification(1000 - i)));
-    const live = selectLiveNotifications(store.getState());
+    let state = notificationsReducer(undefined, { type: 'init' });
+    for (let i = 0; i < NOTIFICATION_BUFFER_SIZE + 5; i += 1) state = notificationsReducer(state, notificationReceived(notification(1000 - i)));
+    const live = state.live;
     expect(live).toHaveLength(NOTIFICATION_BUFFER_SIZE);
     expect(live[0].id).toBe(notification(1000 - (NOTIFICATION_BUFFER_SIZE + 4)).id);
     expect(live.at(-1)!.id).toBe(notification(1000 - 5).id);

@@ -1,0 +1,109 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { StorageKeys } from '../../../../src/contract/constants';
+import { Paths } from '../../../../src/contract/routes';
+import type { ActivityEvent } from '../../../../src/contract/sessions';
+import ActivityStreamPage from '../../../../src/client/features/activity/pages/ActivityStreamPage';
+import { ACTIVITY_POLL_MS } from '../../../../src/client/features/activity/useActivityPolling';
+import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
+import { renderWithProviders } from '../../helpers/renderWithProviders';
+import { SERVER_ID, session, toolCall, WORKSPACE_ID } from '../sessions/sessionFixtures';
+
+const callEvent = (i: number, overrides: Parameters<typeof toolCall>[1] = {}): ActivityEvent => {
+  const call = toolCall(i, overrides);
+  return { kind: 'tool_call', at: call.startedAt, toolCall: call };
+};
+
+let api: FakeApi;
+let answers: ActivityEvent[][];
+let requests: URLSearchParams[];
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  localStorage.clear();
+  localStorage.setItem(StorageKeys.accessToken, fakeAccessToken());
+  localStorage.setItem(StorageKeys.refreshToken, 'refresh-token');
+  api = installFakeApi();
+  answers = [];
+  requests = [];
+  api.on('GET', Paths.servers(WORKSPACE_ID), { body: [{ id: SERVER_ID, name: 'files' }] });
+  api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), {
+    body: { period: '1h', interval: '1m', points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 3, errors: 1, avgDurationMs: 20, tokens: 0 }] },
+  });
+  api.on('GET', Paths.activityStream(WORKSPACE_ID), ({ url }) => {
+    requests.push(url.searchParams);
+    return { body: { events: answers.shift() ?? [] } };
+  });
+});
+afterEach(() => {
+  api.restore();
+  jest.useRealTimers();
+});
+
+const user = () => userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+const renderPage = () => renderWithProviders(<ActivityStreamPage />, { preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } }, initialEntries: ['/activity-stream'] });
+const nextPoll = () => act(async () => jest.advanceTimersByTimeAsync(ACTIVITY_POLL_MS));
+const rows = () => within(screen.getByRole('list', { name: 'Activity' })).getAllByRole('listitem');
+
+it('shows loading, then the feed, and says it is polling while the live stream is closed', async () => {
+  answers.push([callEvent(1), { kind: 'session_started', at: session(0).startedAt, session: session(0) }]);
+  renderPage();
+  expect(screen.getByRole('progressbar', { name: 'Loading activity' })).toBeInTheDocument();
+  await screen.findByRole('list', { name: 'Activity' });
+  expect(rows()).toHaveLength(2);
+  expect(screen.getByText(/Live stream not connected: checking for new activity every 3 seconds/)).toBeInTheDocument();
+  expect(within(rows()[0]).getByRole('link', { name: /Session of read_file/ })).toHaveAttribute('href', `/sessions/${toolCall(1).sessionId}`);
+  expect(screen.getByRole('img', { name: 'Calls per minute, last hour: 3 calls, 1 errors' })).toBeInTheDocument();
+});
+
+it('adds new calls without a reload, newest first, asking only for what is new', async () => {
+  answers.push([callEvent(1)]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  answers.push([callEvent(2, { toolName: 'write_file' }), callEvent(1)]);
+  await nextPoll();
+  await waitFor(() => expect(rows()).toHaveLength(2));
+  expect(rows()[0]).toHaveTextContent('write_file');
+  expect(requests[1].get('since')).not.toBeNull();
+});
+
+it('pauses (holding new events) and resumes', async () => {
+  answers.push([callEvent(1)]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  await user().click(screen.getByRole('button', { name: 'Pause' }));
+  answers.push([callEvent(2), callEvent(3)]);
+  await nextPoll();
+  expect(await screen.findByText('Paused. 2 new events waiting.')).toBeInTheDocument();
+  expect(rows()).toHaveLength(1);
+  await user().click(screen.getByRole('button', { name: 'Resume (2 new)' }));
+  expect(rows()).toHaveLength(3);
+});
+
+it('filters by status and starts over', async () => {
+  answers.push([callEvent(1)]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  await user().click(screen.getByRole('combobox', { name: 'Status' }));
+  answers.push([callEvent(4, { status: 'error', errorMessage: 'boom <b>x</b>' })]);
+  await user().click(screen.getByRole('option', { name: 'Error' }));
+  await waitFor(() => expect(requests.at(-1)?.get('status')).toBe('error'));
+  await waitFor(() => expect(rows()).toHaveLength(1));
+  expect(rows()[0]).toHaveTextContent('boom <b>x</b>');
+  expect(requests.at(-1)?.get('since')).toBeNull();
+});
+
+it('explains an empty feed', async () => {
+  renderPage();
+  expect(await screen.findByRole('heading', { name: 'No activity yet' })).toBeInTheDocument();
+});
+
+it('reports a failing poll and keeps trying', async () => {
+  api.on('GET', Paths.activityStream(WORKSPACE_ID), { status: 403, body: { message: 'Forbidden', code: 'forbidden' } });
+  renderPage();
+  expect(await screen.findByText('API Error 403: Forbidden. Trying again in 3 seconds.')).toBeInTheDocument();
+  answers.push([callEvent(1)]);
+  api.on('GET', Paths.activityStream(WORKSPACE_ID), () => ({ body: { events: answers.shift() ?? [] } }));
+  await nextPoll();
+  await screen.findByRole('list', { name: 'Activity' });
+});

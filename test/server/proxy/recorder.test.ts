@@ -1,0 +1,98 @@
+import { openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
+import { EventBus } from '../../../src/server/events/bus';
+import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
+import type { LiveMessage } from '../../../src/contract/live';
+
+jest.setTimeout(60_000);
+
+// The recorder on its own, with a simulated clock: bounded queue, idle endings, the inference
+// rule's gap, shutdown flush, and the live events that follow stored rows.
+describe('recorder', () => {
+  let database: TestDatabase;
+  let origin: SessionOrigin;
+  let clock = Date.parse('2026-11-21T10:00:00Z');
+  const now = () => clock;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const [user] = await database.db.query<{ id: string }>("insert into users (email, password_hash, first_name, last_name) values ('r@example.com', 'x', 'R', 'R') returning id");
+    const [ws] = await database.db.query<{ id: string }>("insert into workspaces (name, owner_id) values ('W', $1) returning id", [user.id]);
+    const [server] = await database.db.query<{ id: string }>("insert into servers (workspace_id, name, url, proxy_key) values ($1, 'S', 'http://127.0.0.1:1/mcp', 'k-recorder-test-key') returning id", [ws.id]);
+    origin = { workspaceId: ws.id, serverId: server.id, serverName: 'S' };
+  });
+  afterAll(() => database.drop());
+
+  const make = (bus = new EventBus(), extra: Partial<ConstructorParameters<typeof Recorder>[2]> = {}) =>
+    new Recorder(database.db, bus, { queueLimit: 1000, flushMs: 10_000, now, ...extra });
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { q: `query ${id}` } } });
+  const result = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'found' }] } });
+
+  it('drops and counts what does not fit the queue instead of blocking', async () => {
+    const recorder = make(new EventBus(), { queueLimit: 10 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'bounded' });
+    for (let i = 0; i < 15; i++) recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/progress', params: { i } }, 50);
+    expect(recorder.stats()).toMatchObject({ queuedRows: 10, dropped: { messages: 5, toolCalls: 0 } });
+    await recorder.close();
+    const [{ n }] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
+    expect(n).toBe(10);
+    const [row] = await database.db.query<{ message_count: number; status: string }>('select message_count, status from sessions where id = $1', [session.row.id]);
+    expect(row).toEqual({ message_count: 15, status: 'ended' });
+  });
+
+  it('pairs calls with results, rolls usage up per minute and announces stored rows', async () => {
+    const bus = new EventBus();
+    const live: LiveMessage[] = [];
+    bus.subscribe(origin.workspaceId, (m) => void live.push(m));
+    const recorder = make(bus);
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'pairs', clientName: 'agent', clientVersion: '1' });
+    recorder.record(session, 'client_to_server', call(1), 100);
+    clock += 250;
+    recorder.record(session, 'server_to_client', result(1), 300);
+    recorder.record(session, 'client_to_server', call(2), 100);
+    expect(live).toEqual([]); // nothing is announced before it is stored
+    await recorder.flush();
+    expect(live.map((m) => m.type)).toEqual(['session_started', 'tool_call']);
+    expect(live[1].data).toMatchObject({ toolName: 'search', status: 'ok', durationMs: 250, requestBytes: 100, responseBytes: 300, tokensEstimate: 100, arguments: { q: 'query 1' } });
+
+    // Call 2 never gets an answer: the session's end settles it as an error.
+    await recorder.close();
+    expect(live.map((m) => m.type)).toEqual(['session_started', 'tool_call', 'tool_call', 'session_ended']);
+    expect(live[2].data).toMatchObject({ toolName: 'search', status: 'error', errorMessage: 'No response before the session ended' });
+    expect(live[3].data).toMatchObject({ status: 'ended', callCount: 2, errorCount: 1, messageCount: 3 });
+    const usage = await database.db.query<{ calls: number; errors: number; duration_sum_ms: string; tokens: string }>(
+      "select calls, errors, duration_sum_ms::int as duration_sum_ms, tokens::int as tokens from usage_minutes where tool_name = 'search'",
+    );
+    expect(usage).toEqual([{ calls: 2, errors: 1, duration_sum_ms: 250, tokens: 125 }]);
+  });
+
+  it('ends idle sessions and starts a new inferred session after the gap', async () => {
+    const recorder = make(new EventBus(), { statefulIdleMs: 60_000, inferredIdleGapMs: 30_000 });
+    const stateful = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'idle' });
+    const identity = { transport: 'streamable-http', clientKey: 'agent-key', clientName: 'bot', clientVersion: '1' };
+    const first = recorder.inferSession(origin, identity);
+    recorder.record(first, 'client_to_server', call(1), 10);
+    clock += 20_000;
+    expect(recorder.inferSession(origin, identity)).toBe(first); // within the gap
+    recorder.record(first, 'client_to_server', call(2), 10);
+    clock += 31_000;
+    const second = recorder.inferSession(origin, identity); // past the gap
+    expect(second).not.toBe(first);
+    expect(first.row.status).toBe('ended');
+    clock += 10_000;
+    recorder.sweepIdle();
+    expect(stateful.row.status).toBe('ended'); // 61 s without traffic
+    expect(second.row.status).toBe('active');
+    expect(recorder.sessionByMcpId(origin.serverId, 'idle')).toBeUndefined();
+    await recorder.close();
+  });
+
+  it('marks payloads cut to the limit as truncated', async () => {
+    const recorder = make(new EventBus(), { payloadLimit: 100 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'big' });
+    const big = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(500) } };
+    recorder.record(session, 'server_to_client', big, 540);
+    await recorder.close();
+    const [row] = await database.db.query<{ truncated: boolean; size_bytes: number; payload: unknown }>('select truncated, size_bytes, payload from messages where session_id = $1', [session.row.id]);
+    expect(row).toEqual({ truncated: true, size_bytes: 540, payload: JSON.stringify(big).slice(0, 100) });
+  });
+});
