@@ -142,7 +142,7 @@ async function main() {
     const totals = await call(`${base}/sessions?limit=1`)();
     const scenarios = [
       ['first page (50)', `${base}/sessions?limit=50`],
-      ['page 100 (offset 5,000)', `${base}/sessions?limit=50&offset=5000`],
+      ['page 101 (offset 5,000)', `${base}/sessions?limit=50&offset=5000`],
       [`last page (offset ${totals.total - 50})`, `${base}/sessions?limit=50&offset=${totals.total - 50}`],
       ['filter: server', `${base}/sessions?limit=50&serverId=${serverIds[2]}`],
       ['filter: status=active', `${base}/sessions?limit=50&status=active`],

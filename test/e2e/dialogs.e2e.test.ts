@@ -10,6 +10,8 @@ if (!availability.available) console.warn(`Browser journeys not run: ${availabil
 const describeInBrowser = availability.available ? describe : describe.skip;
 
 const SCREENSHOTS = process.env.TOOLSCOPE_E2E_SCREENSHOTS;
+// Starting the built app and Chromium on a busy machine takes longer than Jest's default 5 s.
+jest.setTimeout(120_000);
 
 describeInBrowser('dialogs journey', () => {
   let app: BuiltApp;

@@ -1,6 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { stopEverythingStarted } from './helpers/processRegistry';
+
+// Starting PGlite and Chromium on a shared machine takes a while; each step waits for real UI.
+jest.setTimeout(120_000);
 
 // Issue 3's journey, in Debian's Chromium against the built app started as `npm start` runs it.
 const availability = chromiumAvailability();
@@ -33,6 +37,8 @@ describeInBrowser('foundation journey', () => {
     await context?.close().catch(() => undefined);
     await chromium?.stop();
     await app?.stop();
+    // Whatever a timed-out hook left running.
+    await stopEverythingStarted();
   });
 
   const path = () => new URL(page.url()).pathname;

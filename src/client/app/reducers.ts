@@ -3,6 +3,8 @@ import { authReducer } from '../features/auth/authSlice';
 import { workspaceReducer } from '../features/workspaces/workspaceSlice';
 import { notificationsReducer } from '../features/notifications/notificationsSlice';
 import { dialogsReducer } from './dialogsSlice';
+import { liveReducer } from '../features/live/liveSlice';
+import { serversCacheReducer } from '../features/servers/serversCacheSlice';
 // Listener modules register their reactions when imported.
 import '../features/auth/authListeners';
 import '../features/workspaces/workspaceListeners';
@@ -14,6 +16,8 @@ export const reducers = {
   workspace: workspaceReducer,
   dialogs: dialogsReducer,
   notifications: notificationsReducer,
+  live: liveReducer,
+  serversCache: serversCacheReducer,
 };
 
 /**

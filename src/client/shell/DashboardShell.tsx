@@ -6,6 +6,8 @@ import { useTheme } from '@mui/material/styles';
 import { AppDialogs } from '../app/AppDialogs';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { PageSkeleton } from '../components/PageSkeleton';
+import { LiveStream } from '../features/live/LiveStream';
+import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 import { Header } from './Header';
 import { NoServersBanner } from './NoServersBanner';
 import { Sidebar } from './Sidebar';
@@ -41,6 +43,8 @@ export function DashboardShell() {
         </Box>
       </Box>
       <AppDialogs />
+      <LiveStream />
+      <OnboardingDialog />
     </Box>
   );
 }

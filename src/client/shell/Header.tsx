@@ -5,6 +5,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
+import { LiveStatusDot } from '../features/live/LiveStatusDot';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import { UserMenu } from './UserMenu';
 import { WorkspaceMenu } from './WorkspaceMenu';
@@ -29,6 +30,7 @@ export function Header({ isSmallScreen, sidebarCollapsed, onToggleSidebar }: Hea
         </Typography>
         <Box sx={{ flex: 1 }} />
         <WorkspaceMenu />
+        <LiveStatusDot />
         <NotificationBell />
         <UserMenu />
       </Toolbar>

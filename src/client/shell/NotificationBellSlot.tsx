@@ -1,17 +1,9 @@
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
-import NotificationsNoneOutlinedIcon from '@mui/icons-material/NotificationsNoneOutlined';
+import { NotificationBell } from '../features/notifications/NotificationBell';
 
 /**
- * Where the header shows the notification bell. The notifications feature owns the bell itself
- * (features/notifications/NotificationBell.tsx); until it ships this is an inert bell.
+ * Where the header shows the notification bell. The notifications feature owns the bell, its
+ * badge and dropdown (features/notifications/NotificationBell.tsx); the shell only places it.
  */
 export function NotificationBellSlot() {
-  return (
-    <Tooltip title="Notifications">
-      <IconButton aria-label="Notifications">
-        <NotificationsNoneOutlinedIcon />
-      </IconButton>
-    </Tooltip>
-  );
+  return <NotificationBell />;
 }

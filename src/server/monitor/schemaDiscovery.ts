@@ -88,7 +88,7 @@ export class SchemaDiscovery {
 
   /** A tools/list result seen through the proxy (the upstream's answer, before any rewrite). */
   async recordToolsList(serverId: string, tools: unknown): Promise<RecordOutcome[]> {
-    if (!Array.isArray(tools)) return [];
+    if (this.closed || !Array.isArray(tools)) return [];
     const items: CatalogueItem[] = [];
     for (const tool of tools) {
       if (typeof tool !== 'object' || tool === null) continue;

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { OutboundClient } from '../net/outboundClient';
 import type { Recorder } from '../recording/recorder';
@@ -12,6 +13,8 @@ export interface ProxyContext {
   directory: UpstreamDirectory;
   recorder: Recorder;
   events: ProxyEvents;
+  /** Open server-push streams (GET and legacy SSE): ended on shutdown so they cannot hold it up. */
+  pushStreams: Set<ServerResponse>;
   /** Looked up per exchange: the monitor may install it after the proxy. */
   rewriter(): ToolsListRewriter | undefined;
 }

@@ -52,6 +52,8 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const res = reply.raw;
     res.writeHead(200, { ...agentResponseHeaders(upstream.headers), 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
+    ctx.pushStreams.add(res);
+    res.once('close', () => ctx.pushStreams.delete(res));
     try {
       await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, (error) => describeFailure(error, config.upstreamTimeoutMs), (event) => {
         if (event.event !== 'endpoint') return event;
@@ -101,7 +103,8 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
   }
 
   return async (scope) => {
-    scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey/sse', openStream);
-    scope.post<{ Params: { proxyKey: string }; Querystring: { session?: string } }>('/mcp/:proxyKey/messages', postMessage);
+    const options = { logLevel: 'warn' as const, schema: { hide: true } };
+    scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey/sse', options, openStream);
+    scope.post<{ Params: { proxyKey: string }; Querystring: { session?: string } }>('/mcp/:proxyKey/messages', options, postMessage);
   };
 }

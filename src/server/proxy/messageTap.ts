@@ -9,6 +9,8 @@ import type { UpstreamTarget } from './upstreamDirectory';
 // pinned one. One tap per HTTP exchange (or per legacy SSE stream).
 export interface ToolsListRewriter {
   rewrite(serverId: string, result: unknown): unknown;
+  /** When present and false, tools/list answers of that server stream through untouched. */
+  hasPins?(serverId: string): boolean;
 }
 
 const LIST_CHANGED = /^notifications\/(tools|prompts|resources)\/list_changed$/;
@@ -31,7 +33,7 @@ export class MessageTap {
 
   /** True when a response of this exchange may be rewritten (so it must be handled whole). */
   get rewritesToolsList(): boolean {
-    if (!this.rewriter) return false;
+    if (!this.rewriter || this.rewriter.hasPins?.(this.target.serverId) === false) return false;
     for (const method of this.requestMethods.values()) if (method === 'tools/list') return true;
     return false;
   }
@@ -54,6 +56,7 @@ export class MessageTap {
     let outgoing = message;
     if (hasId(message) && message.method === undefined) {
       const key = idKey(message.id);
+      const mayRewrite = this.rewritesToolsList;
       const method = this.requestMethods.get(key);
       this.requestMethods.delete(key);
       if (method === 'tools/list' && message.result && typeof message.result === 'object') {
@@ -66,7 +69,7 @@ export class MessageTap {
             ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}),
           });
         }
-        const rewritten = this.rewriter?.rewrite(this.target.serverId, message.result);
+        const rewritten = mayRewrite ? this.rewriter?.rewrite(this.target.serverId, message.result) : undefined;
         if (rewritten !== undefined && rewritten !== message.result) outgoing = { ...message, result: rewritten };
       }
     } else if (typeof message.method === 'string') {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
 import type { ProxyContext } from './context';
@@ -39,8 +40,15 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     await app.outbound.close();
   });
 
+  const pushStreams = new Set<ServerResponse>();
+  // preClose runs before the server stops listening: an agent's open GET stream would otherwise
+  // keep a graceful shutdown waiting; its client reconnects (to another instance) on its own.
+  app.addHook('preClose', async () => {
+    for (const res of pushStreams) res.destroy();
+  });
   const ctx: ProxyContext = {
     app,
+    pushStreams,
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,

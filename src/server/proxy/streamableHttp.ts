@@ -58,12 +58,12 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
   const sent = request.headers['mcp-session-id'];
   const mcpSessionId = typeof sent === 'string' ? sent : responseSessionId;
   if (!mcpSessionId && messages.length === 0) return null;
-  const identity = clientIdentity(messages, request);
-  const start = { transport: 'streamable-http', clientKey: agentFingerprint(request), ...identity };
   if (mcpSessionId) {
-    return ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId) ?? ctx.recorder.startSession(originOf(target), { ...start, mcpSessionId });
+    const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
+    if (known) return known;
+    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, ...clientIdentity(messages, request) });
   }
-  return ctx.recorder.inferSession(originOf(target), start);
+  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), ...clientIdentity(messages, request) });
 }
 
 function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure): FastifyReply {
@@ -137,6 +137,10 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const res = reply.raw;
     res.writeHead(status, agentResponseHeaders(upstream.headers));
     if (isSse) res.flushHeaders();
+    if (method === 'GET') {
+      ctx.pushStreams.add(res);
+      res.once('close', () => ctx.pushStreams.delete(res));
+    }
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
     if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
@@ -146,8 +150,10 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   }
 
   return async (scope) => {
-    scope.post<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', (request, reply) => forward('POST', request, reply));
-    scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', (request, reply) => forward('GET', request, reply));
-    scope.delete<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', (request, reply) => forward('DELETE', request, reply));
+    // warn: per-request info logs would write the proxy key (a capability) and cost the hot path.
+    const options = { logLevel: 'warn' as const, schema: { hide: true } };
+    scope.post<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('POST', request, reply));
+    scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('GET', request, reply));
+    scope.delete<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('DELETE', request, reply));
   };
 }

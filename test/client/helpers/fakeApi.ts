@@ -13,10 +13,33 @@ export interface FakeApi {
   restore(): void;
 }
 
+/**
+ * jsdom has no EventSource. The shell opens the live stream; this one connects to nothing and
+ * stays "connecting", like a server that has not answered yet.
+ */
+class SilentEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  readyState = SilentEventSource.CONNECTING;
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  constructor(readonly url: string) {}
+  addEventListener(): void {}
+  removeEventListener(): void {}
+  close(): void {
+    this.readyState = SilentEventSource.CLOSED;
+  }
+}
+
 export function installFakeApi(): FakeApi {
   const routes = new Map<string, FakeHandler>();
   const calls: string[] = [];
   const original = global.fetch;
+  const globals = globalThis as { EventSource?: unknown };
+  const originalEventSource = globals.EventSource;
+  if (!originalEventSource) globals.EventSource = SilentEventSource;
 
   global.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
@@ -41,6 +64,7 @@ export function installFakeApi(): FakeApi {
     },
     restore() {
       global.fetch = original;
+      globals.EventSource = originalEventSource;
     },
   };
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { registerStopper } from './processRegistry';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SERVER_ENTRY = path.join(ROOT, 'dist/node/server/main.js');
@@ -40,8 +41,19 @@ export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs 
   });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid!, 'SIGTERM');
+      const force = setTimeout(() => child.exitCode === null && process.kill(child.pid!, 'SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(force);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const unregister = registerStopper(stop);
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
+    if (!child.pid) reject(new Error('could not spawn the app'));
     const timer = setTimeout(() => reject(new Error(`the app did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -64,13 +76,8 @@ export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs 
     pid: child.pid!,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        process.kill(child.pid!, 'SIGTERM');
-        const force = setTimeout(() => child.exitCode === null && process.kill(child.pid!, 'SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(force);
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      unregister();
+      await stop();
     },
   };
 }

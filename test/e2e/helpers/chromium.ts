@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { registerStopper } from './processRegistry';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 const DEVTOOLS = /DevTools listening on (ws:\/\/\S+)/;
@@ -47,6 +48,29 @@ export async function launchChromium(timeoutMs = 30_000): Promise<RunningBrowser
     detached: true,
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pid = child.pid!;
+  let browser: Browser | null = null;
+  const stop = async () => {
+    await browser?.close().catch(() => undefined);
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      const force = setTimeout(() => {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }, 10_000);
+      await exited;
+      clearTimeout(force);
+    }
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
+  const unregister = registerStopper(stop);
   let stderr = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Chromium did not start within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
@@ -63,31 +87,15 @@ export async function launchChromium(timeoutMs = 30_000): Promise<RunningBrowser
       reject(new Error(`Chromium exited with code ${code}:\n${stderr}`));
     });
   });
-  const browser = await chromium.connectOverCDP(endpoint);
-  const pid = child.pid!;
+  const connected = await chromium.connectOverCDP(endpoint);
+  browser = connected;
 
   return {
-    browser,
+    browser: connected,
     pid,
     stop: async () => {
-      await browser.close().catch(() => undefined);
-      if (child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-pid, 'SIGTERM');
-        } catch {
-          // Already gone.
-        }
-        const force = setTimeout(() => {
-          try {
-            process.kill(-pid, 'SIGKILL');
-          } catch {
-            // Already gone.
-          }
-        }, 10_000);
-        await exited;
-        clearTimeout(force);
-      }
-      fs.rmSync(userDataDir, { recursive: true, force: true });
+      unregister();
+      await stop();
     },
   };
 }

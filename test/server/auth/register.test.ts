@@ -78,6 +78,14 @@ describe(`POST /api/v1/auth/register (${engineName})`, () => {
     expect(res.json().message).toEqual(expect.any(String));
   });
 
+  it('answers 413 for a body over the size limit, and creates nothing', async () => {
+    const before = await count('users');
+    const res = await t.app.inject({ method: 'POST', url, payload: { ...valid, email: 'big@example.com', firstName: 'x'.repeat(t.config.bodyLimitBytes) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('payload_too_large');
+    expect(await count('users')).toBe(before);
+  });
+
   it('gives each account its own personal workspace', async () => {
     const a = await registerAccount(t.app);
     const b = await registerAccount(t.app);

@@ -118,6 +118,7 @@ describe('proxy safety and failures', () => {
       t.app.proxyEvents.on('list_changed', onChange);
       const pinned = { tools: [{ name: 'echo', description: 'pinned', inputSchema: { type: 'object' as const } }] };
       const rewrite = jest.spyOn(t.app.toolsListRewriter, 'rewrite').mockImplementation((serverId, result) => (serverId === server.id ? pinned : result) as never);
+      const hasPins = jest.spyOn(t.app.toolsListRewriter, 'hasPins').mockImplementation((serverId) => serverId === server.id);
       const client = new Client({ name: 'drift-agent', version: '1' });
       try {
         await client.connect(new StreamableHTTPClientTransport(proxyUrl));
@@ -129,6 +130,7 @@ describe('proxy safety and failures', () => {
         expect(changes).toContainEqual(expect.objectContaining({ serverId: server.id, kind: 'tools' }));
       } finally {
         rewrite.mockRestore();
+        hasPins.mockRestore();
         t.app.proxyEvents.off('tools_list', onList);
         t.app.proxyEvents.off('list_changed', onChange);
         await client.close();

@@ -78,7 +78,7 @@ describe(`servers API (${engineName})`, () => {
     ['a non-http URL', { url: 'ftp://example.com/mcp', name: 'x' }, /url/],
     ['a cloud metadata URL', { url: 'http://169.254.169.254/latest', name: 'x' }, /url: Link-local and cloud metadata addresses are not allowed/],
     ['an encoded metadata URL', { url: 'http://0xa9fea9fe/', name: 'x' }, /url: Link-local and cloud metadata addresses are not allowed/],
-    ['no name', { url: upstream?.url ?? 'http://127.0.0.1/', name: '' }, /name/],
+    ['no name', { url: 'http://127.0.0.1:9/mcp', name: '' }, /name/],
     ['a header the proxy owns', { url: 'http://127.0.0.1:9/', name: 'x', headers: { 'Mcp-Session-Id': 'x' } }, /headers/],
   ])('refuses %s with 400 and stores nothing', async (_what, payload, message) => {
     const before = await t.database.db.query<{ n: number }>('select count(*)::int as n from servers');

@@ -1,4 +1,5 @@
-import type { ActivityEvent } from '../../../contract/sessions';
+import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
+import type { ActivityEvent, SessionDto, ToolCallDto } from '../../../contract/sessions';
 
 // The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
 // one at its edge; a tool call can be seen pending and then finished). While paused the view is
@@ -47,4 +48,28 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
 export function newestAt(state: FeedState): string | undefined {
   const candidates = [state.events[0]?.at, state.pending[0]?.at].filter((at): at is string => Boolean(at));
   return candidates.sort().at(-1);
+}
+
+/**
+ * A live-stream message as a feed event, or null for messages the feed does not show. The live
+ * stream's `tool_call`, `session_started` and `session_ended` carry the same DTOs as the
+ * activity-stream endpoint, so live and polled events merge without conversion of their content.
+ */
+export function liveMessageToEvent(message: LiveMessage): ActivityEvent | null {
+  switch (message.type) {
+    case LiveMessageTypes.toolCall: {
+      const toolCall = message.data as ToolCallDto;
+      return { kind: 'tool_call', at: toolCall.startedAt, toolCall };
+    }
+    case LiveMessageTypes.sessionStarted: {
+      const session = message.data as SessionDto;
+      return { kind: 'session_started', at: session.startedAt, session };
+    }
+    case LiveMessageTypes.sessionEnded: {
+      const session = message.data as SessionDto;
+      return { kind: 'session_ended', at: session.endedAt ?? session.lastActivityAt, session };
+    }
+    default:
+      return null;
+  }
 }

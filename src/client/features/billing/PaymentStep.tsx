@@ -31,11 +31,14 @@ function SummaryRow({ label, value }: { label: string; value: string }) {
 export function PaymentStep({ plan, interval, processing, error, onBack, onPay }: PaymentStepProps) {
   const price = planPriceView(plan, interval);
   return (
-    <Stack spacing={2} sx={{ maxWidth: 480, mx: 'auto', py: 1 }}>
+    <Stack spacing={2} sx={{ py: 1 }}>
       <Typography variant="h6" component="h3">
         {UpgradeText.summaryTitle}
       </Typography>
       <SummaryRow label={UpgradeText.plan} value={plan.name} />
+      <Typography variant="body2" sx={{ color: 'text.secondary', mt: '4px !important' }}>
+        {plan.description}
+      </Typography>
       <SummaryRow
         label={UpgradeText.billing}
         value={interval === 'monthly' ? UpgradeText.billedMonthly : UpgradeText.billedAnnually}

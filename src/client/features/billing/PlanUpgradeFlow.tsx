@@ -33,9 +33,10 @@ export function PlanUpgradeFlow({ plans, onClose }: PlanUpgradeFlowProps) {
   const { context } = snapshot;
   const plan = selectedPlan(context);
   const close = () => send({ type: 'CLOSE' });
+  const onPaymentStep = snapshot.matches('payment') && plan !== null;
 
   return (
-    <Dialog open onClose={close} fullWidth maxWidth="lg" aria-labelledby="upgrade-dialog-title">
+    <Dialog open onClose={close} fullWidth maxWidth={onPaymentStep ? 'sm' : 'lg'} aria-labelledby="upgrade-dialog-title">
       <DialogTitle id="upgrade-dialog-title" sx={{ pr: 6 }}>
         {UpgradeText.title}
       </DialogTitle>
@@ -43,7 +44,7 @@ export function PlanUpgradeFlow({ plans, onClose }: PlanUpgradeFlowProps) {
         <CloseIcon />
       </IconButton>
       <DialogContent>
-        {snapshot.matches('payment') && plan ? (
+        {onPaymentStep ? (
           <PaymentStep
             plan={plan}
             interval={context.interval}

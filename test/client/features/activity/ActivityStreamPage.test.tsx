@@ -14,6 +14,9 @@ const callEvent = (i: number, overrides: Parameters<typeof toolCall>[1] = {}): A
   return { kind: 'tool_call', at: call.startedAt, toolCall: call };
 };
 
+// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
+jest.setTimeout(15_000);
+
 let api: FakeApi;
 let answers: ActivityEvent[][];
 let requests: URLSearchParams[];

@@ -1,5 +1,5 @@
 import type { ActivityEvent } from '../../../../src/contract/sessions';
-import { feedReducer, initialFeed, mergeEvents, newestAt } from '../../../../src/client/features/activity/activityFeed';
+import { feedReducer, initialFeed, liveMessageToEvent, mergeEvents, newestAt } from '../../../../src/client/features/activity/activityFeed';
 import { session, toolCall } from '../sessions/sessionFixtures';
 
 const call = (i: number, status: 'ok' | 'pending' = 'ok'): ActivityEvent => {
@@ -33,5 +33,14 @@ describe('activity feed buffer', () => {
     state = feedReducer(state, { type: 'resumed' });
     expect(state).toMatchObject({ paused: false, pending: [] });
     expect(state.events).toHaveLength(3);
+  });
+});
+
+describe('live stream messages as feed events', () => {
+  it('maps tool calls and session starts and ends, and ignores the rest', () => {
+    expect(liveMessageToEvent({ type: 'tool_call', data: toolCall(1) })).toEqual(call(1));
+    expect(liveMessageToEvent({ type: 'session_started', data: session(0) })).toEqual({ kind: 'session_started', at: session(0).startedAt, session: session(0) });
+    expect(liveMessageToEvent({ type: 'session_ended', data: session(0) })).toEqual({ kind: 'session_ended', at: session(0).endedAt, session: session(0) });
+    expect(liveMessageToEvent({ type: 'heartbeat', data: {} })).toBeNull();
   });
 });

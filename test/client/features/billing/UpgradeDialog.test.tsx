@@ -8,6 +8,9 @@ import { openDialog, selectOpenDialog } from '../../../../src/client/app/dialogs
 import { installFakeApi, type FakeApi } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 
+// jest.config.ts gives the client project 15 s, but Jest reads testTimeout only globally.
+jest.setTimeout(15_000);
+
 /** The plans GET /api/v1/config serves once an operator has configured price ids. */
 const CONFIGURED_PLANS: Plan[] = PLANS.map((plan) => ({
   ...plan,

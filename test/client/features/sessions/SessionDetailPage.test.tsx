@@ -37,6 +37,9 @@ const REPLAY: ReplayResult = {
   toolCalls: [toolCall(1, { jsonrpcId: '1' }), failing],
 };
 
+// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
+jest.setTimeout(15_000);
+
 let api: FakeApi;
 beforeEach(() => {
   localStorage.clear();

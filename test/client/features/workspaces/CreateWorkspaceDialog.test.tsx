@@ -11,6 +11,10 @@ import { selectCurrentWorkspaceId } from '../../../../src/client/features/worksp
 import { fakeAccessToken, installFakeApi, type FakeApi, type FakeResponse } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 
+// jest.config.ts gives the client project 15 s, but Jest reads testTimeout only globally; a shared
+// two-core machine needs more than the default 5 s for these user-event walks.
+jest.setTimeout(15_000);
+
 const LIMIT_TEXT = 'Your Starter plan allows 1 workspace. Upgrade to create more.';
 
 function createdWorkspace(body: { name: string; description: string; workspaceType: 'personal' | 'team' }): WorkspaceDto {
@@ -85,8 +89,10 @@ describe('CreateWorkspaceDialog', () => {
     });
 
     await screen.findByRole('button', { name: 'Create Workspace' });
-    await user.type(screen.getByRole('textbox', { name: /Name/ }), '  Research ');
-    await user.type(screen.getByRole('textbox', { name: /Description/ }), 'Agents of the research team');
+    await user.click(screen.getByRole('textbox', { name: /Name/ }));
+    await user.paste('  Research ');
+    await user.click(screen.getByRole('textbox', { name: /Description/ }));
+    await user.paste('Agents of the research team');
     await user.click(submitButton('Create Workspace'));
 
     expect(await screen.findByRole('button', { name: 'Creating...' })).toBeDisabled();

@@ -30,6 +30,8 @@ export function ReplayWindowFields({ value, onChange }: { value: ReplayWindow; o
         size="small"
         type="datetime-local"
         label="From"
+        fullWidth={false}
+        sx={{ width: 250 }}
         value={toLocalInput(value.startTime)}
         onChange={(e) => onChange({ ...value, startTime: fromLocalInput(e.target.value) })}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 1 } }}
@@ -38,6 +40,8 @@ export function ReplayWindowFields({ value, onChange }: { value: ReplayWindow; o
         size="small"
         type="datetime-local"
         label="To"
+        fullWidth={false}
+        sx={{ width: 250 }}
         value={toLocalInput(value.endTime)}
         onChange={(e) => onChange({ ...value, endTime: fromLocalInput(e.target.value) })}
         error={invalid}

@@ -1,0 +1,92 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { isAnyOf } from '@reduxjs/toolkit';
+import { useActorRef } from '@xstate/react';
+import { StorageKeys } from '../../../contract/constants';
+import { accessTokenRefreshed, sessionExpired } from '../../api/authEvents';
+import { getAccessToken } from '../../api/tokens';
+import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
+import { startAppListening } from '../../app/listeners';
+import { showToast } from '../../components/toast/showToast';
+import { signedIn, signedOut } from '../auth/authSlice';
+import { liveStreamConnectionChanged } from '../notifications/notificationsSlice';
+import { selectCurrentWorkspaceId } from '../workspaces/workspaceSlice';
+import { eventSourceConnection } from './eventSourceConnection';
+import { createLiveMessageEffects } from './liveMessageEffects';
+import { liveStatusChanged } from './liveSlice';
+import { liveStreamMachine, liveStreamStatus } from './liveStreamMachine';
+
+interface LiveStreamProps {
+  /** The connection actor; EventSource in the app, a fake in tests. */
+  connection?: typeof eventSourceConnection;
+}
+
+/**
+ * Runs the live stream machine for the signed-in user's current workspace (renders nothing;
+ * mounted once by the shell). It feeds the machine the token and workspace whenever either
+ * changes — a sign-in, a refresh, a workspace switch, or another tab's storage event — and turns
+ * delivered messages into cache updates, notifications and toasts (liveMessageEffects.ts).
+ */
+export function LiveStream({ connection = eventSourceConnection }: LiveStreamProps) {
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const workspaceRef = useRef(workspaceId);
+  workspaceRef.current = workspaceId;
+
+  const deliver = useMemo(
+    () => createLiveMessageEffects({ dispatch, getState: store.getState, toast: showToast }),
+    [dispatch, store],
+  );
+
+  const logic = useMemo(
+    () =>
+      liveStreamMachine.provide({
+        actors: { connection },
+        actions: {
+          deliver: ({ context }, { message }) => {
+            // Messages of a stream opened for another workspace never reach this one's cache.
+            if (context.workspaceId && context.workspaceId === workspaceRef.current) deliver(message, context.workspaceId);
+          },
+        },
+      }),
+    [connection, deliver],
+  );
+  const actor = useActorRef(logic, { input: { token: getAccessToken(), workspaceId } });
+
+  // Mirror the machine's state for the header dot and the bell's polling.
+  useEffect(() => {
+    let previous = '';
+    const report = () => {
+      const snapshot = actor.getSnapshot();
+      const status = liveStreamStatus(snapshot.value);
+      const key = `${status}|${snapshot.context.error}`;
+      if (key === previous) return;
+      previous = key;
+      dispatch(liveStatusChanged({ status, error: snapshot.context.error }));
+      dispatch(liveStreamConnectionChanged(status === 'connected'));
+    };
+    report();
+    const subscription = actor.subscribe(report);
+    return () => subscription.unsubscribe();
+  }, [actor, dispatch]);
+
+  // Credentials: the machine ignores a CREDENTIALS event that changes nothing.
+  useEffect(() => {
+    const sendCredentials = () => actor.send({ type: 'CREDENTIALS', token: getAccessToken(), workspaceId: workspaceRef.current });
+    sendCredentials();
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === null || event.key === StorageKeys.accessToken) sendCredentials();
+    };
+    window.addEventListener('storage', onStorage);
+    const stopListening = startAppListening({
+      matcher: isAnyOf(signedIn, signedOut, sessionExpired, accessTokenRefreshed),
+      effect: () => sendCredentials(),
+    });
+    return () => {
+      window.removeEventListener('storage', onStorage);
+      stopListening();
+    };
+  }, [actor, workspaceId]);
+
+  return null;
+}

@@ -1,0 +1,118 @@
+import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
+import type { NotificationDto } from '../../../contract/notifications';
+import type { ServerDto, ServerStatus } from '../../../contract/servers';
+import { apiSlice } from '../../api/apiSlice';
+import type { AppDispatch, RootState } from '../../app/store';
+import type { ToastInput } from '../../components/toast/toastTypes';
+import { notificationReceived } from '../notifications/notificationsSlice';
+import { serversApi, upsertCachedServer } from '../servers/serversApi';
+
+// What a live message changes in the app (SPEC §4 Servers / Live stream): server status in the
+// cached list, the notifications buffer, the 'Server Offline' toast, and fresh dashboard data.
+// Kept apart from the component so it can be tested against a real store without a stream.
+
+export interface LiveEffectsDeps {
+  dispatch: AppDispatch;
+  getState: () => RootState;
+  toast: (input: ToastInput) => unknown;
+  /** Groups a burst of traffic into one refetch; defaults to setTimeout. */
+  setTimer?: (run: () => void, ms: number) => unknown;
+}
+
+/** Tool calls can arrive hundreds a second: the dashboard refetches at most once per second. */
+export const TRAFFIC_REFRESH_MS = 1_000;
+
+export function serverOfflineText(serverName: string): ToastInput {
+  return {
+    title: 'Server Offline',
+    description: `${serverName} is not responding to health checks`,
+    variant: 'destructive',
+  };
+}
+
+/** Creates the `deliver` implementation for one mounted stream (it remembers announced statuses). */
+export function createLiveMessageEffects({ dispatch, getState, toast, setTimer = setTimeout }: LiveEffectsDeps) {
+  // The last status announced per server: a server_updated and the notification about the same
+  // change both arrive, and the toast must show once per transition.
+  const announced = new Map<string, ServerStatus>();
+  let trafficRefreshPending = false;
+  let trafficWorkspace: string | null = null;
+
+  const cachedServer = (workspaceId: string, serverId: string): ServerDto | undefined =>
+    serversApi.endpoints.getServers.select(workspaceId)(getState()).data?.find((s) => s.id === serverId);
+
+  const noteStatus = (serverId: string, status: ServerStatus, previous: ServerStatus | undefined, name: string) => {
+    const before = announced.get(serverId) ?? previous;
+    announced.set(serverId, status);
+    if (status === 'offline' && before !== 'offline') toast(serverOfflineText(name));
+  };
+
+  const applyServer = (server: ServerDto) => {
+    const previous = cachedServer(server.workspaceId, server.id)?.status;
+    dispatch(upsertCachedServer(server));
+    dispatch(apiSlice.util.invalidateTags(['Analytics']));
+    noteStatus(server.id, server.status, previous, server.name);
+  };
+
+  const applyStatusNotification = (workspaceId: string, notification: NotificationDto) => {
+    const { serverId, status, serverName } = notification.metadata as { serverId?: unknown; status?: unknown; serverName?: unknown };
+    if (typeof serverId !== 'string' || (status !== 'online' && status !== 'offline')) return;
+    const cached = cachedServer(workspaceId, serverId);
+    if (cached && cached.status !== status) {
+      dispatch(
+        serversApi.util.updateQueryData('getServers', workspaceId, (draft) => {
+          const server = draft.find((s) => s.id === serverId);
+          if (server) {
+            server.status = status;
+            server.lastHealthStatus = status === 'online';
+            server.lastChecked = notification.updatedAt;
+          }
+        }),
+      );
+      dispatch(apiSlice.util.invalidateTags(['Analytics']));
+    }
+    const name = typeof serverName === 'string' ? serverName : cached?.name ?? 'A tool server';
+    noteStatus(serverId, status, cached?.status, name);
+  };
+
+  const refreshTraffic = (workspaceId: string) => {
+    trafficWorkspace = workspaceId;
+    if (trafficRefreshPending) return;
+    trafficRefreshPending = true;
+    setTimer(() => {
+      trafficRefreshPending = false;
+      const id = trafficWorkspace!;
+      dispatch(
+        apiSlice.util.invalidateTags([
+          'Analytics',
+          { type: 'Sessions', id },
+          { type: 'ToolCalls', id },
+          { type: 'ToolCalls', id: `series-${id}` },
+          { type: 'Activity', id },
+        ]),
+      );
+    }, TRAFFIC_REFRESH_MS);
+  };
+
+  return function deliver(message: LiveMessage, workspaceId: string): void {
+    switch (message.type) {
+      case LiveMessageTypes.serverUpdated:
+        applyServer(message.data as ServerDto);
+        return;
+      case LiveMessageTypes.notification: {
+        const notification = message.data as NotificationDto;
+        dispatch(notificationReceived(notification));
+        if (notification.type === 'tool_server_status') applyStatusNotification(workspaceId, notification);
+        return;
+      }
+      case LiveMessageTypes.toolCall:
+      case LiveMessageTypes.sessionStarted:
+      case LiveMessageTypes.sessionEnded:
+        refreshTraffic(workspaceId);
+        return;
+      default:
+        // heartbeat and types this client does not know: nothing to do.
+        return;
+    }
+  };
+}

@@ -1,0 +1,41 @@
+import { EventBus } from '../../../src/server/events/bus';
+import { startBusRelay } from '../../../src/server/events/busRelay';
+import { engineName, openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
+import type { LiveMessage } from '../../../src/contract/live';
+
+jest.setTimeout(60_000);
+
+// Two instances' buses joined through one database's LISTEN/NOTIFY (the app starts the relay on
+// PostgreSQL only; the relay itself works on any engine that delivers notifications).
+describe(`bus relay through LISTEN/NOTIFY (${engineName})`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('carries messages to the other instance once, never back, and skips what NOTIFY cannot hold', async () => {
+    const busA = new EventBus();
+    const busB = new EventBus();
+    const relayA = await startBusRelay(busA, database.db);
+    const relayB = await startBusRelay(busB, database.db);
+    const onA: LiveMessage[] = [];
+    const onB: LiveMessage[] = [];
+    busA.subscribe('ws-1', (m) => onA.push(m));
+    busB.subscribe('ws-1', (m) => onB.push(m));
+    try {
+      busA.publish('ws-1', { type: 'tool_call', data: { result: 'x'.repeat(9_000) } });
+      busA.publish('ws-1', { type: 'notification', data: { title: 'hi' }, userId: 'u1' });
+      busB.publish('ws-1', { type: 'session_started', data: { id: 's' } });
+      const deadline = Date.now() + 10_000;
+      while ((onB.length < 2 || onA.length < 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(onB.map((m) => m.type)).toEqual(['session_started', 'notification']);
+      expect(onB[1]).toMatchObject({ data: { title: 'hi' }, userId: 'u1' });
+      expect(onA.map((m) => m.type)).toEqual(['tool_call', 'notification', 'session_started']);
+      expect(relayA.oversizedSkipped).toBe(1);
+    } finally {
+      await relayA.stop();
+      await relayB.stop();
+    }
+  });
+});
