@@ -8,13 +8,14 @@ const tsJest: Config['transform'] = {
 
 const config: Config = {
   maxWorkers: 2,
+  // testTimeout is a global option (Jest ignores it per project): the e2e files raise their own.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'server',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/server', '<rootDir>/test/contract'],
       transform: tsJest,
-      testTimeout: 30_000,
     },
     {
       displayName: 'client',
@@ -26,14 +27,12 @@ const config: Config = {
         '^(.*/client|\\.{1,2}(/\\.\\.)*)/env$': '<rootDir>/test/client/envDouble.ts',
         '\\.(css|svg|png)$': '<rootDir>/test/client/fileDouble.ts',
       },
-      testTimeout: 15_000,
     },
     {
       displayName: 'e2e',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/e2e'],
       transform: tsJest,
-      testTimeout: 120_000,
     },
   ],
 };

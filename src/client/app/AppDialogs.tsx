@@ -7,8 +7,8 @@ import { useAppDispatch, useAppSelector } from './hooks';
 /**
  * Renders the app-level dialog that is open (selectOpenDialog). A dialog is mounted only while it
  * is open, so each opening starts its machine afresh (docs/dialogs.md). The onboarding dialog
- * decides its own opening from the location and the servers (SPEC §4 Onboarding) and is mounted
- * by its feature.
+ * decides its own opening from the location and the servers list (SPEC §4 Onboarding); its
+ * feature adds it here (a case for 'onboarding') or mounts it in the shell.
  */
 export function AppDialogs() {
   const dispatch = useAppDispatch();

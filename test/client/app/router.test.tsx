@@ -1,11 +1,16 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Paths } from '../../../src/contract/routes';
 import { AppRoutes, PROTECTED_ROUTES } from '../../../src/client/app/router';
 import { fakeAccessToken } from '../helpers/fakeApi';
-import { renderShellApp, TEST_USER_DTO } from '../helpers/renderShellApp';
+import { renderShellApp, TEST_USER_DTO, testServer } from '../helpers/renderShellApp';
+
+// With a server connected, neither the no-servers banner nor the onboarding dialog covers the page.
+const SERVERS = [testServer()];
 
 // Lazy pages and MUI make the first render of a file slow on a shared machine.
-jest.setTimeout(20_000);
+jest.setTimeout(30_000);
+// The first lazy page of a file compiles its whole module tree; allow for a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => localStorage.clear());
 
@@ -13,6 +18,7 @@ describe('routes (SPEC §2)', () => {
   it('sends a signed-out visitor to /login, keeping where they were going, and brings them back after sign-in', async () => {
     const { api, location } = renderShellApp(<AppRoutes />, {
       path: '/servers?view=grid',
+      servers: SERVERS,
       configureApi: (fake) =>
         fake.on('POST', Paths.login, ({ body }) =>
           (body as { password: string }).password === 'correct horse'
@@ -47,12 +53,12 @@ describe('routes (SPEC §2)', () => {
   });
 
   it('takes a signed-in user from / and /login to the dashboard', async () => {
-    const first = renderShellApp(<AppRoutes />, { path: '/', signedIn: true });
+    const first = renderShellApp(<AppRoutes />, { path: '/', signedIn: true, servers: SERVERS });
     await waitFor(() => expect(first.location().pathname).toBe('/dashboard'));
     first.api.restore();
     first.unmount();
 
-    const second = renderShellApp(<AppRoutes />, { path: '/login', signedIn: true });
+    const second = renderShellApp(<AppRoutes />, { path: '/login', signedIn: true, servers: SERVERS });
     await waitFor(() => expect(second.location().pathname).toBe('/dashboard'));
     second.api.restore();
   });
@@ -71,7 +77,7 @@ describe('routes (SPEC §2)', () => {
 
   it.each(PROTECTED_ROUTES.map((route) => route.path))('opens %s inside the shell', async (pattern) => {
     const path = pattern.replace(':sessionId', 'session-42').replace(':slug', 'filesystem').replace(':workspaceId', 'ws-1');
-    const { api } = renderShellApp(<AppRoutes />, { path, signedIn: true });
+    const { api } = renderShellApp(<AppRoutes />, { path, signedIn: true, servers: SERVERS });
     const main = await screen.findByRole('main');
     expect(await within(main).findByRole('heading', { level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();

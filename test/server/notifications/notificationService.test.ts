@@ -7,7 +7,7 @@ import { engineName } from '../helpers/testDatabase';
 import { createUser, createWorkspace, type TestUser } from './fixtures';
 
 // Opening PGlite on a busy shared machine can take longer than Jest's default 5 s.
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe(`NotificationService (${engineName})`, () => {
   let t: TestApp;

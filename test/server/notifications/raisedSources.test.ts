@@ -11,7 +11,7 @@ import { createUser, createWorkspace, type TestUser } from './fixtures';
 // the inputs src/server/monitor gives), the invite flow and deployments (with the builders here).
 
 // Opening PGlite on a busy shared machine can take longer than Jest's default 5 s.
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe(`notifications raised by other modules (${engineName})`, () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import { engineName } from '../helpers/testDatabase';
 import { createServer, createUser, createWorkspace, toolCall, type TestUser } from './fixtures';
 
 // Opening PGlite on a busy shared machine can take longer than Jest's default 5 s.
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe(`session health → session_alert / performance_warning (${engineName})`, () => {
   let t: TestApp;

@@ -134,7 +134,8 @@ describe(`schemas: discovery, drift and the API (${engineName})`, () => {
 
     fixture.state.extraTools = ['multiply'];
     t.app.proxyEvents.emit('list_changed', { workspaceId: ada.workspaceId, serverId, kind: 'tools' });
-    await waitUntil(async () => (await schemaCount()) === 6);
+    // The alert is raised after the new version is stored: wait for both.
+    await waitUntil(async () => (await schemaCount()) === 6 && live.messages.filter((m) => m.type === 'notification').length === 2);
     live.stop();
     expect(live.messages.filter((m) => m.type === 'notification').map((m) => m.data.metadata.name)).toEqual(['add', 'add']);
     fixture.state.extraTools = [];

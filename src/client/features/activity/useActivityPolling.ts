@@ -5,6 +5,9 @@ import { useLazyGetActivityStreamQuery } from '../sessions/sessionsApi';
 import type { FeedAction } from './activityFeed';
 
 export const ACTIVITY_POLL_MS = 3_000;
+/** After a full page (more may be waiting) the next poll comes this soon. */
+export const BUSY_POLL_MS = 500;
+const POLL_LIMIT = 200;
 /**
  * Each poll re-asks for this much before the newest event held: the recorder writes in batches,
  * so an event can land in the database a moment after a later one was already read. The feed
@@ -40,16 +43,18 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
 
     const poll = async () => {
       const since = newest.current === undefined ? undefined : new Date(newest.current - POLL_OVERLAP_MS).toISOString();
+      let delay = ACTIVITY_POLL_MS;
       try {
-        const result = await fetchActivity({ workspaceId, limit: since ? 200 : 100, since, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined }).unwrap();
+        const result = await fetchActivity({ workspaceId, limit: POLL_LIMIT, since, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined }).unwrap();
         if (stopped) return;
         dispatch({ type: 'received', events: result.events });
         newest.current = latest(newest.current, result.events);
+        if (result.events.length >= POLL_LIMIT) delay = BUSY_POLL_MS;
         setState({ phase: 'ready' });
       } catch (error) {
         if (!stopped) setState({ phase: 'failed', message: errorMessage(error) });
       } finally {
-        if (!stopped) timer = setTimeout(() => void poll(), ACTIVITY_POLL_MS);
+        if (!stopped) timer = setTimeout(() => void poll(), delay);
       }
     };
     void poll();

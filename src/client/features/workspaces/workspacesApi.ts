@@ -34,6 +34,8 @@ export const workspacesApi = apiSlice.injectEndpoints({
     /** GET /billing/can-create-workspace?type= (personal by default). */
     canCreateWorkspace: build.query<CanCreateWorkspaceResult, WorkspaceType | void>({
       query: (type) => ({ url: Paths.canCreateWorkspace, params: { type: type || 'personal' } }),
+      // SPEC §6: a failing check means "allowed" — retrying would only keep 'Checking limits...' up.
+      extraOptions: { maxAttempts: 1 },
       providesTags: ['Limits'],
     }),
   }),

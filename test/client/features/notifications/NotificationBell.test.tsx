@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router-dom';
 import { StorageKeys } from '../../../../src/contract/constants';
@@ -10,6 +10,10 @@ import { workspaceSelected } from '../../../../src/client/features/workspaces/wo
 import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { notification, OTHER_WORKSPACE_ID, WORKSPACE_ID } from './notificationFixtures';
+
+// Requests, retries and toasts go through real timers; a loaded CI machine needs more than 1 s.
+configure({ asyncUtilTimeout: 5_000 });
+jest.setTimeout(30_000);
 
 function LocationProbe() {
   const location = useLocation();

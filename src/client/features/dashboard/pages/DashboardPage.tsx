@@ -1,18 +1,129 @@
-import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
+import { useMemo } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import BoltOutlinedIcon from '@mui/icons-material/BoltOutlined';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
+import { errorMessage } from '../../../api/apiError';
+import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
+import { RelativeTime } from '../../../components/RelativeTime';
+import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
+import { formatDuration } from '../../sessions/formatting';
+import { useGetServersQuery } from '../../servers/serversApi';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { LatestActivity } from '../components/LatestActivity';
+import { ServersHealthCard } from '../components/ServersHealthCard';
+import { StatCard } from '../components/StatCard';
+import { startOfLocalDay, useGetAnalyticsOverviewQuery } from '../dashboardApi';
 
-/** Overview: the empty state shown until this feature's data exists. */
+/** While the live stream is down, the overview still refreshes on its own this often. */
+const FALLBACK_POLL_MS = 30_000;
+
+const formatCount = (n: number) => n.toLocaleString('en');
+const formatRate = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`;
+
+/** Overview (/dashboard): today's traffic and the health of the workspace's servers. */
 export default function DashboardPage() {
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const live = useLiveStreamStatus();
+  const since = useMemo(() => startOfLocalDay(), []);
+  const overview = useGetAnalyticsOverviewQuery(
+    { workspaceId: workspaceId ?? '', since },
+    { skip: !workspaceId, pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS },
+  );
+  const { currentData: servers } = useGetServersQuery(workspaceId ?? '', { skip: !workspaceId });
+  const data = overview.currentData;
+  const loading = !data && !overview.isError;
+
+  const header = (
+    <PageHeader
+      title="Overview"
+      subtitle={
+        data?.lastActivityAt ? (
+          <>
+            Today in this workspace · last activity <RelativeTime value={data.lastActivityAt} />
+          </>
+        ) : (
+          'Today in this workspace'
+        )
+      }
+    />
+  );
+
+  if (overview.isError && !data) {
+    return (
+      <>
+        {header}
+        <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void overview.refetch()}>Retry</Button>}>
+          {errorMessage(overview.error)}
+        </Alert>
+      </>
+    );
+  }
+
+  if (data && data.servers.total === 0) {
+    return (
+      <>
+        {header}
+        <EmptyState
+          icon={<DnsOutlinedIcon />}
+          title="Connect your first tool server"
+          description="Register an MCP server to get its proxy URL. Point an agent at it and this overview fills with sessions, tool calls, error rate and latency as they happen."
+          action={{ label: 'Connect a tool server', to: '/servers' }}
+        />
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Overview" subtitle="Your workspace at a glance" />
-      <EmptyState
-        icon={<DashboardOutlinedIcon />}
-        title="No agent traffic yet"
-        description="Once an agent talks to a tool server through its Toolscope proxy URL, this overview shows live sessions, tool calls per minute, error rate, latency and cost for the workspace."
-        action={{ label: "Connect a tool server", to: "/servers" }} secondaryAction={{ label: "View sessions", to: "/sessions" }}
-      />
+      {header}
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(5, minmax(0, 1fr))' }, mb: 2.5 }}>
+        <StatCard
+          label="Servers online"
+          icon={<DnsOutlinedIcon />}
+          loading={loading}
+          value={data ? `${data.servers.online} / ${data.servers.total}` : ''}
+          detail={data ? (data.servers.offline === 0 ? 'All responding' : `${data.servers.offline} offline`) : undefined}
+        />
+        <StatCard
+          label="Sessions today"
+          icon={<ForumOutlinedIcon />}
+          loading={loading}
+          value={data ? formatCount(data.sessions.today) : ''}
+          detail={data ? `${formatCount(data.sessions.active)} active now` : undefined}
+        />
+        <StatCard
+          label="Tool calls today"
+          icon={<BoltOutlinedIcon />}
+          loading={loading}
+          value={data ? formatCount(data.toolCalls.today) : ''}
+          detail={data ? `${formatCount(data.toolCalls.tokens)} tokens (est.)` : undefined}
+        />
+        <StatCard
+          label="Error rate"
+          icon={<ErrorOutlineIcon />}
+          loading={loading}
+          value={data ? formatRate(data.errorRate) : ''}
+          detail={data ? `${formatCount(data.toolCalls.errors)} failed calls` : undefined}
+        />
+        <StatCard
+          label="Latency p95"
+          icon={<SpeedOutlinedIcon />}
+          loading={loading}
+          value={data ? (data.latencyP95Ms === null ? '—' : formatDuration(data.latencyP95Ms)) : ''}
+          detail={data ? (data.latencyP95Ms === null ? 'No finished calls today' : 'Slowest 5% of calls today') : undefined}
+        />
+      </Box>
+      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
+        <LatestActivity calls={data?.latestActivity ?? []} loading={loading} />
+        <ServersHealthCard online={data?.servers.online ?? 0} total={data?.servers.total ?? 0} servers={servers ?? []} loading={loading} />
+      </Box>
     </>
   );
 }

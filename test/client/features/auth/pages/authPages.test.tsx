@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Paths } from '../../../../../src/contract/routes';
 import { StorageKeys } from '../../../../../src/contract/constants';
 import { AppRoutes } from '../../../../../src/client/app/router';
@@ -6,7 +6,9 @@ import { selectAuthStatus } from '../../../../../src/client/features/auth/authSl
 import { fakeAccessToken } from '../../../helpers/fakeApi';
 import { renderShellApp, TEST_USER_DTO } from '../../../helpers/renderShellApp';
 
-jest.setTimeout(20_000);
+jest.setTimeout(30_000);
+// The first lazy page of a file compiles its whole module tree; allow for a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 afterEach(() => localStorage.clear());
 
 const type = (label: RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });

@@ -1,0 +1,50 @@
+import Box from '@mui/material/Box';
+import { CopyButton } from '../../../components/CopyButton';
+
+const TOP_LEVEL_KEY = /^ {2}"((?:[^"\\]|\\.)*)":/;
+
+/**
+ * A definition as pretty JSON. Upstream text is untrusted: it is rendered as React text (never
+ * as HTML). Lines of the top-level fields in `highlight` are marked, so a drift is easy to spot.
+ */
+export function DefinitionView({ definition, highlight = [] }: { definition: unknown; highlight?: string[] }) {
+  const text = JSON.stringify(definition, null, 2) ?? '';
+  const marked = new Set(highlight);
+  let currentKey: string | null = null;
+  const lines = text.split('\n').map((line) => {
+    const match = TOP_LEVEL_KEY.exec(line);
+    if (match) currentKey = JSON.parse(`"${match[1]}"`) as string;
+    else if (line === '}' || line === '{') currentKey = null;
+    return { line, changed: currentKey !== null && marked.has(currentKey) };
+  });
+  return (
+    <Box sx={{ position: 'relative', border: '1px solid', borderColor: 'divider', borderRadius: 2, bgcolor: '#0d131b' }}>
+      <Box sx={{ position: 'absolute', top: 4, right: 4 }}>
+        <CopyButton text={text} label="Copy definition" />
+      </Box>
+      <Box
+        component="pre"
+        aria-label="Definition"
+        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
+      >
+        {lines.map(({ line, changed }, index) => (
+          <Box
+            component="span"
+            key={index}
+            data-changed={changed || undefined}
+            sx={{
+              display: 'block',
+              px: 2,
+              pr: 6,
+              bgcolor: changed ? 'rgba(255, 183, 77, 0.14)' : 'transparent',
+              borderLeft: '3px solid',
+              borderColor: changed ? 'warning.main' : 'transparent',
+            }}
+          >
+            {line || ' '}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
