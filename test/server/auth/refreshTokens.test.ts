@@ -58,6 +58,12 @@ describe(`refresh tokens: rotation, reuse detection, sign-out (${engineName})`, 
     expect((await refresh(otherSignIn.refreshToken)).statusCode).toBe(200);
   });
 
+  it('lets only one of two simultaneous refreshes with the same token succeed', async () => {
+    const account = await registerAccount(t.app);
+    const answers = await Promise.all([refresh(account.refreshToken), refresh(account.refreshToken)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
   it('refuses an expired refresh token', async () => {
     const account = await registerAccount(t.app);
     await t.database.db.query(`update refresh_tokens set expires_at = now() - interval '1 second' where token_hash = $1`, [hashOpaqueToken(account.refreshToken)]);

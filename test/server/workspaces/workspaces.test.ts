@@ -58,6 +58,15 @@ describe(`workspaces (${engineName})`, () => {
     expect(refused.json()).toEqual({ message: workspaceLimitText('Pro', 5), code: 'plan_limit' });
   });
 
+  it('lets only one of several simultaneous creations take the last free slot', async () => {
+    const racer = await registerAccount(t.app);
+    await t.database.db.query(`update subscriptions set plan = 'pro' where user_id = $1`, [racer.user.id]);
+    for (let i = 1; i < 4; i += 1) await create(racer, { name: `Existing ${i}` });
+    const answers = await Promise.all([1, 2, 3].map((i) => create(racer, { name: `Racer ${i}` })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 403, 403]);
+    expect(await list(racer)).toHaveLength(5);
+  });
+
   it.each([
     ['a blank name', { name: '   ' }, 'name'],
     ['no name', { description: 'x' }, 'name'],

@@ -1,0 +1,39 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import { SCHEMA_KINDS, type SchemaDto } from '../../../../contract/schemas';
+import { KIND_LABELS } from '../schemaDiff';
+
+/** A server's schemas grouped by kind; drifted ones carry a badge. */
+export function SchemaList({ schemas, selectedId, onSelect }: { schemas: SchemaDto[]; selectedId: string | null; onSelect: (id: string) => void }) {
+  return (
+    <List dense disablePadding aria-label="Schemas" sx={{ '& .MuiListSubheader-root': { bgcolor: 'background.paper', lineHeight: '32px' } }}>
+      {SCHEMA_KINDS.map((kind) => {
+        const ofKind = schemas.filter((s) => s.kind === kind);
+        if (ofKind.length === 0) return null;
+        return (
+          <Box component="li" key={kind} sx={{ listStyle: 'none' }}>
+            <Box component="ul" sx={{ p: 0 }}>
+              <ListSubheader>
+                {KIND_LABELS[kind]} · {ofKind.length}
+              </ListSubheader>
+              {ofKind.map((schema) => (
+                <ListItemButton key={schema.id} selected={schema.id === selectedId} onClick={() => onSelect(schema.id)} sx={{ borderRadius: 1.5, mx: 0.5 }}>
+                  <ListItemText
+                    primary={schema.name}
+                    secondary={`v${schema.currentVersion}${schema.pinnedVersion !== null ? ` · pinned v${schema.pinnedVersion}` : ''}`}
+                    slotProps={{ primary: { sx: { fontFamily: 'ui-monospace, monospace', fontSize: 13, overflowWrap: 'anywhere' } } }}
+                  />
+                  {schema.drifted && <Chip size="small" color="warning" label="Drift" sx={{ ml: 1 }} />}
+                </ListItemButton>
+              ))}
+            </Box>
+          </Box>
+        );
+      })}
+    </List>
+  );
+}
