@@ -28,7 +28,9 @@ export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[],
   const byKey = new Map<string, ActivityEvent>();
   for (const event of current) byKey.set(eventKey(event), event);
   for (const event of incoming) byKey.set(eventKey(event), event);
-  return [...byKey.values()].sort((a, b) => Date.parse(b.at) - Date.parse(a.at)).slice(0, limit);
+  const timed = [...byKey.values()].map((event) => ({ event, time: Date.parse(event.at) }));
+  timed.sort((a, b) => b.time - a.time);
+  return timed.slice(0, limit).map(({ event }) => event);
 }
 
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {

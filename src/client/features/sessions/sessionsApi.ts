@@ -44,8 +44,10 @@ export const sessionsApi = apiSlice.injectEndpoints({
     getActivityStream: build.query<ActivityStreamResult, InWorkspace<ActivityStreamQuery>>({
       query: ({ workspaceId, ...query }) => ({ url: Paths.activityStream(workspaceId), params: params(query) }),
       providesTags: (_result, _error, { workspaceId }) => [{ type: 'Activity', id: workspaceId }],
-      // Each poll asks with a new `since`; the feed keeps the events, the cache need not.
+      // Each poll asks with a new `since`; the feed keeps the events, the cache need not, and
+      // diffing a fresh page against the last (structural sharing) is wasted work here.
       keepUnusedDataFor: 0,
+      structuralSharing: false,
     }),
     getLiveToolCalls: build.query<ToolCallsLive, InWorkspace<ToolCallsLiveQuery>>({
       query: ({ workspaceId, ...query }) => ({ url: Paths.toolCallsLive(workspaceId), params: params(query) }),

@@ -111,12 +111,15 @@ describe('Tool Servers page', () => {
 
   it('edits a server', async () => {
     let sent: unknown;
-    const { api } = renderPage([testServer()], (fake) =>
+    let listed = [testServer()];
+    const { api } = renderPage([], (fake) => {
+      fake.on('GET', Paths.servers('ws-1'), () => ({ body: listed }));
       fake.on('PUT', Paths.server('ws-1', 'srv-1'), ({ body }) => {
         sent = body;
-        return { body: testServer({ name: 'Everything (staging)' }) };
-      }),
-    );
+        listed = [testServer({ name: 'Everything (staging)' })];
+        return { body: listed[0] };
+      });
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Everything' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit Everything' });
     await userEvent.type(within(dialog).getByLabelText(/^Name/), ' (staging)');
