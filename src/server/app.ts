@@ -52,7 +52,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
     logger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: true,
-    return503OnClosing: true,
+    // Our own 503 while closing (below) so the body has the API's {message, code} shape.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -65,6 +66,22 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url });
+  });
+
+  // Graceful shutdown: once close() starts, new requests on kept-alive connections get a 503 and
+  // every response asks the client to drop the connection, so in-flight requests finish and no
+  // idle keep-alive socket holds the process open past the grace period.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return reply.status(503).send({ message: 'Toolscope is shutting down; retry shortly', code: 'service_unavailable' });
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -61,6 +61,11 @@ describeInBrowser('foundation journey', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.waitForURL((url) => url.pathname === '/servers');
+    // A newcomer has no servers yet, so the onboarding dialog greets them; they skip it for now.
+    const onboarding = page.getByRole('dialog');
+    await onboarding.getByText('Welcome to Toolscope').waitFor();
+    await onboarding.getByRole('button', { name: 'Skip setup' }).click();
+    await onboarding.waitFor({ state: 'detached' });
     await page.getByRole('main').getByRole('heading', { name: 'Tool Servers', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(await page.getByText('Dashboard', { exact: true }).first().isVisible()).toBe(true);
@@ -97,6 +102,25 @@ describeInBrowser('foundation journey', () => {
     await page.goto(`${app.baseUrl}/nope`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(path()).toBe('/nope');
+  });
+
+  it('collapses the sidebar to icons, and turns it into a drawer on a small screen', async () => {
+    await page.goto(`${app.baseUrl}/dashboard`);
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await sidebar.getByRole('link', { name: 'Sessions' }).waitFor();
+    expect(await sidebar.getByText('Connections').count()).toBe(0);
+    await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    await sidebar.getByText('Connections').waitFor();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await sidebar.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await sidebar.getByRole('link', { name: 'Sessions' }).click();
+    await page.waitForURL((url) => url.pathname === '/sessions');
+    await sidebar.waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    expect(problems).toEqual([]);
   });
 
   it('signs out from the avatar menu', async () => {

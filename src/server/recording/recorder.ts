@@ -19,6 +19,8 @@ export interface RecorderOptions {
   flushMs: number;
   /** Flush at once when this many rows wait (default 2000). */
   batchRows?: number;
+  /** Most messages written by one transaction (calls: half as many); the rest follow at once (default 1000). */
+  maxBatchRows?: number;
   /** A session with a session id ends after this long without traffic (default 30 min). */
   statefulIdleMs?: number;
   /** An inferred (stateless) session ends after this gap; the next message starts a new one (default 5 min). */
@@ -379,10 +381,20 @@ export class Recorder {
 
   /** Writes everything queued now (and waits for a flush already running). */
   async flush(): Promise<void> {
+    do await this.flushOnce();
+    while (this.hasPending());
+  }
+
+  private hasPending(): boolean {
+    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
+  }
+
+  /** One transaction's worth (see maxBatchRows). */
+  private async flushOnce(): Promise<void> {
     while (this.flushing) await this.flushing;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.dirty.size === 0 && this.messages.length === 0 && this.toolCalls.length === 0) return;
+    if (!this.hasPending()) return;
     this.flushing = this.writeQueued().finally(() => (this.flushing = undefined));
     await this.flushing;
   }
@@ -393,7 +405,6 @@ export class Recorder {
     for (const session of [...this.sessions]) this.endSession(session);
     this.closed = true;
     await this.flush();
-    while (this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0) await this.flush();
     if (this.timer) clearTimeout(this.timer);
   }
 
@@ -407,29 +418,30 @@ export class Recorder {
 
   private scheduleFlush(): void {
     if (this.queuedRows() >= (this.options.batchRows ?? 2000) && !this.flushing) {
-      void this.flush();
+      void this.flushOnce();
       return;
     }
     if (this.timer || this.flushing) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush().then(() => {
-        if (this.dirty.size > 0 || this.queuedRows() > 0) this.scheduleFlush();
+      void this.flushOnce().then(() => {
+        if (this.hasPending()) this.scheduleFlush();
       });
     }, this.options.flushMs);
   }
 
   private async writeQueued(): Promise<void> {
     const sessions = [...this.dirty];
+    // At most maxBatchRows messages and calls per transaction: an embedded PGlite runs on this
+    // thread, so one huge insert would stall every request for its whole duration.
+    const limit = this.options.maxBatchRows ?? 1000;
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
-      messages: this.messages,
-      toolCalls: this.toolCalls,
+      messages: this.messages.splice(0, limit),
+      toolCalls: this.toolCalls.splice(0, Math.max(1, limit >> 1)),
       usage: [...this.usage.values()],
     };
     this.dirty = new Set();
-    this.messages = [];
-    this.toolCalls = [];
     this.usage = new Map();
     const started = performance.now();
     try {
@@ -446,6 +458,13 @@ export class Recorder {
       return;
     }
     this.announce(sessions, batch);
+    if (this.queuedRows() > 0 && !this.timer) {
+      // The rest of a large backlog: next turn of the event loop, so requests interleave.
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.flushOnce();
+      }, 0);
+    }
   }
 
   private announce(sessions: RecordedSession[], batch: Batch): void {

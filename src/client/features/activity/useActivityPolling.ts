@@ -22,6 +22,7 @@ export interface ActivityFilters {
 }
 
 export type PollState = { phase: 'loading' } | { phase: 'ready' } | { phase: 'failed'; message: string };
+const READY: PollState = { phase: 'ready' };
 
 /**
  * Feeds the activity buffer from the activity-stream endpoint every few seconds: the fallback
@@ -50,7 +51,7 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
         dispatch({ type: 'received', events: result.events });
         newest.current = latest(newest.current, result.events);
         if (result.events.length >= POLL_LIMIT) delay = BUSY_POLL_MS;
-        setState({ phase: 'ready' });
+        setState((current) => (current.phase === 'ready' ? current : READY));
       } catch (error) {
         if (!stopped) setState({ phase: 'failed', message: errorMessage(error) });
       } finally {

@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useMachine } from '@xstate/react';
 import { useAppSelector } from '../../app/hooks';
+import { useGetConfigQuery } from '../flags/configApi';
 import { useFlag } from '../flags/useFlag';
 import { useGetServersQuery } from '../servers/serversApi';
 import { selectCurrentWorkspaceId } from '../workspaces/workspaceSlice';
@@ -12,7 +13,10 @@ import { OnboardingSteps } from './OnboardingSteps';
 /** The two-step onboarding of SPEC §4, behind the show_onboarding_modal flag. */
 export function OnboardingDialog() {
   const enabled = useFlag('show_onboarding_modal');
-  return enabled ? <OnboardingController /> : null;
+  // Wait for the server's flags: the default is on, and a dialog that flashes open before the
+  // configuration turns it off would be worse than one that opens a moment later.
+  const { isLoading } = useGetConfigQuery();
+  return enabled && !isLoading ? <OnboardingController /> : null;
 }
 
 function OnboardingController() {

@@ -3,7 +3,7 @@ import { SERVERS_CACHE_TTL_MS } from '../../../contract/constants';
 import type { ServerDto } from '../../../contract/servers';
 import { sessionExpired } from '../../api/authEvents';
 import { startAppListening } from '../../app/listeners';
-import { signedIn, signedOut } from '../auth/authSlice';
+import { signedOut } from '../auth/authSlice';
 import { serversApi } from './serversApi';
 
 // SPEC §4/§9 servers cache: each workspace's list is kept in session storage for 5 minutes, so
@@ -89,9 +89,10 @@ startAppListening({
     api.dispatch(serversCached({ workspaceId: entry.originalArgs, servers: entry.data as ServerDto[], savedAt: Date.now() }));
   },
 });
-// One account's servers never show for another.
+// One account's servers never show for another: the copy goes when the session ends. (Not on
+// sign-in: the app signs in from stored tokens at every start, and the copy is for exactly that.)
 startAppListening({
-  matcher: isAnyOf(signedIn, signedOut, sessionExpired),
+  matcher: isAnyOf(signedOut, sessionExpired),
   effect: (_action, api) => {
     api.dispatch(serversCacheCleared());
   },

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -8,8 +9,11 @@ import { formatClient, formatClockTime, formatDuration, serverPath, sessionPath 
 
 const STATUS_COLOR = { ok: 'success', error: 'error', pending: 'warning' } as const;
 
-/** One line of the feed; names and messages from agents and tools are shown as text only. */
-export function ActivityRow({ event }: { event: ActivityEvent }) {
+/**
+ * One line of the feed; names and messages from agents and tools are shown as text only. Memoized:
+ * a new batch re-renders only the rows whose event changed.
+ */
+export const ActivityRow = memo(function ActivityRow({ event }: { event: ActivityEvent }) {
   const failed = event.kind === 'tool_call' && event.toolCall.status === 'error';
   return (
     <Box
@@ -76,4 +80,4 @@ export function ActivityRow({ event }: { event: ActivityEvent }) {
       )}
     </Box>
   );
-}
+});

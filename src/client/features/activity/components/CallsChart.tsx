@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { TimeSeries } from '../../../../contract/sessions';
@@ -5,7 +6,7 @@ import type { TimeSeries } from '../../../../contract/sessions';
 const HEIGHT = 64;
 
 /** Calls per bucket as bars (errors in red on top of the successes), from the time-series endpoint. */
-export function CallsChart({ series, title }: { series: TimeSeries; title: string }) {
+export const CallsChart = memo(function CallsChart({ series, title }: { series: TimeSeries; title: string }) {
   const max = Math.max(1, ...series.points.map((p) => p.calls));
   const width = 100 / Math.max(1, series.points.length);
   const total = series.points.reduce((sum, p) => sum + p.calls, 0);
@@ -31,4 +32,4 @@ export function CallsChart({ series, title }: { series: TimeSeries; title: strin
       </svg>
     </Box>
   );
-}
+});

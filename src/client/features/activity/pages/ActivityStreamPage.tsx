@@ -1,17 +1,15 @@
-import { useEffect, useReducer, useState } from 'react';
+import { useReducer, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { ErrorText } from '../../../../contract/errors';
-import type { ToolCallStatus } from '../../../../contract/sessions';
+import type { ServerDto } from '../../../../contract/servers';
 import { useAppSelector } from '../../../app/hooks';
 import { PageHeader } from '../../../components/PageHeader';
 import { VirtualRows } from '../../../components/VirtualRows';
@@ -19,27 +17,23 @@ import { useGetServersQuery } from '../../servers/serversApi';
 import { useGetToolCallTimeSeriesQuery } from '../../sessions/sessionsApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { eventKey, feedReducer, initialFeed } from '../activityFeed';
+import { ActivityFilterBar } from '../components/ActivityFilterBar';
 import { ActivityRow } from '../components/ActivityRow';
 import { CallsChart } from '../components/CallsChart';
 import { ACTIVITY_POLL_MS, useActivityPolling, type ActivityFilters } from '../useActivityPolling';
 
 const ROW_HEIGHT = 44;
-const TOOL_DEBOUNCE_MS = 300;
+const NO_SERVERS: ServerDto[] = [];
 
 /** /activity-stream: the workspace's tool calls and sessions as they happen. */
 export default function ActivityStreamPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
   const [feed, dispatch] = useReducer(feedReducer, initialFeed);
   const [filters, setFilters] = useState<ActivityFilters>({ serverId: '', tool: '', status: '' });
-  const [toolInput, setToolInput] = useState('');
   const servers = useGetServersQuery(workspaceId ?? skipToken);
   const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
   const poll = useActivityPolling(workspaceId, filters, dispatch);
-
-  useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.tool === toolInput.trim() ? f : { ...f, tool: toolInput.trim() })), TOOL_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [toolInput]);
+  const serverList = servers.data ?? NO_SERVERS;
 
   const header = (
     <PageHeader
@@ -78,23 +72,7 @@ export default function ActivityStreamPage() {
           <CallsChart series={series.data} title="Calls per minute, last hour" />
         </Paper>
       )}
-      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' }, mb: 2 }}>
-        <TextField select size="small" label="Server" value={filters.serverId} onChange={(e) => setFilters({ ...filters, serverId: e.target.value })}>
-          <MenuItem value="">All servers</MenuItem>
-          {(servers.data ?? []).map((server) => (
-            <MenuItem key={server.id} value={server.id}>
-              {server.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField size="small" label="Tool" placeholder="Exact tool name" value={toolInput} onChange={(e) => setToolInput(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
-        <TextField select size="small" label="Status" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value as ToolCallStatus | '' })}>
-          <MenuItem value="">Any status</MenuItem>
-          <MenuItem value="ok">OK</MenuItem>
-          <MenuItem value="error">Error</MenuItem>
-          <MenuItem value="pending">Pending</MenuItem>
-        </TextField>
-      </Box>
+      <ActivityFilterBar filters={filters} servers={serverList} onChange={setFilters} />
       {poll.phase === 'failed' && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {`${poll.message}. Trying again in ${ACTIVITY_POLL_MS / 1000} seconds.`}

@@ -1,0 +1,46 @@
+import { memo, useEffect, useState } from 'react';
+import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import type { ServerDto } from '../../../../contract/servers';
+import type { ToolCallStatus } from '../../../../contract/sessions';
+import type { ActivityFilters } from '../useActivityPolling';
+
+const TOOL_DEBOUNCE_MS = 300;
+
+interface ActivityFilterBarProps {
+  filters: ActivityFilters;
+  servers: ServerDto[];
+  onChange: (next: ActivityFilters) => void;
+}
+
+/** Server, tool and status filters. Memoized so a burst of events does not re-render the inputs. */
+export const ActivityFilterBar = memo(function ActivityFilterBar({ filters, servers, onChange }: ActivityFilterBarProps) {
+  const [toolInput, setToolInput] = useState(filters.tool);
+  useEffect(() => {
+    const tool = toolInput.trim();
+    if (tool === filters.tool) return undefined;
+    const timer = setTimeout(() => onChange({ ...filters, tool }), TOOL_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [toolInput, filters, onChange]);
+
+  return (
+    <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' }, mb: 2 }}>
+      <TextField select size="small" label="Server" value={filters.serverId} onChange={(e) => onChange({ ...filters, serverId: e.target.value })}>
+        <MenuItem value="">All servers</MenuItem>
+        {servers.map((server) => (
+          <MenuItem key={server.id} value={server.id}>
+            {server.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField size="small" label="Tool" placeholder="Exact tool name" value={toolInput} onChange={(e) => setToolInput(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
+      <TextField select size="small" label="Status" value={filters.status} onChange={(e) => onChange({ ...filters, status: e.target.value as ToolCallStatus | '' })}>
+        <MenuItem value="">Any status</MenuItem>
+        <MenuItem value="ok">OK</MenuItem>
+        <MenuItem value="error">Error</MenuItem>
+        <MenuItem value="pending">Pending</MenuItem>
+      </TextField>
+    </Box>
+  );
+});
