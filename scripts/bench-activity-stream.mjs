@@ -3,7 +3,7 @@
 // build of the SPA, signs a user in, opens the page in headless Chromium, then for 30 s feeds the
 // proxy's recorder 100 tool calls/s (request + result each). Chromium reports long tasks
 // (> 50 ms) and the frames it painted (requestAnimationFrame callbacks); the script prints them
-// and how many of the calls the page shows at the end.
+// and whether the page was fed by the live stream or by its polling fallback.
 // Needs /usr/bin/chromium (see docs/operations.md). Env: BENCH_SECONDS (30), BENCH_RATE (100).
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -76,12 +76,13 @@ try {
   const result = await page.evaluate(() => {
     const w = window;
     w.__bench.stop = true;
-    return { longTasks: w.__bench.longTasks, frames: w.__bench.frames, rows: document.querySelectorAll('[aria-label="Activity"] [role="listitem"]').length };
+    const live = [...document.querySelectorAll('[role="status"]')].some((el) => el.textContent?.startsWith('Live:'));
+    return { longTasks: w.__bench.longTasks, frames: w.__bench.frames, rows: document.querySelectorAll('[aria-label="Activity"] [role="listitem"]').length, live };
   });
   const elapsed = (Date.now() - started) / 1000;
   const [{ stored }] = await db.query(`select count(*)::int as stored from tool_calls where workspace_id = $1`, [workspaceId]);
   const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? null);
-  console.log(`activity stream bench — ${RATE} calls/s for ${SECONDS} s (${sent} calls sent, ${stored} stored), page in polling mode`);
+  console.log(`activity stream bench — ${RATE} calls/s for ${SECONDS} s (${sent} calls sent, ${stored} stored), page fed by ${result.live ? 'the live stream' : 'polling (live stream not connected)'}`);
   console.log(`frames painted: ${result.frames} in ${elapsed.toFixed(1)} s (${(result.frames / elapsed).toFixed(1)} fps)`);
   console.log(`long tasks > 50 ms: ${result.longTasks.length}${result.longTasks.length ? ` (max ${Math.max(...result.longTasks).toFixed(0)} ms, total ${result.longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms)` : ''}`);
   console.log(`rows rendered in the DOM at the end: ${result.rows} (virtualized; the feed holds at most 500)`);

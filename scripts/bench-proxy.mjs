@@ -7,12 +7,16 @@
 //   proxy, recording  clients → Toolscope /mcp/{key} (recorder on, PGlite in memory) → upstream
 // Prints p50/p99 latency, the latency the proxy adds, throughput ratios, and how many recorded
 // calls were lost (calls sent through the recording proxy minus tool_calls rows stored).
-// The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's.
+// The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
+// upstream runs in a child process so it does not share the proxy's thread.
+// Database: in-memory PGlite (on the proxy's thread), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
+// (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
 // BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept).
 import { createRequire } from 'node:module';
 import http from 'node:http';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
@@ -26,6 +30,7 @@ const { Agent } = require('undici');
 const { z } = require('zod');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
+const pg = require('pg');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
 const { buildApp } = require('../src/server/app.ts');
@@ -63,6 +68,39 @@ async function startUpstream() {
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${server.address().port}/mcp`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}
+
+/** The upstream in its own process: `node bench-proxy.mjs --upstream` prints its URL. */
+async function spawnUpstream() {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`upstream exited (${code})`)));
+  });
+  return { url, close: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+}
+
+async function openBenchDatabase() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return { db: await openDatabase({}), engine: 'PGlite in memory, on the proxy thread', drop: async () => {} };
+  const name = `toolscope_bench_proxy_${randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    db: await openDatabase({ databaseUrl: url.toString() }),
+    engine: 'PostgreSQL',
+    drop: async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
 }
 
 // ---- a lean MCP client: initialize once, then tools/call over a keep-alive connection ----
@@ -112,7 +150,8 @@ async function measure(url, clients, totalCalls) {
 
 // ---- Toolscope ----
 async function startToolscope(upstreamUrl) {
-  const db = await openDatabase({});
+  const database = await openBenchDatabase();
+  const db = database.db;
   await migrate(db);
   const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent' }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000 });
   const app = await buildApp({ config, db });
@@ -125,13 +164,13 @@ async function startToolscope(upstreamUrl) {
     const [server] = await db.query("insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id", [ws.id, key, upstreamUrl, key]);
     return { serverId: server.id, url: new URL(`/mcp/${key}`, base) };
   };
-  return { app, db, register };
+  return { app, db, database, register };
 }
 
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
 
 async function main() {
-  const upstream = await startUpstream();
+  const upstream = await spawnUpstream();
   const toolscope = await startToolscope(upstream.url);
   const recorded = await toolscope.register('bench-recording-key-0000000000000');
   const plain = await toolscope.register('bench-plain-key-00000000000000000');
@@ -163,7 +202,7 @@ async function main() {
   const [{ stored }] = await toolscope.db.query('select count(*)::int as stored from tool_calls where server_id = $1', [recorded.serverId]);
   const stats = recorder.stats();
 
-  console.log(`MCP proxy bench: tools/call, ~1 KB result, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${toolscope.database.engine}, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('mode              | clients    | p50        | p99        | calls/s');
   for (const [key, r] of Object.entries(best)) {
     const [name, label] = key.split('|');
@@ -187,12 +226,16 @@ async function main() {
 
   await toolscope.app.close();
   await toolscope.db.close();
+  await toolscope.database.drop();
   await upstream.close();
   await clientAgent.close();
   process.exitCode = lost === 0 ? 0 : 1;
 }
 
-main().catch((error) => {
+if (process.argv[2] === '--upstream') {
+  startUpstream().then((upstream) => console.log(upstream.url));
+  process.on('SIGTERM', () => process.exit(0));
+} else main().catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 // Accounts and tokens (SPEC §3, §7 Auth). Server validates with these; the client infers types.
-export const MAX_PASSWORD_LENGTH = 128;
-export const MIN_PASSWORD_LENGTH = 8;
+// The limits live in constants.ts so screens can show them without loading zod.
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './constants';
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 
 const email = z.string().trim().toLowerCase().email('Enter a valid email address').max(254);
 const password = z

@@ -98,6 +98,12 @@ describeInBrowser('foundation journey', () => {
     expect(problems).toEqual([]);
   });
 
+  it('moves the focus to the toast area with F8', async () => {
+    await page.keyboard.press('F8');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(focused).toBe('Notifications (F8)');
+  });
+
   it('shows the not-found page at /nope', async () => {
     await page.goto(`${app.baseUrl}/nope`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();

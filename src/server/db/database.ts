@@ -54,15 +54,26 @@ class PgliteDatabase implements Database {
   }
 }
 
+/** Wait before re-opening the LISTEN connection after it was lost (a restart, a failover). */
+export const LISTENER_RECONNECT_MS = 1_000;
+
 class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
-  private listener: pg.Client | undefined;
+  private listener: Promise<pg.Client> | undefined;
+  private listenerClient: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly url: string,
-  ) {}
+    private readonly onBackgroundError: (error: Error) => void,
+  ) {
+    // An idle pooled connection that the server drops emits 'error'; unhandled, it would end
+    // the process. The pool replaces the connection on the next query.
+    pool.on('error', (error) => this.onBackgroundError(error));
+  }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const result = await this.pool.query(sql, params);
@@ -89,19 +100,12 @@ class PostgresDatabase implements Database {
   }
 
   async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    if (!this.listener) {
-      // A dedicated connection: LISTEN is per connection and pool connections come and go.
-      this.listener = new pg.Client({ connectionString: this.url });
-      await this.listener.connect();
-      this.listener.on('notification', (msg) => {
-        for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
-      });
-    }
+    const listener = await this.listenerConnection();
     let set = this.handlers.get(channel);
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      await this.listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+      await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
     }
     set.add(onPayload);
     return async () => {
@@ -109,12 +113,73 @@ class PostgresDatabase implements Database {
     };
   }
 
+  /**
+   * A dedicated connection: LISTEN is per connection and pool connections come and go. When it
+   * is lost it is opened again and every channel listened to anew, so live events keep crossing
+   * instances after a database restart (those sent while it was down are missed).
+   */
+  private listenerConnection(): Promise<pg.Client> {
+    this.listener ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('notification', (msg) => {
+        for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+      });
+      client.on('error', (error) => {
+        this.onBackgroundError(error);
+        this.listenerLost(client);
+      });
+      client.on('end', () => this.listenerLost(client));
+      try {
+        await client.connect();
+      } catch (error) {
+        this.listener = undefined;
+        throw error;
+      }
+      this.listenerClient = client;
+      return client;
+    })();
+    return this.listener;
+  }
+
+  private listenerLost(client: pg.Client): void {
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+    if (client !== this.listenerClient) return;
+    this.listenerClient = undefined;
+    this.listener = undefined;
+    this.scheduleRelisten();
+  }
+
+  private scheduleRelisten(): void {
+    if (this.closed || this.handlers.size === 0 || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.relisten().catch((error: Error) => {
+        this.onBackgroundError(error);
+        this.scheduleRelisten();
+      });
+    }, LISTENER_RECONNECT_MS);
+    this.reconnectTimer.unref();
+  }
+
+  private async relisten(): Promise<void> {
+    if (this.closed) return;
+    const listener = await this.listenerConnection();
+    for (const channel of this.handlers.keys()) await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+  }
+
   async notify(channel: string, payload: string): Promise<void> {
     await this.pool.query('select pg_notify($1, $2)', [channel, payload]);
   }
 
   async close(): Promise<void> {
-    await this.listener?.end().catch(() => undefined);
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const listener = await this.listener?.catch(() => undefined);
+    if (listener) {
+      listener.removeAllListeners('end');
+      await listener.end().catch(() => undefined);
+    }
     await this.pool.end();
   }
 }
@@ -124,13 +189,17 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; undefined = in memory (tests). */
   dataDir?: string;
+  /** A PostgreSQL connection failed outside any query (the server restarted): reported, survived. */
+  onBackgroundError?: (error: Error) => void;
 }
+
+const reportBackgroundError = (error: Error) => console.error(`Database connection error (reconnecting): ${error.message}`);
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     await pool.query('select 1');
-    return new PostgresDatabase(pool, options.databaseUrl);
+    return new PostgresDatabase(pool, options.databaseUrl, options.onBackgroundError ?? reportBackgroundError);
   }
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'pglite');

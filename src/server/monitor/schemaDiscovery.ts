@@ -18,6 +18,9 @@ import type { ToolsListRewriter } from './toolsListRewriter';
 // after it was trusted is how a "rug pull" hides instructions from the user.
 export class ServerNotFoundError extends Error {}
 
+/** The upstream could not be listed (unreachable, refused, timed out); `cause` says why. */
+export class UpstreamListingError extends Error {}
+
 /** Coalesces a burst of list_changed notifications into one re-discovery. */
 export const LIST_CHANGED_DEBOUNCE_MS = 250;
 const DISCOVERY_TIMEOUT_MS = 30_000;
@@ -43,13 +46,17 @@ export class SchemaDiscovery {
     return this.serialized(serverId, async () => {
       const server = await loadServerById(this.app, serverId);
       if (!server) throw new ServerNotFoundError(`Server ${serverId} not found`);
+      // Only a failure of the upstream itself is the caller's to read; a failure to store what
+      // it listed is ours and stays a generic 5xx.
       const items = await withUpstreamClient(
         { url: server.url, transport: transportOf(server), headers: decryptCredentials(server.credentials_enc, this.app.config.secret) },
         this.app.outbound.fetch,
         Math.min(DISCOVERY_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         listUpstreamCatalogue,
         this.shutdown.signal,
-      );
+      ).catch((error: unknown) => {
+        throw new UpstreamListingError('upstream listing failed', { cause: error });
+      });
       const outcomes = await this.record(server, items, 'discovery');
       const schemas = await listSchemas(this.app.db, server.workspace_id, server.id);
       return {
@@ -72,7 +79,8 @@ export class SchemaDiscovery {
     if (this.closed) return;
     const task: Promise<void> = this.discover(serverId)
       .catch((error: unknown) => {
-        if (!(error instanceof ServerNotFoundError) && !(error instanceof UpstreamCancelledError)) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
+        const cancelled = error instanceof UpstreamListingError && error.cause instanceof UpstreamCancelledError;
+        if (!(error instanceof ServerNotFoundError) && !cancelled) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
       })
       .then(() => this.checkIfNeverChecked(serverId))
       .catch((error: unknown) => this.app.log.warn({ serverId, err: error }, 'first health check failed'))

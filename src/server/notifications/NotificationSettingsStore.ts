@@ -3,7 +3,7 @@ import {
   NotificationSettings,
   type UpdateNotificationSettingsBody,
 } from '../../contract/notifications';
-import type { Queryable } from '../db/database';
+import type { Database } from '../db/database';
 
 // Thresholds live in workspaces.settings under "notifications". The evaluators read them on the
 // tool-call path, so reads are cached briefly; a PUT on this instance refreshes at once, other
@@ -15,7 +15,7 @@ export class NotificationSettingsStore {
   private readonly cache = new Map<string, { settings: NotificationSettings; expiresAt: number }>();
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Database,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -33,14 +33,20 @@ export class NotificationSettingsStore {
   }
 
   async update(workspaceId: string, patch: UpdateNotificationSettingsBody): Promise<NotificationSettings> {
-    const next = { ...(await this.get(workspaceId)), ...patch };
-    if (next.mutedTypes) next.mutedTypes = [...new Set(next.mutedTypes)];
-    await this.db.query(
-      `update workspaces
-          set settings = settings || jsonb_build_object('notifications', $2::jsonb), updated_at = now()
-        where id = $1`,
-      [workspaceId, JSON.stringify(next)],
-    );
+    // Merged onto the stored row, locked, not onto this instance's cache: two admins (or two
+    // instances) changing different fields at once must not undo each other's change.
+    const next = await this.db.transaction(async (tx) => {
+      const rows = await tx.query<{ stored: unknown }>("select settings->'notifications' as stored from workspaces where id = $1 for update", [workspaceId]);
+      const merged = { ...withDefaults(rows[0]?.stored), ...patch };
+      merged.mutedTypes = [...new Set(merged.mutedTypes)];
+      await tx.query(
+        `update workspaces
+            set settings = settings || jsonb_build_object('notifications', $2::jsonb), updated_at = now()
+          where id = $1`,
+        [workspaceId, JSON.stringify(merged)],
+      );
+      return merged;
+    });
     this.cache.set(workspaceId, { settings: next, expiresAt: this.clock().getTime() + CACHE_TTL_MS });
     return next;
   }

@@ -92,6 +92,11 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
+    if (method === 'GET') {
+      // From the start: an upstream may hold a GET stream's headers back until its first event.
+      ctx.pushStreams.add(reply.raw);
+      reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
+    }
     const recordRequestSide = (responseSessionId: string | undefined) => {
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
       const single = messages.length === 1 && !isBatch;
@@ -137,10 +142,6 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const res = reply.raw;
     res.writeHead(status, agentResponseHeaders(upstream.headers));
     if (isSse) res.flushHeaders();
-    if (method === 'GET') {
-      ctx.pushStreams.add(res);
-      res.once('close', () => ctx.pushStreams.delete(res));
-    }
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
     if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import Button from '@mui/material/Button';
 import { TOAST_DURATION_MS } from '../../../src/contract/constants';
-import { showToast, TOAST_AREA_LABEL } from '../../../src/client/components/toast';
+import { showToast, TOAST_AREA_LABEL, toastBridge } from '../../../src/client/components/toast';
 import { toastRegistry } from '../../../src/client/components/toast/toastRegistry';
 import { renderWithProviders } from '../helpers/renderWithProviders';
 
@@ -25,6 +25,12 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
     expect(within(toast).getByRole('button', { name: 'Open' })).toBeInTheDocument();
     expect(within(toast).getByRole('button', { name: 'Close' })).toBeInTheDocument();
     expect(toast).toHaveAttribute('data-variant', 'default');
+  });
+
+  it('keeps toasts asked for before the toast area is up, and shows them once it is', async () => {
+    showToast({ title: 'Early bird' });
+    renderWithProviders(<p>page</p>);
+    expect(await within(toastArea()).findByText('Early bird')).toBeInTheDocument();
   });
 
   it('shows one toast at a time: a new one replaces the previous', async () => {
@@ -89,8 +95,12 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
   });
 
   it('hides by itself after 5 seconds', async () => {
-    jest.useFakeTimers();
     renderWithProviders(<p>page</p>);
+    // The toast area's code loads after the first render; the clock is faked once it is up.
+    let toastAreaReady = false;
+    void toastBridge.whenReady().then(() => (toastAreaReady = true));
+    await waitFor(() => expect(toastAreaReady).toBe(true));
+    jest.useFakeTimers();
     act(() => {
       showToast({ title: 'Copied' });
     });

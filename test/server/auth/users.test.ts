@@ -74,6 +74,18 @@ describe(`users: profile and preferences (${engineName})`, () => {
     expect((await get()).json()).toEqual(before);
   });
 
+  it('caps what is stored, not only one request: small PUTs of new keys cannot grow it past 16 KB', async () => {
+    expect((await put({ notesA: 'a'.repeat(10_000) })).statusCode).toBe(200);
+    const before = (await get()).json();
+    const res = await put({ notesB: 'b'.repeat(10_000) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Preferences must be at most 16384 bytes', code: 'bad_request' });
+    expect((await get()).json()).toEqual(before);
+    // Removing a key makes room again.
+    expect((await put({ notesA: null, notesB: 'b'.repeat(10_000) })).statusCode).toBe(200);
+    expect(await put({ notesB: null })).toMatchObject({ statusCode: 200 });
+  });
+
   it('requires sign-in for every users route', async () => {
     for (const [method, url] of [['GET', '/api/v1/users/me'], ['GET', '/api/v1/users/preferences'], ['PUT', '/api/v1/users/preferences']] as const) {
       expect((await t.app.inject({ method, url, payload: method === 'PUT' ? {} : undefined })).statusCode).toBe(401);

@@ -39,3 +39,36 @@ describe(`bus relay through LISTEN/NOTIFY (${engineName})`, () => {
     }
   });
 });
+
+// A database restart or failover drops the LISTEN connection: the instance must survive it and
+// keep relaying once the connection is back (PostgreSQL only: PGlite has no connections to lose).
+if (engineName === 'postgres') {
+  describe('bus relay after the LISTEN connection is lost (postgres)', () => {
+    it('reconnects, listens again and relays the next messages', async () => {
+      const database = await openTestDatabase();
+      const busA = new EventBus();
+      const busB = new EventBus();
+      const relayA = await startBusRelay(busA, database.db);
+      const relayB = await startBusRelay(busB, database.db);
+      const onB: LiveMessage[] = [];
+      busB.subscribe('ws-1', (m) => onB.push(m));
+      try {
+        const terminated = await database.db.query<{ ok: boolean }>(
+          `select pg_terminate_backend(pid) as ok from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and query like 'listen %'`,
+        );
+        expect(terminated.length).toBeGreaterThan(0);
+        const deadline = Date.now() + 15_000;
+        while (onB.length === 0 && Date.now() < deadline) {
+          busA.publish('ws-1', { type: 'session_started', data: { id: 'after-restart' } });
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(onB[0]).toMatchObject({ type: 'session_started', data: { id: 'after-restart' } });
+      } finally {
+        await relayA.stop();
+        await relayB.stop();
+        await database.drop();
+      }
+    });
+  });
+}

@@ -1,4 +1,5 @@
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../src/contract/notifications';
+import { NotificationSettingsStore } from '../../../src/server/notifications/NotificationSettingsStore';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { createUser, createWorkspace, type TestUser } from './fixtures';
@@ -46,6 +47,17 @@ describe(`notification settings (${engineName})`, () => {
     });
     const [row] = await t.app.db.query<{ name: string }>('select name from workspaces where id = $1', [workspaceId]);
     expect(row.name).toBe('Team');
+  });
+
+  it('keeps a change another instance made while this one had the settings cached', async () => {
+    await t.app.inject({ method: 'GET', url: url(), headers: owner.auth });
+    // Another instance (same database, its own cache) sets the grouping window.
+    const otherInstance = new NotificationSettingsStore(t.app.db);
+    await otherInstance.update(workspaceId, { groupingWindowMinutes: 15 });
+
+    const res = await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload: { sessionMinCalls: 3 } });
+    expect(res.json()).toMatchObject({ groupingWindowMinutes: 15, sessionMinCalls: 3 });
+    expect(await new NotificationSettingsStore(t.app.db).get(workspaceId)).toMatchObject({ groupingWindowMinutes: 15, sessionMinCalls: 3 });
   });
 
   it('refuses members (403), non-members (404) and bad values (400), changing nothing', async () => {

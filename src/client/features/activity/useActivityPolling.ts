@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type Dispatch } from 'react';
 import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
 import { errorMessage } from '../../api/apiError';
-import { useLazyGetActivityStreamQuery } from '../sessions/sessionsApi';
+import { useAppDispatch } from '../../app/hooks';
+import { sessionsApi } from '../sessions/sessionsApi';
 import type { FeedAction } from './activityFeed';
 
 export const ACTIVITY_POLL_MS = 3_000;
@@ -25,45 +26,57 @@ export type PollState = { phase: 'loading' } | { phase: 'ready' } | { phase: 'fa
 const READY: PollState = { phase: 'ready' };
 
 /**
- * Feeds the activity buffer from the activity-stream endpoint every few seconds: the fallback
- * while the live stream is closed. A change of workspace or filters starts over.
+ * Feeds the activity buffer from the activity-stream endpoint: every few seconds while the live
+ * stream is down (the fallback), once to catch up when it is up. A change of workspace or
+ * filters starts the feed over.
  */
-export function useActivityPolling(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>): PollState {
-  const [fetchActivity] = useLazyGetActivityStreamQuery();
+export function useActivityPolling(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, live: boolean): PollState {
+  const appDispatch = useAppDispatch();
   const [state, setState] = useState<PollState>({ phase: 'loading' });
   const newest = useRef<number | undefined>(undefined);
   const { serverId, tool, status } = filters;
 
   useEffect(() => {
-    if (!workspaceId) return undefined;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     newest.current = undefined;
     dispatch({ type: 'cleared' });
     setState({ phase: 'loading' });
+  }, [workspaceId, serverId, tool, status, dispatch]);
+
+  useEffect(() => {
+    if (!workspaceId) return undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
 
     const poll = async () => {
       const since = newest.current === undefined ? undefined : new Date(newest.current - POLL_OVERLAP_MS).toISOString();
-      let delay = ACTIVITY_POLL_MS;
+      let next: number | null = live ? null : ACTIVITY_POLL_MS;
+      // Not subscribed: nothing keeps (or re-fetches on invalidation) a page the feed already holds.
+      const request = appDispatch(
+        sessionsApi.endpoints.getActivityStream.initiate(
+          { workspaceId, limit: POLL_LIMIT, since, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined },
+          { subscribe: false, forceRefetch: true },
+        ),
+      );
       try {
-        const result = await fetchActivity({ workspaceId, limit: POLL_LIMIT, since, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined }).unwrap();
+        const result = await request.unwrap();
         if (stopped) return;
         dispatch({ type: 'received', events: result.events });
         newest.current = latest(newest.current, result.events);
-        if (result.events.length >= POLL_LIMIT) delay = BUSY_POLL_MS;
+        if (result.events.length >= POLL_LIMIT) next = BUSY_POLL_MS;
         setState((current) => (current.phase === 'ready' ? current : READY));
       } catch (error) {
-        if (!stopped) setState({ phase: 'failed', message: errorMessage(error) });
-      } finally {
-        if (!stopped) timer = setTimeout(() => void poll(), delay);
+        if (stopped) return;
+        setState({ phase: 'failed', message: errorMessage(error) });
+        next = ACTIVITY_POLL_MS;
       }
+      if (!stopped && next !== null) timer = setTimeout(() => void poll(), next);
     };
     void poll();
     return () => {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [workspaceId, serverId, tool, status, fetchActivity, dispatch]);
+  }, [workspaceId, serverId, tool, status, live, appDispatch, dispatch]);
 
   return state;
 }

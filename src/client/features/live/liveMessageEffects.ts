@@ -4,6 +4,7 @@ import type { ServerDto, ServerStatus } from '../../../contract/servers';
 import { apiSlice } from '../../api/apiSlice';
 import type { AppDispatch, RootState } from '../../app/store';
 import type { ToastInput } from '../../components/toast/toastTypes';
+import { liveActivityReceived } from '../activity/liveActivity';
 import { notificationReceived } from '../notifications/notificationsSlice';
 import { serversApi, upsertCachedServer } from '../servers/serversApi';
 
@@ -108,6 +109,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       case LiveMessageTypes.toolCall:
       case LiveMessageTypes.sessionStarted:
       case LiveMessageTypes.sessionEnded:
+        dispatch(liveActivityReceived(message));
         refreshTraffic(workspaceId);
         return;
       default:

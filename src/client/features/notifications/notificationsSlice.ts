@@ -30,6 +30,11 @@ export const notificationsSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
+    // Sign-in, sign-out and an ended session drop the user's cached answers; the pushed copies go
+    // with them, or the next account to sign in here would see the previous one's notifications.
+    builder.addMatcher(apiSlice.util.resetApiState.match, (state) => {
+      state.live = [];
+    });
     // Keep buffered copies in step with what the user just did, so the merged list agrees.
     builder.addMatcher(notificationsApi.endpoints.markNotificationsRead.matchFulfilled, (state, action) => {
       const ids = new Set(action.meta.arg.originalArgs);

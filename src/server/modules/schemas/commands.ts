@@ -3,6 +3,7 @@ import type { SchemaDto, SchemaKind, SchemaVersionDto } from '../../../contract/
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { jsonEqual } from '../../schemas/jsonPatch';
 import { identityFieldOf } from '../../schemas/schemaIdentity';
+import { storableJson, storableText } from '../../schemas/storableJson';
 import { appendVersion, deleteSchema, findVersion, insertSchema, lockSchemaById, setPinnedVersion, type Definition } from './store';
 
 // The changes a person makes through the schemas API. Each runs in one transaction with the
@@ -15,7 +16,8 @@ interface SchemaRef {
 }
 
 /** A definition's own identity field must agree with the schema's name (the proxy serves it as is). */
-function withIdentity(kind: SchemaKind, name: string, definition: Definition): Definition {
+function withIdentity(kind: SchemaKind, name: string, written: Definition): Definition {
+  const definition = storableJson(written);
   const field = identityFieldOf(kind);
   const given = definition[field];
   if (given !== undefined && given !== name) {
@@ -28,8 +30,9 @@ export async function createSchema(
   app: FastifyInstance,
   input: { workspaceId: string; serverId: string; kind: SchemaKind; name: string; definition: Definition },
 ): Promise<SchemaDto> {
-  const definition = withIdentity(input.kind, input.name, input.definition);
-  const created = await app.db.transaction((tx) => insertSchema(tx, { ...input, definition, source: 'manual' }));
+  const name = storableText(input.name);
+  const definition = withIdentity(input.kind, name, input.definition);
+  const created = await app.db.transaction((tx) => insertSchema(tx, { ...input, name, definition, source: 'manual' }));
   if (!created) throw conflict(`A ${input.kind} schema named "${input.name}" already exists on this server`, { name: 'Already exists' });
   await app.schemaDiscovery.afterSchemasChanged(input.serverId, { pinsChanged: false });
   return created;

@@ -13,7 +13,7 @@ import {
   SchemaVersionListResult,
 } from '../../../contract/schemas';
 import { badRequest, HttpError, notFound } from '../../http/errors';
-import { ServerNotFoundError } from '../../monitor/schemaDiscovery';
+import { ServerNotFoundError, UpstreamListingError } from '../../monitor/schemaDiscovery';
 import { describeUpstreamError } from '../../monitor/upstreamClient';
 import { addManualVersion, createSchema, removeSchema, rollbackSchema } from './commands';
 import { findSchema, listPatches, listSchemas, listVersions } from './store';
@@ -95,9 +95,12 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
         return await app.schemaDiscovery.discover(serverId);
       } catch (error) {
         if (error instanceof ServerNotFoundError) throw notFound('Server not found');
-        if (error instanceof HttpError) throw error;
-        // The upstream is the user's own server: say why it could not be listed.
-        throw new HttpError(502, `Could not list the tool server: ${describeUpstreamError(error)}`, 'service_unavailable');
+        // The upstream is the user's own server: say why it could not be listed. Any other
+        // failure (storing what it listed) is ours and goes to the generic 500.
+        if (error instanceof UpstreamListingError) {
+          throw new HttpError(502, `Could not list the tool server: ${describeUpstreamError(error.cause)}`, 'service_unavailable');
+        }
+        throw error;
       }
     },
   );

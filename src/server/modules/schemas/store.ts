@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { JsonPatchOperation, PatchDto, SchemaDto, SchemaKind, SchemaVersionDto, SchemaVersionSource } from '../../../contract/schemas';
 import { createJsonPatch, jsonEqual } from '../../schemas/jsonPatch';
+import { storableJson, storableText } from '../../schemas/storableJson';
 
 // Queries of the schemas domain. A schema row holds the latest definition; schema_versions keeps
 // every definition with the RFC 6902 patch from its predecessor. Writers that change a schema run
@@ -152,6 +153,7 @@ export async function recordUpstreamDefinition(
   tx: Queryable,
   input: { workspaceId: string; serverId: string; kind: SchemaKind; name: string; definition: Definition; source: SchemaVersionSource },
 ): Promise<RecordOutcome> {
+  input = { ...input, name: storableText(input.name), definition: storableJson(input.definition) };
   const existing = await lockSchemaByName(tx, input.serverId, input.kind, input.name);
   if (!existing) {
     const created = await insertSchema(tx, input);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Preferences, UpdatePreferencesBody, UserDto } from '../../../contract/auth';
+import { MAX_PREFERENCES_BYTES, Preferences, UpdatePreferencesBody, UserDto } from '../../../contract/auth';
 import { Paths } from '../../../contract/routes';
-import { unauthorized } from '../../http/errors';
+import { badRequest, unauthorized } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
 import { findUserById, mergePreferences, readPreferences, toUserDto } from './store';
 
@@ -30,9 +30,10 @@ export const userProfileRoutes: FastifyPluginAsync = async (plugin) => {
     async (request) => {
       // The interface is always dark (SPEC §1): a theme sent is accepted and has no effect.
       const { theme: _ignored, ...changes } = request.body;
-      const stored = await mergePreferences(app.db, request.userId, changes);
-      if (!stored) throw unauthorized('Authentication required');
-      return withDarkTheme(stored);
+      const update = await mergePreferences(app.db, request.userId, changes, MAX_PREFERENCES_BYTES);
+      if (!update.ok && update.reason === 'no_user') throw unauthorized('Authentication required');
+      if (!update.ok) throw badRequest(`Preferences must be at most ${MAX_PREFERENCES_BYTES} bytes`);
+      return withDarkTheme(update.preferences);
     },
   );
 };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import type { UserDto } from '../../../contract/auth';
 
 // Reading and writing users. The DTO follows SPEC §3: fullName joins first and last name,
@@ -66,13 +66,27 @@ export async function readPreferences(db: Queryable, userId: string): Promise<Re
   return rows[0]?.preferences;
 }
 
-/** Shallow merge: keys sent replace stored ones, keys sent as null are removed. */
-export async function mergePreferences(db: Queryable, userId: string, changes: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-  const removed = Object.keys(changes).filter((key) => changes[key] === null);
-  const kept = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null));
-  const rows = await db.query<{ preferences: Record<string, unknown> }>(
-    `update users set preferences = (preferences || $2::jsonb) - $3::text[], updated_at = now() where id = $1 returning preferences`,
-    [userId, JSON.stringify(kept), removed],
-  );
-  return rows[0]?.preferences;
+export type PreferencesUpdate =
+  | { ok: true; preferences: Record<string, unknown> }
+  | { ok: false; reason: 'no_user' | 'too_large' };
+
+/**
+ * Shallow merge: keys sent replace stored ones, keys sent as null are removed. The cap applies to
+ * what is stored, not only to one request, or many small PUTs of new keys would grow the row
+ * without bound. The row is locked so two concurrent PUTs cannot undo each other.
+ */
+export async function mergePreferences(db: Database, userId: string, changes: Record<string, unknown>, maxBytes: number): Promise<PreferencesUpdate> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ preferences: Record<string, unknown> }>('select preferences from users where id = $1 for update', [userId]);
+    if (!rows[0]) return { ok: false, reason: 'no_user' };
+    const next: Record<string, unknown> = { ...rows[0].preferences };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete next[key];
+      else next[key] = value;
+    }
+    const text = JSON.stringify(next);
+    if (Buffer.byteLength(text) > maxBytes) return { ok: false, reason: 'too_large' };
+    await tx.query('update users set preferences = $2::jsonb, updated_at = now() where id = $1', [userId, text]);
+    return { ok: true, preferences: next };
+  });
 }

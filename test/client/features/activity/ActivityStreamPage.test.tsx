@@ -5,6 +5,8 @@ import { Paths } from '../../../../src/contract/routes';
 import type { ActivityEvent } from '../../../../src/contract/sessions';
 import ActivityStreamPage from '../../../../src/client/features/activity/pages/ActivityStreamPage';
 import { ACTIVITY_POLL_MS } from '../../../../src/client/features/activity/useActivityPolling';
+import { liveActivityReceived } from '../../../../src/client/features/activity/liveActivity';
+import { LIVE_BATCH_MS } from '../../../../src/client/features/activity/useLiveActivity';
 import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { SERVER_ID, session, toolCall, WORKSPACE_ID } from '../sessions/sessionFixtures';
@@ -109,4 +111,45 @@ it('reports a failing poll and keeps trying', async () => {
   api.on('GET', Paths.activityStream(WORKSPACE_ID), () => ({ body: { events: answers.shift() ?? [] } }));
   await nextPoll();
   await screen.findByRole('list', { name: 'Activity' });
+});
+
+describe('with the live stream connected', () => {
+  const renderLive = () =>
+    renderWithProviders(<ActivityStreamPage />, {
+      preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID }, live: { status: 'connected', error: null } },
+      initialEntries: ['/activity-stream'],
+    });
+
+  it('catches up once, then shows pushed calls as they arrive, in batches, without polling', async () => {
+    answers.push([callEvent(1)]);
+    const { store } = renderLive();
+    await screen.findByRole('list', { name: 'Activity' });
+    expect(screen.getByText('Live: new calls appear as they happen.')).toBeInTheDocument();
+    act(() => {
+      store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(2, { toolName: 'write_file' }) }));
+      store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(3, { toolName: 'list_directory' }) }));
+      store.dispatch(liveActivityReceived({ type: 'heartbeat', data: {} }));
+    });
+    expect(rows()).toHaveLength(1);
+    await act(async () => jest.advanceTimersByTimeAsync(LIVE_BATCH_MS));
+    expect(rows().map((row) => row.textContent)).toEqual([expect.stringContaining('list_directory'), expect.stringContaining('write_file'), expect.stringContaining('read_file')]);
+    await act(async () => jest.advanceTimersByTimeAsync(ACTIVITY_POLL_MS * 3));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('applies the filters to pushed events', async () => {
+    const { store } = renderLive();
+    await screen.findByRole('heading', { name: 'No activity yet' });
+    await user().click(screen.getByRole('combobox', { name: 'Status' }));
+    await user().click(screen.getByRole('option', { name: 'Error' }));
+    await waitFor(() => expect(requests.at(-1)?.get('status')).toBe('error'));
+    act(() => {
+      store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(2) }));
+      store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(3, { status: 'error', errorMessage: 'denied' }) }));
+      store.dispatch(liveActivityReceived({ type: 'session_started', data: session(0) }));
+    });
+    await act(async () => jest.advanceTimersByTimeAsync(LIVE_BATCH_MS));
+    expect(rows()).toHaveLength(1);
+    expect(rows()[0]).toHaveTextContent('denied');
+  });
 });

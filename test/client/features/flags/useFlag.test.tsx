@@ -1,6 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { Paths } from '../../../../src/contract/routes';
 import { useFlag } from '../../../../src/client/features/flags/useFlag';
+import { toastBridge } from '../../../../src/client/components/toast';
 import { renderShellApp } from '../../helpers/renderShellApp';
 
 afterEach(() => localStorage.clear());
@@ -12,7 +13,7 @@ function FlagProbe({ name }: { name: string }) {
 const flag = (name: string) => screen.getByRole('status', { name }).textContent;
 
 describe('useFlag', () => {
-  it('answers with the defaults of SPEC §2 until the config arrives', () => {
+  it('answers with the defaults of SPEC §2 until the config arrives', async () => {
     const { api } = renderShellApp(
       <>
         <FlagProbe name="show_marketplace" />
@@ -22,6 +23,10 @@ describe('useFlag', () => {
     );
     expect(flag('show_marketplace')).toBe('on');
     expect(flag('show_upgrade_pro')).toBe('off');
+    // Let the lazily loaded toast area finish mounting before the test ends.
+    let toastAreaReady = false;
+    void toastBridge.whenReady().then(() => (toastAreaReady = true));
+    await waitFor(() => expect(toastAreaReady).toBe(true));
     api.restore();
   });
 

@@ -8,6 +8,8 @@ import {
   selectLiveStreamConnected,
 } from '../../../../src/client/features/notifications/notificationsSlice';
 import { notification } from './notificationFixtures';
+import { logout } from '../../../../src/client/features/auth/session';
+import { sessionExpired } from '../../../../src/client/api/authEvents';
 
 describe('notifications live buffer', () => {
   it('keeps pushed notifications newest first, at most 50', () => {
@@ -29,6 +31,17 @@ describe('notifications live buffer', () => {
       [notification(1).id, 2],
       [notification(2).id, 1],
     ]);
+  });
+
+  it('forgets the pushed notifications when the session ends, so the next account never sees them', async () => {
+    const store = makeStore();
+    store.dispatch(notificationReceived(notification(1, { workspaceId: null })));
+    await store.dispatch(logout());
+    expect(selectLiveNotifications(store.getState())).toEqual([]);
+
+    store.dispatch(notificationReceived(notification(2)));
+    store.dispatch(sessionExpired({ reason: 'Token refresh failed: 401' }));
+    expect(selectLiveNotifications(store.getState())).toEqual([]);
   });
 
   it('tracks whether the live stream is connected', () => {

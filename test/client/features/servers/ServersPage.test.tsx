@@ -4,7 +4,7 @@ import { Paths } from '../../../../src/contract/routes';
 import type { ServerDto } from '../../../../src/contract/servers';
 import ServersPage from '../../../../src/client/features/servers/pages/ServersPage';
 import { workspaceSelected } from '../../../../src/client/features/workspaces/workspaceSlice';
-import { renderShellApp, testServer } from '../../helpers/renderShellApp';
+import { renderShellApp, testServer, type ShellTestOptions } from '../../helpers/renderShellApp';
 
 configure({ asyncUtilTimeout: 5_000 });
 jest.setTimeout(30_000);
@@ -18,8 +18,8 @@ beforeEach(() => {
   Object.defineProperty(navigator, 'clipboard', { value: { writeText: WRITE_TEXT }, configurable: true });
 });
 
-function renderPage(servers: ServerDto[], configure?: Parameters<typeof renderShellApp>[1]['configureApi']) {
-  return renderShellApp(<ServersPage />, { signedIn: true, path: '/servers', servers, configureApi: configure });
+function renderPage(servers: ServerDto[], configureApi?: ShellTestOptions['configureApi']) {
+  return renderShellApp(<ServersPage />, { signedIn: true, path: '/servers', servers, configureApi });
 }
 
 describe('Tool Servers page', () => {

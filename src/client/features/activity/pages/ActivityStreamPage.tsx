@@ -21,6 +21,8 @@ import { ActivityFilterBar } from '../components/ActivityFilterBar';
 import { ActivityRow } from '../components/ActivityRow';
 import { CallsChart } from '../components/CallsChart';
 import { ACTIVITY_POLL_MS, useActivityPolling, type ActivityFilters } from '../useActivityPolling';
+import { useLiveActivity } from '../useLiveActivity';
+import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
 
 const ROW_HEIGHT = 44;
 const NO_SERVERS: ServerDto[] = [];
@@ -32,7 +34,9 @@ export default function ActivityStreamPage() {
   const [filters, setFilters] = useState<ActivityFilters>({ serverId: '', tool: '', status: '' });
   const servers = useGetServersQuery(workspaceId ?? skipToken);
   const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
-  const poll = useActivityPolling(workspaceId, filters, dispatch);
+  const live = useLiveStreamStatus() === 'connected';
+  const poll = useActivityPolling(workspaceId, filters, dispatch, live);
+  useLiveActivity(workspaceId, filters, dispatch);
   const serverList = servers.data ?? NO_SERVERS;
 
   const header = (
@@ -64,9 +68,15 @@ export default function ActivityStreamPage() {
   return (
     <>
       {header}
-      <Alert severity="info" sx={{ mb: 2 }} role="status">
-        {`Live stream not connected: checking for new activity every ${ACTIVITY_POLL_MS / 1000} seconds.`}
-      </Alert>
+      {live ? (
+        <Alert severity="success" sx={{ mb: 2 }} role="status">
+          Live: new calls appear as they happen.
+        </Alert>
+      ) : (
+        <Alert severity="info" sx={{ mb: 2 }} role="status">
+          {`Live stream not connected: checking for new activity every ${ACTIVITY_POLL_MS / 1000} seconds.`}
+        </Alert>
+      )}
       {series.data && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <CallsChart series={series.data} title="Calls per minute, last hour" />

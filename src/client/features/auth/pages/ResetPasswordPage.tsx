@@ -5,7 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { FormTextField } from '../../../components/FormTextField';
-import { MIN_PASSWORD_LENGTH } from '../../../../contract/auth';
+import { MIN_PASSWORD_LENGTH } from '../../../../contract/constants';
 import { useResetPasswordMutation } from '../authApi';
 import { AuthLayout } from './AuthLayout';
 import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';

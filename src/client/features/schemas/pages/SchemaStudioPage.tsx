@@ -17,6 +17,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSkeleton } from '../../../components/PageSkeleton';
 import { useToast } from '../../../components/toast';
+import { useGetConfigQuery } from '../../flags/configApi';
 import { useFlag } from '../../flags/useFlag';
 import { useDiscoverSchemasMutation, useGetSchemasQuery } from '../../servers/serversApi';
 import { useServersList } from '../../servers/useServersList';
@@ -26,6 +27,9 @@ import { SchemaList } from '../components/SchemaList';
 /** Schema Studio (/schema-studio, behind show_schema_studio): schemas, versions, patches, drift. */
 export default function SchemaStudioPage() {
   const enabled = useFlag('show_schema_studio');
+  const { isLoading: configLoading } = useGetConfigQuery();
+  // The flag's default is off: wait for the server's answer rather than flash "not enabled".
+  if (configLoading) return <PageSkeleton />;
   if (!enabled) {
     return (
       <>

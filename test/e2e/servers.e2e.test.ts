@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startEverything, type EverythingServer } from '../server/proxy/support/everything';
+import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
+import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+
+// Issue 5's journey in Debian's Chromium against the built app and a real server-everything:
+// register → onboarding → add the server → schemas discovered → an MCP client calls a tool
+// through the proxy URL read from the page → the overview moves live → the upstream stops →
+// 'Server Offline'. Screenshots of /servers, /schema-studio and /dashboard go to docs/screenshots.
+const availability = chromiumAvailability();
+if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
+const describeInBrowser = availability.available ? describe : describe.skip;
+
+const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
+jest.setTimeout(120_000);
+
+describeInBrowser('servers journey', () => {
+  let upstream: EverythingServer;
+  let app: BuiltApp;
+  let chromium: RunningBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let proxyUrl = '';
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startEverything();
+    // A 1 s health interval makes the offline transition show within seconds.
+    app = await startBuiltApp({ TOOLSCOPE_HEALTH_INTERVAL_MS: '1000', TOOLSCOPE_FLAGS: 'show_schema_studio=true' });
+    chromium = await launchChromium();
+    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+    page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await chromium?.stop();
+    await app?.stop();
+    await upstream?.stop();
+  });
+
+  const shoot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const toast = (title: string) => page.getByRole('alert').filter({ hasText: title });
+  const stat = (label: string) => page.getByTestId(`stat-${label}`);
+
+  it('registers and meets the onboarding dialog, which leads to /servers', async () => {
+    await page.goto(`${app.baseUrl}/register`);
+    await page.getByLabel('First name').fill('Margaret');
+    await page.getByLabel('Last name').fill('Hamilton');
+    await page.getByLabel('Email').fill(`margaret+${Date.now()}@example.com`);
+    await page.getByLabel('Password', { exact: false }).first().fill('apollo-guidance-1969');
+    await page.getByLabel('Confirm password').fill('apollo-guidance-1969');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const onboarding = page.getByRole('dialog');
+    await onboarding.getByText('Welcome to Toolscope').waitFor();
+    await onboarding.getByRole('button', { name: 'Get Started' }).click();
+    await onboarding.getByRole('button', { name: 'Connect Tool Server' }).click();
+    await page.waitForURL(/\/servers$/);
+    await page.getByRole('main').getByRole('heading', { name: 'Tool Servers', level: 1 }).waitFor();
+    await page.getByRole('status', { name: 'Live: connected' }).waitFor();
+  });
+
+  it("adds the server, discovers its schemas ('Schemas discovered') and shows its proxy URL", async () => {
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add tool server' });
+    await dialog.getByLabel('Server URL').fill(upstream.url);
+    await dialog.getByLabel('Name', { exact: false }).first().fill('Everything');
+    await dialog.getByLabel('Description').fill('Reference MCP server: echo, sums, long-running operations, sampling and resources');
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+
+    const card = page.getByRole('article', { name: 'Everything' });
+    await card.waitFor();
+    await toast('Schemas discovered').waitFor({ timeout: 40_000 });
+    expect(await toast('Schemas discovered').innerText()).toMatch(/Found \d+ schema\(s\) for this server/);
+    await card.getByTestId('server-status').filter({ hasText: 'Online' }).waitFor({ timeout: 20_000 });
+
+    proxyUrl = (await card.getByTestId('proxy-url').innerText()).trim();
+    expect(proxyUrl).toMatch(new RegExp(`^${app.baseUrl.replace(/[.]/g, '\\.')}/mcp/\\S+$`));
+    await card.getByRole('button', { name: 'Copy proxy URL' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(proxyUrl);
+    await card.getByRole('button', { name: 'Connect a client' }).click();
+    await card.getByRole('tab', { name: 'Claude Code' }).click();
+    expect(await card.getByLabel('Claude Code configuration').innerText()).toBe(`claude mcp add --transport http everything ${proxyUrl}`);
+    await page.mouse.move(0, 0);
+    await shoot('servers');
+  });
+
+  it('shows the discovered tools in Schema Studio', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schema Studio' }).click();
+    const list = page.getByRole('list', { name: 'Schemas' });
+    await list.getByText('echo', { exact: true }).waitFor();
+    await page.getByRole('list', { name: 'Version history' }).waitFor();
+    await shoot('schema-studio');
+  });
+
+  it("counts a tool call made through the proxy on the overview without a reload", async () => {
+    await page.goto(`${app.baseUrl}/dashboard`);
+    await stat('Tool calls today').waitFor();
+    await page.getByRole('status', { name: 'Live: connected' }).waitFor();
+    const before = Number(await stat('Tool calls today').innerText());
+
+    const client = new Client({ name: 'journey-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(proxyUrl)));
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'traced by Toolscope' } });
+    expect(JSON.stringify(result.content)).toContain('traced by Toolscope');
+    await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
+    await client.close();
+
+    await page.waitForFunction(
+      ([label, expected]) => Number(document.querySelector(`[data-testid="stat-${label}"]`)?.textContent ?? '0') >= expected,
+      ['Tool calls today', before + 2] as const,
+      { timeout: 20_000 },
+    );
+    await page.getByRole('list', { name: 'Latest tool calls' }).getByText('echo', { exact: true }).waitFor();
+    await page.mouse.move(0, 0);
+    await shoot('dashboard');
+  });
+
+  it("raises 'Server Offline' when the upstream stops answering", async () => {
+    await upstream.stop();
+    await toast('Server Offline').waitFor({ timeout: 30_000 });
+    expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
+    expect(problems).toEqual([]);
+  });
+});
