@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
+import { Paths } from '../../src/contract/routes';
 import { startEverything, type EverythingServer } from '../server/proxy/support/everything';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
@@ -25,6 +26,7 @@ describeInBrowser('servers journey', () => {
   let context: BrowserContext;
   let page: Page;
   let proxyUrl = '';
+  let upstreamStopped = false;
   const problems: string[] = [];
 
   beforeAll(async () => {
@@ -43,11 +45,13 @@ describeInBrowser('servers journey', () => {
     await context?.close().catch(() => undefined);
     await chromium?.stop();
     await app?.stop();
-    await upstream?.stop();
+    // The journey stops the upstream itself; a second stop would wait for an exit already past.
+    if (!upstreamStopped) await upstream?.stop();
   });
 
   const shoot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
-  const toast = (title: string) => page.getByRole('alert').filter({ hasText: title });
+  // Destructive toasts are alerts, the others status messages.
+  const toast = (title: string) => page.locator('[role=alert], [role=status]').filter({ hasText: title });
   const stat = (label: string) => page.getByTestId(`stat-${label}`);
 
   it('registers and meets the onboarding dialog, which leads to /servers', async () => {
@@ -88,16 +92,49 @@ describeInBrowser('servers journey', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(proxyUrl);
     await card.getByRole('button', { name: 'Connect a client' }).click();
     await card.getByRole('tab', { name: 'Claude Code' }).click();
-    expect(await card.getByLabel('Claude Code configuration').innerText()).toBe(`claude mcp add --transport http everything ${proxyUrl}`);
+    expect(await card.getByLabel('Claude Code configuration', { exact: true }).innerText()).toBe(`claude mcp add --transport http everything ${proxyUrl}`);
     await page.mouse.move(0, 0);
+    // Let the configuration panel finish opening before the picture.
+    await page.waitForTimeout(500);
     await shoot('servers');
   });
 
-  it('shows the discovered tools in Schema Studio', async () => {
+  it('shows the discovered tools in Schema Studio, and a drift from the approved definition', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schema Studio' }).click();
     const list = page.getByRole('list', { name: 'Schemas' });
     await list.getByText('echo', { exact: true }).waitFor();
     await page.getByRole('list', { name: 'Version history' }).waitFor();
+
+    // The team approves a stricter echo (a version written by hand); the upstream still serves
+    // the old one, so the next discovery reports it as drift.
+    const { token, workspaceId } = await page.evaluate(() => ({
+      token: localStorage.getItem('access_token'),
+      workspaceId: localStorage.getItem('toolscope.current_workspace_id'),
+    }));
+    const call = async (pathname: string, init: RequestInit = {}) => {
+      const response = await fetch(`${app.baseUrl}${pathname}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } });
+      if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+      return response.json();
+    };
+    const [server] = (await call(Paths.servers(workspaceId!))) as { id: string }[];
+    const { schemas } = (await call(Paths.schemas(workspaceId!, server.id))) as { schemas: { id: string; name: string; definition: Record<string, unknown> }[] };
+    const echo = schemas.find((schema) => schema.name === 'echo')!;
+    const input = echo.definition.inputSchema as { properties: { message: Record<string, unknown> } };
+    const approved = {
+      ...echo.definition,
+      description: 'Echoes back the input string (at most 200 characters)',
+      inputSchema: { ...input, properties: { ...input.properties, message: { ...input.properties.message, maxLength: 200 } } },
+    };
+    await call(`${Paths.schemas(workspaceId!, server.id)}/${echo.id}/versions`, { method: 'POST', body: JSON.stringify({ definition: approved }) });
+
+    await page.getByRole('button', { name: 'Discover now' }).click();
+    await toast('Discovery finished').waitFor();
+    await list.getByRole('button', { name: /echo.*Drift/ }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Schema drift detected' });
+    await alert.waitFor();
+    await alert.getByLabel('Changed fields').getByText('description').waitFor();
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
     await shoot('schema-studio');
   });
 
@@ -126,6 +163,7 @@ describeInBrowser('servers journey', () => {
 
   it("raises 'Server Offline' when the upstream stops answering", async () => {
     await upstream.stop();
+    upstreamStopped = true;
     await toast('Server Offline').waitFor({ timeout: 30_000 });
     expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
     expect(problems).toEqual([]);

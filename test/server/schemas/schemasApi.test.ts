@@ -4,7 +4,6 @@ import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { createMemberWithWorkspace, insertServerRow, type Member } from '../monitor/support/workspaceFixture';
 import { startFixtureMcpServer, type FixtureMcpServer } from '../monitor/support/fixtureMcpServer';
-import { startEverything, type EverythingServer } from '../proxy/support/everything';
 import type { LiveMessage } from '../../../src/contract/live';
 
 jest.setTimeout(90_000);
@@ -262,33 +261,6 @@ describe(`schemas: discovery, drift and the API (${engineName})`, () => {
     expect(res.json()).toMatchObject({ code: 'service_unavailable' });
     expect(res.json().message).toMatch(/^Could not list the tool server: /);
     expect((await call('GET', schemasUrl(downId))).json()).toEqual({ schemas: [], total: 0 });
-  });
-});
-
-describe(`schemas: discovery of server-everything (${engineName})`, () => {
-  let t: TestApp;
-  let everything: EverythingServer;
-  beforeAll(async () => {
-    everything = await startEverything();
-    t = await buildTestApp({ healthIntervalMs: 3_600_000 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await everything?.stop();
-  });
-
-  it('stores every tool, prompt, resource and template it lists, following pages', async () => {
-    const member = await createMemberWithWorkspace(t.database.db, t.config.secret, 'Eve');
-    const serverId = await insertServerRow(t.database.db, member.workspaceId, { url: everything.url, name: 'Everything' });
-    const result = await t.app.schemaDiscovery.discover(serverId);
-    const byKind = (kind: string) => result.schemas.filter((s) => s.kind === kind).map((s) => s.name);
-    expect(byKind('tool')).toEqual(expect.arrayContaining(['echo', 'get-sum']));
-    expect(byKind('prompt').length).toBeGreaterThan(0);
-    expect(byKind('resource').length).toBeGreaterThan(0);
-    expect(result.schemaCount).toBe(result.schemas.length);
-    expect(result.created).toBe(result.discovered);
-    const [{ schema_count }] = await t.database.db.query<{ schema_count: number }>('select schema_count from servers where id = $1', [serverId]);
-    expect(schema_count).toBe(result.schemas.length);
   });
 });
 

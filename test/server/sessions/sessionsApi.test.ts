@@ -3,8 +3,6 @@ import { engineName } from '../helpers/testDatabase';
 import { insertMessages, insertSessions, insertToolCalls, minutesAgo, seedServer, seedWorkspace, type SeededWorkspace } from './seed';
 import type { ReplayResult, SessionDto, SessionListResult } from '../../../src/contract/sessions';
 
-// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
-jest.setTimeout(30_000);
 
 describe(`sessions API (${engineName})`, () => {
   let t: TestApp;

@@ -6,8 +6,6 @@ import type { ActivityStreamResult, AnalyticsOverview, TimeSeries, ToolCallsLive
 const HOUR = 3_600_000;
 const floorTo = (time: number, step: number) => new Date(Math.floor(time / step) * step).toISOString();
 
-// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
-jest.setTimeout(30_000);
 
 describe(`tool calls, activity stream and overview API (${engineName})`, () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import { clearTokens, getAccessToken, getRefreshToken, setTokens } from '../../a
 import { workspacesApi } from '../workspaces/workspacesApi';
 import { authApi } from './authApi';
 import { signedIn, signedOut } from './authSlice';
-import { mapUser, type User } from './userMapping';
+import { mapUser, saveTemporaryAvatar, type User } from './userMapping';
 
 // Signing in and out. Both are thunks so any screen (login, register, OAuth callback, avatar
 // menu) gets the same sequence; the token lifecycle follows the auth status they set.
@@ -32,9 +32,13 @@ function asApiError(error: unknown): ApiError {
   return isApiError(error) ? error : clientError(ErrorText.unknownError);
 }
 
-/** Ends the session locally: tokens, user and every cached answer of that user. */
+/**
+ * Ends the session locally: tokens, user, every cached answer of that user, and the avatar they
+ * picked but did not save (one key per browser: the next account would otherwise wear it).
+ */
 export function clearSession(dispatch: Dispatch): void {
   clearTokens();
+  saveTemporaryAvatar(null);
   dispatch(signedOut());
   dispatch(apiSlice.util.resetApiState());
 }

@@ -42,6 +42,10 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
   const cachedServer = (workspaceId: string, serverId: string): ServerDto | undefined =>
     serversApi.endpoints.getServers.select(workspaceId)(getState()).data?.find((s) => s.id === serverId);
 
+  /** What the cache knew: a server never checked yet has no status worth comparing with. */
+  const knownStatus = (server: ServerDto | undefined): ServerStatus | undefined =>
+    server && server.lastHealthStatus !== null ? server.status : undefined;
+
   const noteStatus = (serverId: string, status: ServerStatus, previous: ServerStatus | undefined, name: string) => {
     const before = announced.get(serverId) ?? previous;
     announced.set(serverId, status);
@@ -49,10 +53,11 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
   };
 
   const applyServer = (server: ServerDto) => {
-    const previous = cachedServer(server.workspaceId, server.id)?.status;
+    const previous = knownStatus(cachedServer(server.workspaceId, server.id));
     dispatch(upsertCachedServer(server));
     dispatch(apiSlice.util.invalidateTags(['Analytics']));
-    noteStatus(server.id, server.status, previous, server.name);
+    // A server that was never checked yet is listed as offline: that is not news to announce.
+    if (server.lastHealthStatus !== null) noteStatus(server.id, server.status, previous, server.name);
   };
 
   const applyStatusNotification = (workspaceId: string, notification: NotificationDto) => {
@@ -73,7 +78,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       dispatch(apiSlice.util.invalidateTags(['Analytics']));
     }
     const name = typeof serverName === 'string' ? serverName : cached?.name ?? 'A tool server';
-    noteStatus(serverId, status, cached?.status, name);
+    noteStatus(serverId, status, knownStatus(cached), name);
   };
 
   const refreshTraffic = (workspaceId: string) => {

@@ -13,7 +13,7 @@ import {
 } from '../../../contract/notifications';
 import { Paths } from '../../../contract/routes';
 import { notFound } from '../../http/errors';
-import { acceptEmptyJsonBodies } from './emptyJsonBody';
+import { acceptEmptyJsonBodies } from '../../http/emptyJsonBody';
 import { archive, countUnread, findNotification, listNotifications, markAllRead, markOneRead, markRead } from './store';
 
 // The user-level calls of SPEC §7 Notifications, mounted under /api/v1 (docs/notifications.md).

@@ -12,7 +12,8 @@ import {
   SchemaVersionDto,
   SchemaVersionListResult,
 } from '../../../contract/schemas';
-import { badRequest, HttpError, notFound } from '../../http/errors';
+import { acceptEmptyJsonBodies } from '../../http/emptyJsonBody';
+import { HttpError, notFound } from '../../http/errors';
 import { ServerNotFoundError, UpstreamListingError } from '../../monitor/schemaDiscovery';
 import { describeUpstreamError } from '../../monitor/upstreamClient';
 import { addManualVersion, createSchema, removeSchema, rollbackSchema } from './commands';
@@ -43,16 +44,7 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
   const tags = ['schemas'];
   // "POST /discover with an empty body": clients send nothing, `{}`, or a JSON content type with
   // no bytes at all — the last is a 400 in Fastify's default parser, so this scope accepts it.
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('Body is not valid JSON'), undefined);
-    }
-  });
+  acceptEmptyJsonBodies(scope);
   const base = '/servers/:serverId/schemas';
 
   app.get(

@@ -16,8 +16,6 @@ const callEvent = (i: number, overrides: Parameters<typeof toolCall>[1] = {}): A
   return { kind: 'tool_call', at: call.startedAt, toolCall: call };
 };
 
-// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
-jest.setTimeout(15_000);
 
 let api: FakeApi;
 let answers: ActivityEvent[][];
@@ -99,8 +97,10 @@ it('filters by status and starts over', async () => {
 });
 
 it('explains an empty feed', async () => {
+  api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), { body: { period: '1h', interval: '1m', points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 0, errors: 0, avgDurationMs: null, tokens: 0 }] } });
   renderPage();
   expect(await screen.findByRole('heading', { name: 'No activity yet' })).toBeInTheDocument();
+  expect(await screen.findByText('No calls in this period.')).toBeInTheDocument();
 });
 
 it('reports a failing poll and keeps trying', async () => {

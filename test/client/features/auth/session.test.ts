@@ -95,12 +95,15 @@ describe('logout', () => {
     fake.on(`POST ${Paths.logout}`, jsonResponse({ message: 'Signed out' }));
     const store = makeStore();
     await store.dispatch(login({ accessToken: fakeJwt(900), refreshToken: 'refresh-1', user: USER }));
+    localStorage.setItem(StorageKeys.tempAvatar, 'https://avatars.example/picked.png');
 
     await store.dispatch(logout());
 
     expect(fake.requests.find((r) => r.path === Paths.logout)?.body).toEqual({ refreshToken: 'refresh-1' });
     expect(localStorage.getItem(StorageKeys.accessToken)).toBeNull();
     expect(localStorage.getItem(StorageKeys.refreshToken)).toBeNull();
+    // The next account to sign in on this browser must not wear the avatar this one picked.
+    expect(localStorage.getItem(StorageKeys.tempAvatar)).toBeNull();
     expect(selectCurrentUser(store.getState())).toBeNull();
     expect(selectAuthStatus(store.getState())).toBe('signedOut');
     expect(workspacesApi.endpoints.getWorkspaces.select()(store.getState()).data).toBeUndefined();

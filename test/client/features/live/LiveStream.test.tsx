@@ -97,6 +97,18 @@ describe('live stream wiring', () => {
     api.restore();
   });
 
+  it('does not call a just-registered server offline before its first health check', async () => {
+    const { api } = await renderLive();
+    await send({ type: 'server_updated', data: testServer({ id: 'srv-new', name: 'Fresh', status: 'offline', lastHealthStatus: null, lastChecked: null, schemaCount: 0 }) });
+    expect(await screen.findByRole('article', { name: 'Fresh' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(screen.queryByText('Server Offline')).not.toBeInTheDocument();
+    // Its first check finds it down: that is news.
+    await send({ type: 'server_updated', data: testServer({ id: 'srv-new', name: 'Fresh', status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString(), schemaCount: 0 }) });
+    expect(await screen.findByText('Fresh is not responding to health checks')).toBeInTheDocument();
+    api.restore();
+  });
+
   it('brings a server back online from a status notification alone', async () => {
     const { api } = await renderLive();
     await send({ type: 'notification', data: statusNotification('offline') });

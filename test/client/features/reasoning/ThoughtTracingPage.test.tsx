@@ -7,8 +7,6 @@ import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fak
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { session, toolCall, WORKSPACE_ID } from '../sessions/sessionFixtures';
 
-// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
-jest.setTimeout(15_000);
 
 let api: FakeApi;
 let liveQueries: URLSearchParams[];

@@ -6,6 +6,8 @@ import { Paths } from '../../../../src/contract/routes';
 import type { MessageDto, ReplayResult } from '../../../../src/contract/sessions';
 import SessionDetailPage from '../../../../src/client/features/sessions/pages/SessionDetailPage';
 import { PAYLOAD_PREVIEW_CHARS } from '../../../../src/client/features/sessions/components/PayloadView';
+import { LIVE_SESSION_REFRESH_MS } from '../../../../src/client/features/sessions/useLiveSessionRefresh';
+import { liveActivityReceived } from '../../../../src/client/features/activity/liveActivity';
 import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { session, toolCall, WORKSPACE_ID } from './sessionFixtures';
@@ -37,8 +39,6 @@ const REPLAY: ReplayResult = {
   toolCalls: [toolCall(1, { jsonrpcId: '1' }), failing],
 };
 
-// jest.config's per-project testTimeout is not applied by Jest (a global-only option): set it here.
-jest.setTimeout(15_000);
 
 let api: FakeApi;
 beforeEach(() => {
@@ -141,4 +141,26 @@ it('shows a server failure with a retry', async () => {
   renderPage();
   expect(await screen.findByText('API Error 500: Internal server error', {}, { timeout: 10_000 })).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+});
+
+it('follows an active session: a live call of this session refreshes the page, others do not', async () => {
+  const active = { ...SESSION, status: 'active' as const, endedAt: null };
+  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), { body: active });
+  api.on('GET', Paths.sessionReplay(WORKSPACE_ID, SESSION.id), { body: { ...REPLAY, session: active } });
+  const { store } = renderPage();
+  await screen.findByRole('list', { name: 'Messages' });
+  const replays = () => api.calls.filter((c) => c.includes('/replay')).length;
+  expect(replays()).toBe(1);
+  jest.useFakeTimers();
+  act(() => {
+    store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(9, { sessionId: 'another-session' }) }));
+  });
+  await act(async () => jest.advanceTimersByTimeAsync(LIVE_SESSION_REFRESH_MS));
+  expect(replays()).toBe(1);
+  act(() => {
+    store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(9, { sessionId: SESSION.id }) }));
+    store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(10, { sessionId: SESSION.id }) }));
+  });
+  await act(async () => jest.advanceTimersByTimeAsync(LIVE_SESSION_REFRESH_MS));
+  expect(replays()).toBe(2);
 });

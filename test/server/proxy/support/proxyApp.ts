@@ -19,6 +19,13 @@ export async function startProxyApp(overrides: Partial<Config> = {}): Promise<Pr
   const account = await registerAccount(t.app);
   return {
     ...t,
+    close: async () => {
+      // Clients (undici) may leave a connection open that never carried a request; Node counts it
+      // as busy until its headers timeout, which would hold app.close() for a minute.
+      const closing = t.close();
+      t.app.server.closeAllConnections();
+      await closing;
+    },
     base,
     account,
     register: async (url, extra = {}) => {

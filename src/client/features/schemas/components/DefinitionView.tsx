@@ -25,7 +25,7 @@ export function DefinitionView({ definition, highlight = [] }: { definition: unk
       <Box
         component="pre"
         aria-label="Definition"
-        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
+        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', colorScheme: 'dark', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
       >
         {lines.map(({ line, changed }, index) => (
           <Box

@@ -7,6 +7,12 @@ import ListSubheader from '@mui/material/ListSubheader';
 import { SCHEMA_KINDS, type SchemaDto } from '../../../../contract/schemas';
 import { KIND_LABELS } from '../schemaDiff';
 
+/** Only what differs from a first version that nobody pinned. */
+function versionNote(schema: SchemaDto): string | undefined {
+  if (schema.pinnedVersion !== null) return `v${schema.currentVersion} · pinned v${schema.pinnedVersion}`;
+  return schema.currentVersion > 1 ? `v${schema.currentVersion}` : undefined;
+}
+
 /** A server's schemas grouped by kind; drifted ones carry a badge. */
 export function SchemaList({ schemas, selectedId, onSelect }: { schemas: SchemaDto[]; selectedId: string | null; onSelect: (id: string) => void }) {
   return (
@@ -24,7 +30,7 @@ export function SchemaList({ schemas, selectedId, onSelect }: { schemas: SchemaD
                 <ListItemButton key={schema.id} selected={schema.id === selectedId} onClick={() => onSelect(schema.id)} sx={{ borderRadius: 1.5, mx: 0.5 }}>
                   <ListItemText
                     primary={schema.name}
-                    secondary={`v${schema.currentVersion}${schema.pinnedVersion !== null ? ` · pinned v${schema.pinnedVersion}` : ''}`}
+                    secondary={versionNote(schema)}
                     slotProps={{ primary: { sx: { fontFamily: 'ui-monospace, monospace', fontSize: 13, overflowWrap: 'anywhere' } } }}
                   />
                   {schema.drifted && <Chip size="small" color="warning" label="Drift" sx={{ ml: 1 }} />}

@@ -12,6 +12,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import DataObjectOutlinedIcon from '@mui/icons-material/DataObjectOutlined';
 import SearchOutlinedIcon from '@mui/icons-material/SearchOutlined';
+import { SCHEMA_KINDS } from '../../../../contract/schemas';
 import { errorMessage } from '../../../api/apiError';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
@@ -54,7 +55,12 @@ function SchemaStudio() {
   const server = servers?.find((s) => s.id === serverId) ?? null;
   const schemasQuery = useGetSchemasQuery({ workspaceId: workspaceId ?? '', serverId: serverId ?? '' }, { skip: !workspaceId || !server });
   const [discover, { isLoading: discovering }] = useDiscoverSchemasMutation();
-  const schemas = useMemo(() => schemasQuery.currentData?.schemas ?? [], [schemasQuery.currentData]);
+  // In the order the list shows them (tools, prompts, resources, templates), so the first one
+  // selected is the first one seen.
+  const schemas = useMemo(
+    () => SCHEMA_KINDS.flatMap((kind) => (schemasQuery.currentData?.schemas ?? []).filter((s) => s.kind === kind)),
+    [schemasQuery.currentData],
+  );
   const schemaId = params.get('schemaId');
   // Drifted schemas first: they are what someone opening the studio most needs to see.
   const selected = schemas.find((s) => s.id === schemaId) ?? schemas.find((s) => s.drifted) ?? schemas[0] ?? null;
@@ -152,7 +158,7 @@ function SchemaStudio() {
       )}
       {selected && workspaceId && (
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: 'minmax(240px, 300px) minmax(0, 1fr)' }, alignItems: 'start' }}>
-          <Card variant="outlined" sx={{ borderRadius: 3, py: 1, maxHeight: { md: 'calc(100vh - 220px)' }, overflow: 'auto', position: { md: 'sticky' }, top: { md: 88 } }}>
+          <Card variant="outlined" sx={{ borderRadius: 3, py: 1, maxHeight: { md: 'calc(100vh - 220px)' }, overflow: 'auto', colorScheme: 'dark', position: { md: 'sticky' }, top: { md: 88 } }}>
             <Typography variant="caption" color="text.secondary" sx={{ px: 2 }}>
               {schemas.length} schema(s) · {schemas.filter((s) => s.drifted).length} drifted
             </Typography>

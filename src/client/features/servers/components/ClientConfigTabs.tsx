@@ -35,7 +35,7 @@ export function ClientConfigTabs({ serverName, proxyUrl }: { serverName: string;
         <Box
           component="pre"
           aria-label={`${config.label} configuration`}
-          sx={{ m: 0, p: 1.5, pr: 6, overflowX: 'auto', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
+          sx={{ m: 0, p: 1.5, pr: 6, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
         >
           {config.snippet}
         </Box>

@@ -123,7 +123,7 @@ export default function ServersPage() {
         </EmptyState>
       )}
       {servers && servers.length > 0 && (
-        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' } }}>
+        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 520px), 1fr))', alignItems: 'start' }}>
           {servers.map((server) => (
             <ServerCard
               key={server.id}

@@ -21,6 +21,7 @@ import { ToolCallCard } from '../components/ToolCallCard';
 import { reasoningPath } from '../formatting';
 import { replayMachine } from '../replay/replayMachine';
 import { useGetSessionQuery, useGetSessionReplayQuery } from '../sessionsApi';
+import { useLiveSessionRefresh } from '../useLiveSessionRefresh';
 
 /** Messages per replay page (the endpoint allows up to 1000). */
 export const REPLAY_PAGE_SIZE = 500;
@@ -58,6 +59,12 @@ export default function SessionDetailPage() {
       setOffset(offset + REPLAY_PAGE_SIZE);
     }
   }, [page, playing, position, offset]);
+
+  // An active session grows while it is open: follow it, unless the user is replaying.
+  useLiveSessionRefresh(sessionId, player.matches('idle') && session.data?.status === 'active', () => {
+    void session.refetch();
+    void replay.refetch();
+  });
 
   const header = <PageHeader title="Session" subtitle="Every message in order, with a replay" actions={<Button component={RouterLink} to="/sessions">All sessions</Button>} />;
   if (!workspaceId) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * SPEC §7 sends some notification calls with "an empty body" while clients still set
- * Content-Type: application/json. Inside the scope this is registered on, such a body reads as {}
+ * SPEC §7 sends some calls with "an empty body" (notifications' mark-all-read, schemas' discover)
+ * while clients still set Content-Type: application/json. Inside the scope this is registered on, such a body reads as {}
  * instead of Fastify's 400; any other body goes through the default (poisoning-safe) JSON parser.
  */
 export function acceptEmptyJsonBodies(scope: FastifyInstance): void {
