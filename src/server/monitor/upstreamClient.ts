@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerTransport } from '../../contract/servers';
+import { storableText } from '../db/storable';
 
 // The official SDK client, connected to one upstream for the health monitor and schema discovery.
 // Every byte goes through the guarded outbound fetch (so metadata and link-local addresses are
@@ -86,9 +87,13 @@ export async function withUpstreamClient<T>(
   }
 }
 
-/** A short, single-line reason for a failed probe (stored as servers.last_error). */
+/**
+ * A short, single-line reason for a failed probe (stored as servers.last_error). The text may
+ * come from the upstream itself, so a NUL in it (which PostgreSQL cannot store) must not make
+ * the probe's outcome unrecordable and leave a dead server showing online.
+ */
 export function describeUpstreamError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${message}${cause}`.replace(/\s+/g, ' ').trim().slice(0, 500) || 'Unknown error';
+  return storableText(`${message}${cause}`).replace(/\s+/g, ' ').trim().slice(0, 500) || 'Unknown error';
 }

@@ -49,6 +49,7 @@ export interface OutboundClient {
 }
 
 const MAX_REDIRECTS = 5;
+const CLOSE_GRACE_MS = 1_000;
 
 function blocked(message: string): OutboundBlockedError {
   return new OutboundBlockedError(message);
@@ -182,7 +183,14 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     assertUrlAllowed,
     dispatcher: agent,
     close: async () => {
-      if (!agent.closed && !agent.destroyed) await agent.close();
+      if (agent.closed || agent.destroyed) return;
+      // Requests still running at shutdown are background work (probes, discovery): give them a
+      // moment, then cut them rather than hold the shutdown up to an upstream timeout.
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), CLOSE_GRACE_MS)));
+      const outcome = await Promise.race([agent.close().then(() => 'closed' as const), graceOver]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') await agent.destroy();
     },
   };
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp } from '../helpers/testApp';
@@ -130,6 +131,25 @@ describe(`health monitor against a real MCP server (${engineName})`, () => {
       expect(again).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+
+  it('records a server as offline even when its error text carries a NUL (which PostgreSQL cannot store)', async () => {
+    const upstream = http.createServer((_request, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('broken\u0000upstream'));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const t = await buildTestApp({}, database);
+    try {
+      const member = await createMemberWithWorkspace(database.db, t.config.secret, 'Nul');
+      const port = (upstream.address() as AddressInfo).port;
+      const serverId = await insertServerRow(database.db, member.workspaceId, { url: `http://127.0.0.1:${port}/mcp`, name: 'Nul' });
+      const outcome = await t.app.healthMonitor.checkNow(serverId);
+      expect(outcome.healthy).toBe(false);
+      const stored = await stateOf(serverId);
+      expect(stored).toMatchObject({ status: 'offline', last_health_status: false });
+      expect(stored.last_error).toContain('broken\ufffdupstream');
+    } finally {
+      await t.close();
+      await new Promise((resolve) => upstream.close(resolve));
     }
   });
 

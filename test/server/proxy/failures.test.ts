@@ -22,9 +22,11 @@ describe('proxy safety and failures', () => {
     upstream = await startStreamableUpstream({ json: true, stateful: false });
   });
   afterAll(async () => {
-    await upstream.close();
-    await t.close();
-  });
+    let t0 = Date.now(); await upstream.close(); console.log('upstream', Date.now() - t0);
+    const ticker = setInterval(() => console.log('still closing', Date.now() - t0, (t.app as any).schemaDiscovery?.inFlight?.size), 5000);
+    t0 = Date.now(); await t.close(); console.log('tclose', Date.now() - t0);
+    clearInterval(ticker);
+  }, 120_000);
 
   it('answers a call to an unreachable upstream with a JSON-RPC error echoing the id, and records it', async () => {
     const closed = http.createServer();

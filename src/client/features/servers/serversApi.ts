@@ -72,7 +72,11 @@ export const serversApi = apiSlice.injectEndpoints({
     }),
     getSchemaVersions: build.query<SchemaVersionListResult, SchemaRef>({
       query: ({ workspaceId, serverId, schemaId }) => ({ url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/versions` }),
-      providesTags: (_result, _error, { schemaId }) => [{ type: 'Schemas', id: `versions-${schemaId}` }],
+      // Also the server's tag: a discovery that adds versions refreshes every open history.
+      providesTags: (_result, _error, { serverId, schemaId }) => [
+        { type: 'Schemas', id: `versions-${schemaId}` },
+        { type: 'Schemas', id: serverId },
+      ],
     }),
     getSchemaPatches: build.query<PatchListResult, SchemaRef>({
       query: ({ workspaceId, serverId, schemaId }) => ({ url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/patches` }),

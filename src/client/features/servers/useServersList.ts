@@ -5,9 +5,13 @@ import { errorMessage } from '../../api/apiError';
 import { useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/toast';
 import { selectCurrentUser } from '../auth/authSlice';
+import { useLiveStreamStatus } from '../live/useLiveStreamStatus';
 import { selectCurrentWorkspaceId } from '../workspaces/workspaceSlice';
 import { useGetServersQuery } from './serversApi';
 import { selectFreshCachedServers } from './serversCacheSlice';
+
+/** How often the list refreshes itself while the live stream is not connected. */
+const FALLBACK_POLL_MS = 30_000;
 
 export interface ServersList {
   workspaceId: string | null;
@@ -28,7 +32,9 @@ export function useServersList(): ServersList {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
   const cached = useAppSelector((state) => selectFreshCachedServers(state, workspaceId, Date.now()));
   const authenticated = Boolean(user && workspaceId);
-  const query = useGetServersQuery(workspaceId ?? '', { skip: !authenticated });
+  // The live stream pushes every status change; without it, the list refreshes on its own.
+  const liveConnected = useLiveStreamStatus() === 'connected';
+  const query = useGetServersQuery(workspaceId ?? '', { skip: !authenticated, pollingInterval: liveConnected ? 0 : FALLBACK_POLL_MS });
   const { toast } = useToast();
 
   const servers = query.currentData ?? cached ?? undefined;

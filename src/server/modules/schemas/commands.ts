@@ -3,7 +3,7 @@ import type { SchemaDto, SchemaKind, SchemaVersionDto } from '../../../contract/
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { jsonEqual } from '../../schemas/jsonPatch';
 import { identityFieldOf } from '../../schemas/schemaIdentity';
-import { storableJson, storableText } from '../../schemas/storableJson';
+import { storableJson, storableText } from '../../db/storable';
 import { appendVersion, deleteSchema, findVersion, insertSchema, lockSchemaById, setPinnedVersion, type Definition } from './store';
 
 // The changes a person makes through the schemas API. Each runs in one transaction with the

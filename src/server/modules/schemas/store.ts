@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { JsonPatchOperation, PatchDto, SchemaDto, SchemaKind, SchemaVersionDto, SchemaVersionSource } from '../../../contract/schemas';
 import { createJsonPatch, jsonEqual } from '../../schemas/jsonPatch';
-import { storableJson, storableText } from '../../schemas/storableJson';
+import { storableJson, storableText } from '../../db/storable';
 
 // Queries of the schemas domain. A schema row holds the latest definition; schema_versions keeps
 // every definition with the RFC 6902 patch from its predecessor. Writers that change a schema run

@@ -1,4 +1,4 @@
-import { configure, screen } from '@testing-library/react';
+import { act, configure, screen } from '@testing-library/react';
 import { Paths } from '../../../../src/contract/routes';
 import { SERVERS_CACHE_TTL_MS } from '../../../../src/contract/constants';
 import { makeStore } from '../../../../src/client/app/store';
@@ -89,7 +89,7 @@ describe('servers cache', () => {
       configureApi: (fake) => fake.on('GET', Paths.servers('ws-1'), { status: 403, body: { message: 'Forbidden', code: 'forbidden' } }),
     });
     expect(await screen.findByRole('article', { name: 'Cached server' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
     expect(screen.queryByText('Failed to load servers')).not.toBeInTheDocument();
     expect(screen.getByRole('article', { name: 'Cached server' })).toBeInTheDocument();
     api.restore();

@@ -23,8 +23,8 @@ export function DriftAlert({ schema, latest, previous, busy, onAccept, onRollbac
   return (
     <Alert severity="warning" variant="outlined" role="alert" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
       <AlertTitle>Schema drift detected</AlertTitle>
-      The upstream changed this {KIND_SINGULAR[schema.kind]} after it was first seen. Review the change: a silent change to a tool's description or
-      inputs can alter what an agent does.
+      The upstream now serves a different {KIND_SINGULAR[schema.kind]} than the one last seen or approved. Review the change: a silent change to a
+      description or its inputs can alter what an agent does.
       {fields.length > 0 && (
         <Box sx={{ display: 'flex', gap: 0.75, flexWrap: 'wrap', my: 1.5 }} aria-label="Changed fields">
           {fields.map((field) => (

@@ -1,7 +1,8 @@
-// PostgreSQL cannot store NUL (U+0000) in text or jsonb. A definition carrying one (an upstream's
-// tool description, a hand-written version) would make its insert fail — and an upstream could use
-// that to keep a changed definition from ever being recorded, hiding its drift. NUL is stored as
-// U+FFFD instead, in string values and keys alike, before any comparison with stored versions.
+// PostgreSQL cannot store NUL (U+0000) in text or jsonb. Text that comes from outside (an upstream's
+// tool definition or error message, an agent's tool name) must not make a write fail: an upstream
+// could use that to keep a changed definition from being recorded (hiding its drift) or a failed
+// health check from being stored (a dead server showing online). NUL is stored as U+FFFD instead,
+// in string values and keys alike — for definitions, before any comparison with stored versions.
 const NUL = '\u0000';
 const REPLACEMENT = '\ufffd';
 
