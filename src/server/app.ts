@@ -51,7 +51,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    // X-Forwarded-* is believed only when the operator says a reverse proxy sets it.
+    trustProxy: config.trustProxy,
     // Our own 503 while closing (below) so the body has the API's {message, code} shape.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();

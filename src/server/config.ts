@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   TOOLSCOPE_PRICE_IDS: z.string().optional(),
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
+  TOOLSCOPE_TRUST_PROXY: bool(false),
 });
 
 export interface Config {
@@ -66,6 +67,8 @@ export interface Config {
   /** Where the built SPA lives; undefined = no SPA (API only). */
   clientDir: string | undefined;
   shutdownGraceMs: number;
+  /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
+  trustProxy: boolean;
   version: string;
 }
 
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // Empty = API only (npm run dev, where Vite serves the SPA).
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
+    trustProxy: e.TOOLSCOPE_TRUST_PROXY,
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
   };

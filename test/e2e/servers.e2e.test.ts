@@ -97,6 +97,10 @@ describeInBrowser('servers journey', () => {
     // Let the configuration panel finish opening before the picture.
     await page.waitForTimeout(500);
     await shoot('servers');
+
+    await card.getByRole('button', { name: 'Check health now' }).click();
+    await toast('Server is healthy').waitFor();
+    expect(await toast('Server is healthy').innerText()).toMatch(/Everything answered in \d+ ms/);
   });
 
   it('shows the discovered tools in Schema Studio, and a drift from the approved definition', async () => {
@@ -162,10 +166,13 @@ describeInBrowser('servers journey', () => {
   });
 
   it("raises 'Server Offline' when the upstream stops answering", async () => {
+    expect(await toast('Server Offline').count()).toBe(0);
     await upstream.stop();
     upstreamStopped = true;
     await toast('Server Offline').waitFor({ timeout: 30_000 });
     expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
+    // The overview's server list turns offline with it, without a reload.
+    await page.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -6,13 +6,15 @@ import { MIGRATIONS, type Migration } from './migrations';
 const LOCK_ID = 7_373_001;
 
 export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<string[]> {
-  await db.exec(`create table if not exists schema_migrations (
-    id text primary key,
-    applied_at timestamptz not null default now()
-  )`);
   const applied: string[] = [];
   await db.transaction(async (tx) => {
+    // The lock comes first, so two instances starting on an empty database do not race to
+    // create the bookkeeping table either.
     await tx.query('select pg_advisory_xact_lock($1)', [LOCK_ID]);
+    await tx.query(`create table if not exists schema_migrations (
+      id text primary key,
+      applied_at timestamptz not null default now()
+    )`);
     const done = new Set((await tx.query<{ id: string }>('select id from schema_migrations')).map((r) => r.id));
     for (const migration of migrations) {
       if (done.has(migration.id)) continue;
