@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Paths } from '../../src/contract/routes';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 8's journey in Debian's Chromium against the built app: a Starter account meets the
 // workspace limit, follows 'Upgrade to Create' to the plans, and walks the upgrade dialog.
@@ -9,7 +10,6 @@ const availability = chromiumAvailability();
 if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
 const describeInBrowser = availability.available ? describe : describe.skip;
 
-const SCREENSHOTS = process.env.TOOLSCOPE_E2E_SCREENSHOTS;
 // Starting the built app and Chromium on a busy machine takes longer than Jest's default 5 s.
 jest.setTimeout(120_000);
 
@@ -61,7 +61,7 @@ describeInBrowser('dialogs journey', () => {
   });
 
   const shoot = async (name: string) => {
-    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+    await screenshotIfAsked(page, name);
   };
 
   it("opens Create Workspace from the workspace menu and meets the limit: 'Upgrade to Create'", async () => {

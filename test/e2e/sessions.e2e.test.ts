@@ -1,22 +1,20 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStreamableUpstream, type SdkUpstream } from '../server/proxy/support/sdkUpstream';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 6's journey in Chromium against the built app: while /activity-stream is open, an MCP SDK
 // client runs a scripted session through the proxy (echo, a failing tool, echo again) — the calls
 // appear live and in order; the session then opens in /sessions/{id}, whose replay shows the same
 // calls in the same order; /thought-tracing shows the chain with the reasoning the agent sent.
-// Screenshots of the four pages go to docs/screenshots.
+// Screenshots of the four pages go to TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
 const availability = chromiumAvailability();
 if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
 const describeInBrowser = availability.available ? describe : describe.skip;
 
-const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
 jest.setTimeout(120_000);
 
 describeInBrowser('sessions journey', () => {
@@ -65,7 +63,6 @@ describeInBrowser('sessions journey', () => {
     );
     page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -75,7 +72,7 @@ describeInBrowser('sessions journey', () => {
     await upstream?.close();
   });
 
-  const shoot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const shoot = (name: string) => screenshotIfAsked(page, name);
   const feedRows = () => page.getByRole('list', { name: 'Activity' }).getByRole('listitem');
 
   it('shows the calls of a session live in /activity-stream, newest first, as the agent makes them', async () => {

@@ -17,6 +17,15 @@ export interface UpstreamTarget {
 }
 
 const CACHE_MS = 5_000;
+
+/** Credentials sealed under another secret cannot be read: forward without them (the upstream's 401 says why). */
+function readableCredentials(stored: string | null, secret: string): Record<string, string> {
+  try {
+    return decryptCredentials(stored, secret);
+  } catch {
+    return {};
+  }
+}
 const MAX_ENTRIES = 10_000;
 
 export class UpstreamDirectory {
@@ -40,7 +49,7 @@ export class UpstreamDirectory {
           proxyKey: row.proxy_key,
           url: row.url,
           transport: row.transport === 'sse' ? 'sse' : 'streamable-http',
-          headers: decryptCredentials(row.credentials_enc, this.secret),
+          headers: readableCredentials(row.credentials_enc, this.secret),
         }
       : null;
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);

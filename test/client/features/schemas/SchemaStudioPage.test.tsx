@@ -55,11 +55,11 @@ beforeEach(() => {
   sessionStorage.clear();
 });
 
-function renderStudio(onRollback: (body: unknown) => void = () => undefined, flag = true) {
+function renderStudio(onRollback: (body: unknown) => void = () => undefined, flag = true, path = '/schema-studio') {
   const base = Paths.schemas('ws-1', 'srv-1');
   return renderShellApp(<SchemaStudioPage />, {
     signedIn: true,
-    path: '/schema-studio',
+    path,
     flags: { show_schema_studio: flag },
     servers: [testServer()],
     configureApi: (fake) => {
@@ -110,6 +110,13 @@ describe('Schema Studio', () => {
     await userEvent.click(within(v1).getByRole('button', { name: 'Roll back to v1' }));
     await waitFor(() => expect(bodies).toEqual([{ version: 1 }]));
     expect(await screen.findByText('Rolled back')).toBeInTheDocument();
+    api.restore();
+  });
+
+  it("falls back to the workspace's first server when a link names one that is not there", async () => {
+    const { api } = renderStudio(undefined, true, '/schema-studio?serverId=gone');
+    expect(await screen.findByRole('list', { name: 'Schemas' })).toBeInTheDocument();
+    expect(api.calls).toContain(`GET ${Paths.schemas('ws-1', 'srv-1')}`);
     api.restore();
   });
 

@@ -41,6 +41,17 @@ describe('Tool Servers page', () => {
     api.restore();
   });
 
+  it('marks the server a link points at (?serverId=, as in status notifications)', async () => {
+    const { api } = renderShellApp(<ServersPage />, {
+      signedIn: true,
+      path: '/servers?serverId=srv-2',
+      servers: [testServer(), testServer({ id: 'srv-2', name: 'Weather' })],
+    });
+    expect(await screen.findByRole('article', { name: 'Weather' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('article', { name: 'Everything' })).not.toHaveAttribute('aria-current');
+    api.restore();
+  });
+
   it('gives ready-to-paste configuration for each client', async () => {
     const { api } = renderPage([testServer()]);
     const card = await screen.findByRole('article', { name: 'Everything' });

@@ -20,11 +20,16 @@ export async function startProxyApp(overrides: Partial<Config> = {}): Promise<Pr
   return {
     ...t,
     close: async () => {
-      // Clients (undici) may leave a connection open that never carried a request; Node counts it
-      // as busy until its headers timeout, which would hold app.close() for a minute.
-      const closing = t.close();
+      // Test clients (undici, the SDK's reconnecting transports) may leave or open connections that
+      // carry no request; Node counts those as busy until its headers timeout, which would hold
+      // app.close() for a minute. Every test is over here, so every connection can go.
+      const reaper = setInterval(() => t.app.server.closeAllConnections(), 20);
       t.app.server.closeAllConnections();
-      await closing;
+      try {
+        await t.close();
+      } finally {
+        clearInterval(reaper);
+      }
     },
     base,
     account,

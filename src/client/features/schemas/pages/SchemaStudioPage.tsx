@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -51,8 +51,9 @@ function SchemaStudio() {
   const { toast } = useToast();
   const [params, setParams] = useSearchParams();
   const { workspaceId, servers, isLoading, error } = useServersList();
-  const serverId = params.get('serverId') ?? servers?.[0]?.id ?? null;
-  const server = servers?.find((s) => s.id === serverId) ?? null;
+  // A server id from a stale link (not in this workspace) falls back to the first server.
+  const server = servers?.find((s) => s.id === params.get('serverId')) ?? servers?.[0] ?? null;
+  const serverId = server?.id ?? null;
   const schemasQuery = useGetSchemasQuery({ workspaceId: workspaceId ?? '', serverId: serverId ?? '' }, { skip: !workspaceId || !server });
   const [discover, { isLoading: discovering }] = useDiscoverSchemasMutation();
   // In the order the list shows them (tools, prompts, resources, templates), so the first one
@@ -74,12 +75,6 @@ function SchemaStudio() {
       }
       return next;
     });
-
-  // A server id from a stale link that is not in this workspace falls back to the first server.
-  useEffect(() => {
-    if (servers && params.get('serverId') && !server && servers.length > 0) select({ serverId: servers[0].id, schemaId: null });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [servers, server]);
 
   const runDiscovery = async () => {
     if (!workspaceId || !serverId) return;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,18 +22,31 @@ import { ServerStatusChip } from './ServerStatusChip';
 interface ServerCardProps {
   server: ServerDto;
   checking: boolean;
+  /** Opened from a link naming this server (e.g. a status notification): scrolled to and marked. */
+  highlighted?: boolean;
   onCheckHealth: () => void;
   onEdit: () => void;
   onDelete: () => void;
 }
 
 /** One registered server: status, schemas, proxy URL and how to connect a client to it. */
-export function ServerCard({ server, checking, onCheckHealth, onEdit, onDelete }: ServerCardProps) {
+export function ServerCard({ server, checking, highlighted = false, onCheckHealth, onEdit, onDelete }: ServerCardProps) {
+  const cardRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (highlighted) cardRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, [highlighted]);
   const [showConfig, setShowConfig] = useState(false);
   const schemaStudio = useFlag('show_schema_studio');
   const schemaLabel = `${server.schemaCount} ${server.schemaCount === 1 ? 'schema' : 'schemas'}`;
   return (
-    <Card variant="outlined" component="article" aria-label={server.name} sx={{ borderRadius: 3 }}>
+    <Card
+      ref={cardRef}
+      variant="outlined"
+      component="article"
+      aria-label={server.name}
+      aria-current={highlighted ? 'true' : undefined}
+      sx={{ borderRadius: 3, borderColor: highlighted ? 'primary.main' : 'divider', boxShadow: highlighted ? '0 0 0 1px rgba(99, 155, 255, 0.6)' : 'none' }}
+    >
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 2 }}>
           <Box sx={{ flex: 1, minWidth: 0 }}>

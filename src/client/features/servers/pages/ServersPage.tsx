@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -33,6 +34,7 @@ const asFormError = (error: unknown) => ({ message: errorMessage(error), fields:
 export default function ServersPage() {
   const dispatch = useAppDispatch();
   const { toast } = useToast();
+  const [params] = useSearchParams();
   const { workspaceId, servers, isLoading, isRefreshing, error } = useServersList();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [checkingId, setCheckingId] = useState<string | null>(null);
@@ -129,6 +131,7 @@ export default function ServersPage() {
               key={server.id}
               server={server}
               checking={checkingId === server.id}
+              highlighted={params.get('serverId') === server.id}
               onCheckHealth={() => void runHealthCheck(server)}
               onEdit={() => setDialog({ kind: 'edit', server })}
               onDelete={() => setDialog({ kind: 'delete', server })}
