@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -7,16 +5,17 @@ import { Paths } from '../../src/contract/routes';
 import { startEverything, type EverythingServer } from '../server/proxy/support/everything';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 5's journey in Debian's Chromium against the built app and a real server-everything:
 // register → onboarding → add the server → schemas discovered → an MCP client calls a tool
 // through the proxy URL read from the page → the overview moves live → the upstream stops →
-// 'Server Offline'. Screenshots of /servers, /schema-studio and /dashboard go to docs/screenshots.
+// 'Server Offline'. Screenshots of /servers, /schema-studio and /dashboard go to
+// TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
 const availability = chromiumAvailability();
 if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
 const describeInBrowser = availability.available ? describe : describe.skip;
 
-const SCREENSHOTS = path.resolve(__dirname, '../../docs/screenshots');
 jest.setTimeout(120_000);
 
 describeInBrowser('servers journey', () => {
@@ -38,7 +37,6 @@ describeInBrowser('servers journey', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -49,7 +47,7 @@ describeInBrowser('servers journey', () => {
     if (!upstreamStopped) await upstream?.stop();
   });
 
-  const shoot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const shoot = (name: string) => screenshotIfAsked(page, name);
   // Destructive toasts are alerts, the others status messages.
   const toast = (title: string) => page.locator('[role=alert], [role=status]').filter({ hasText: title });
   const stat = (label: string) => page.getByTestId(`stat-${label}`);
