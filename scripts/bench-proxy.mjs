@@ -8,14 +8,14 @@
 // Prints p50/p99 latency, the latency the proxy adds, throughput ratios, and how many recorded
 // calls were lost (calls sent through the recording proxy minus tool_calls rows stored).
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
-// upstream runs in a child process so it does not share the proxy's thread.
+// upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
 // Database: in-memory PGlite (on the proxy's thread), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
 // (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
 // BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept).
 import { createRequire } from 'node:module';
 import http from 'node:http';
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -169,24 +169,77 @@ async function startToolscope(upstreamUrl) {
 
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
 
-async function main() {
-  const upstream = await spawnUpstream();
-  const toolscope = await startToolscope(upstream.url);
+/** Toolscope in its own process, driven over IPC: setRecording, count, exit. */
+async function toolscopeChild() {
+  const toolscope = await startToolscope(process.env.BENCH_UPSTREAM_URL);
   const recorded = await toolscope.register('bench-recording-key-0000000000000');
   const plain = await toolscope.register('bench-plain-key-00000000000000000');
   const recorder = toolscope.app.recorder;
+  process.on('message', async (message) => {
+    if (message.type === 'setRecording') {
+      recorder.setEnabled(message.enabled);
+      process.send({ type: 'ok' });
+    } else if (message.type === 'count') {
+      recorder.setEnabled(true);
+      await recorder.flush();
+      const [{ stored }] = await toolscope.db.query('select count(*)::int as stored from tool_calls where server_id = $1', [recorded.serverId]);
+      process.send({ type: 'count', stored, stats: recorder.stats(), engine: toolscope.database.engine });
+    } else if (message.type === 'exit') {
+      await toolscope.app.close();
+      await toolscope.db.close();
+      await toolscope.database.drop();
+      process.exit(0);
+    }
+  });
+  process.send({ type: 'ready', recordedUrl: recorded.url.toString(), plainUrl: plain.url.toString() });
+}
+
+function spawnToolscope(upstreamUrl) {
+  const child = fork(fileURLToPath(import.meta.url), ['--toolscope'], { env: { ...process.env, BENCH_UPSTREAM_URL: upstreamUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      const onExit = (code) => reject(new Error(`toolscope exited (${code})`));
+      const onMessage = (message) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ask = (message, reply) => {
+    const answer = next(reply);
+    child.send(message);
+    return answer;
+  };
+  return {
+    ready: next('ready'),
+    ask,
+    exit: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.send({ type: 'exit' });
+      }),
+  };
+}
+
+async function main() {
+  const upstream = await spawnUpstream();
+  const toolscope = spawnToolscope(upstream.url);
+  const { recordedUrl, plainUrl } = await toolscope.ready;
   let sentThroughRecording = 0;
 
   const modes = {
-    direct: { url: new URL(upstream.url), before: () => {} },
-    'proxy, no record': { url: plain.url, before: () => recorder.setEnabled(false) },
-    'proxy, recording': { url: recorded.url, before: () => recorder.setEnabled(true), recording: true },
+    direct: { url: new URL(upstream.url), before: async () => {} },
+    'proxy, no record': { url: new URL(plainUrl), before: () => toolscope.ask({ type: 'setRecording', enabled: false }, 'ok') },
+    'proxy, recording': { url: new URL(recordedUrl), before: () => toolscope.ask({ type: 'setRecording', enabled: true }, 'ok'), recording: true },
   };
   const best = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, mode] of Object.entries(modes)) {
       for (const [label, clients, calls] of [['1 client', 1, SINGLE_CALLS], [`${CONCURRENCY} clients`, CONCURRENCY, CONCURRENT_CALLS]]) {
-        mode.before();
+        await mode.before();
         const result = await measure(mode.url, clients, calls);
         if (mode.recording) sentThroughRecording += result.calls;
         const key = `${name}|${label}`;
@@ -195,14 +248,9 @@ async function main() {
       }
     }
   }
-  recorder.setEnabled(true);
-  await recorder.flush();
-  await new Promise((r) => setTimeout(r, 200));
-  await recorder.flush();
-  const [{ stored }] = await toolscope.db.query('select count(*)::int as stored from tool_calls where server_id = $1', [recorded.serverId]);
-  const stats = recorder.stats();
+  const { stored, stats, engine } = await toolscope.ask({ type: 'count' }, 'count');
 
-  console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${toolscope.database.engine}, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${engine}, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('mode              | clients    | p50        | p99        | calls/s');
   for (const [key, r] of Object.entries(best)) {
     const [name, label] = key.split('|');
@@ -224,18 +272,23 @@ async function main() {
   const nginx = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
   if (!nginx.stdout.trim()) console.log('nginx: not installed, plain reverse-proxy baseline skipped');
 
-  await toolscope.app.close();
-  await toolscope.db.close();
-  await toolscope.database.drop();
+  await toolscope.exit();
   await upstream.close();
   await clientAgent.close();
   process.exitCode = lost === 0 ? 0 : 1;
 }
 
-if (process.argv[2] === '--upstream') {
+if (process.argv[2] === '--toolscope') {
+  toolscopeChild().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (process.argv[2] === '--upstream') {
   startUpstream().then((upstream) => console.log(upstream.url));
   process.on('SIGTERM', () => process.exit(0));
-} else main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

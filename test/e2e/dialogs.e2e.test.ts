@@ -1,14 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { Paths } from '../../src/contract/routes';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
-import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { launchChromium, type RunningBrowser } from './helpers/chromium';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 8's journey in Debian's Chromium against the built app: a Starter account meets the
 // workspace limit, follows 'Upgrade to Create' to the plans, and walks the upgrade dialog.
-const availability = chromiumAvailability();
-if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
-const describeInBrowser = availability.available ? describe : describe.skip;
+const describeInBrowser = describeWhenChromium();
 
 // Starting the built app and Chromium on a busy machine takes longer than Jest's default 5 s.
 jest.setTimeout(120_000);
@@ -25,10 +24,7 @@ describeInBrowser('dialogs journey', () => {
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1366, height: 900 } });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+    recordPageProblems(page, problems, { consoleErrors: true });
 
     // A fresh account is on Starter and already owns its personal workspace: the limit is reached.
     const response = await fetch(`${app.baseUrl}${Paths.register}`, {
@@ -55,9 +51,7 @@ describeInBrowser('dialogs journey', () => {
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await chromium?.stop();
-    await app?.stop();
+    await closeBrowserAndApp(context, chromium, app);
   });
 
   const shoot = async (name: string) => {

@@ -1,15 +1,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
-import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { launchChromium, type RunningBrowser } from './helpers/chromium';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
 import { stopEverythingStarted } from './helpers/processRegistry';
 
 // Starting PGlite and Chromium on a shared machine takes a while; each step waits for real UI.
 jest.setTimeout(120_000);
 
 // Issue 3's journey, in Debian's Chromium against the built app started as `npm start` runs it.
-const availability = chromiumAvailability();
-if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
-const describeInBrowser = availability.available ? describe : describe.skip;
+const describeInBrowser = describeWhenChromium();
 
 // Every flag that adds a sidebar entry is on, so the walk covers all of them (and proves that
 // TOOLSCOPE_FLAGS reaches the SPA without a rebuild).
@@ -27,16 +26,11 @@ describeInBrowser('foundation journey', () => {
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1366, height: 900 } });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+    recordPageProblems(page, problems, { consoleErrors: true });
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await chromium?.stop();
-    await app?.stop();
+    await closeBrowserAndApp(context, chromium, app);
     // Whatever a timed-out hook left running.
     await stopEverythingStarted();
   });

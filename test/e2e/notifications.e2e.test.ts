@@ -5,13 +5,12 @@ import type { NotificationDto } from '../../src/contract/notifications';
 import { Paths } from '../../src/contract/routes';
 import { startFixtureMcpServer, type FixtureMcpServer } from '../server/monitor/support/fixtureMcpServer';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
-import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { launchChromium, type RunningBrowser } from './helpers/chromium';
+import { closeBrowserAndApp, describeWhenChromium } from './helpers/journey';
 
 // Issue 7's journey: stop a registered upstream → a tool_server_status notification appears in
 // the bell without a reload → clicking it marks it read and takes the app to its actionUrl.
-const availability = chromiumAvailability();
-if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
-const describeInBrowser = availability.available ? describe : describe.skip;
+const describeInBrowser = describeWhenChromium();
 // Starting the built app and Chromium, and waiting for a health check and a 15 s poll.
 jest.setTimeout(120_000);
 
@@ -80,9 +79,7 @@ describeInBrowser('notifications journey', () => {
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await chromium?.stop();
-    await app?.stop();
+    await closeBrowserAndApp(context, chromium, app);
     await upstream?.stop();
   });
 

@@ -4,7 +4,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Paths } from '../../src/contract/routes';
 import { startEverything, type EverythingServer } from '../server/proxy/support/everything';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
-import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { launchChromium, type RunningBrowser } from './helpers/chromium';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 5's journey in Debian's Chromium against the built app and a real server-everything:
@@ -12,9 +13,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // through the proxy URL read from the page → the overview moves live → the upstream stops →
 // 'Server Offline'. Screenshots of /servers, /schema-studio and /dashboard go to
 // TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
-const availability = chromiumAvailability();
-if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
-const describeInBrowser = availability.available ? describe : describe.skip;
+const describeInBrowser = describeWhenChromium();
 
 jest.setTimeout(120_000);
 
@@ -36,13 +35,11 @@ describeInBrowser('servers journey', () => {
     context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+    recordPageProblems(page, problems);
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await chromium?.stop();
-    await app?.stop();
+    await closeBrowserAndApp(context, chromium, app);
     // The journey stops the upstream itself; a second stop would wait for an exit already past.
     if (!upstreamStopped) await upstream?.stop();
   });

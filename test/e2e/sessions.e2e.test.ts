@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStreamableUpstream, type SdkUpstream } from '../server/proxy/support/sdkUpstream';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
-import { chromiumAvailability, launchChromium, type RunningBrowser } from './helpers/chromium';
+import { launchChromium, type RunningBrowser } from './helpers/chromium';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 6's journey in Chromium against the built app: while /activity-stream is open, an MCP SDK
@@ -11,9 +12,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // appear live and in order; the session then opens in /sessions/{id}, whose replay shows the same
 // calls in the same order; /thought-tracing shows the chain with the reasoning the agent sent.
 // Screenshots of the four pages go to TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
-const availability = chromiumAvailability();
-if (!availability.available) console.warn(`Browser journeys not run: ${availability.reason}`);
-const describeInBrowser = availability.available ? describe : describe.skip;
+const describeInBrowser = describeWhenChromium();
 
 jest.setTimeout(120_000);
 
@@ -62,13 +61,11 @@ describeInBrowser('sessions journey', () => {
       { accessToken, refreshToken, workspaceId: workspaces[0].id },
     );
     page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+    recordPageProblems(page, problems);
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await chromium?.stop();
-    await app?.stop();
+    await closeBrowserAndApp(context, chromium, app);
     await upstream?.close();
   });
 

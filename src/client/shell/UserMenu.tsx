@@ -1,12 +1,8 @@
-import { useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import PersonOutlineIcon from '@mui/icons-material/PersonOutlineOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
@@ -14,6 +10,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { selectCurrentUser } from '../features/auth/authSlice';
 import { logout } from '../features/auth/session';
+import { HeaderMenu, HeaderMenuItem, useHeaderMenu } from './HeaderMenu';
 
 export const FALLBACK_USER_NAME = 'User';
 
@@ -22,9 +19,8 @@ export function UserMenu() {
   const user = useAppSelector(selectCurrentUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { anchor, close, triggerProps } = useHeaderMenu();
   const name = user?.fullName?.trim() || FALLBACK_USER_NAME;
-  const close = () => setAnchor(null);
   const go = (to: string) => {
     close();
     navigate(to);
@@ -40,9 +36,7 @@ export function UserMenu() {
     <>
       <IconButton
         aria-label="Account menu"
-        aria-haspopup="menu"
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+        {...triggerProps}
         size="small"
       >
         <Avatar
@@ -55,14 +49,7 @@ export function UserMenu() {
           {name.charAt(0).toUpperCase()}
         </Avatar>
       </IconButton>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 240, mt: 1 } } }}
-      >
+      <HeaderMenu anchor={anchor} onClose={close} minWidth={240}>
         <Box sx={{ px: 2, py: 1.25 }}>
           <Typography variant="subtitle2" noWrap>
             {name}
@@ -72,26 +59,17 @@ export function UserMenu() {
           </Typography>
         </Box>
         <Divider />
-        <MenuItem onClick={() => go('/settings?tab=profile')}>
-          <ListItemIcon>
-            <PersonOutlineIcon fontSize="small" />
-          </ListItemIcon>
+        <HeaderMenuItem icon={<PersonOutlineIcon fontSize="small" />} onClick={() => go('/settings?tab=profile')}>
           Profile
-        </MenuItem>
-        <MenuItem onClick={() => go('/settings')}>
-          <ListItemIcon>
-            <SettingsOutlinedIcon fontSize="small" />
-          </ListItemIcon>
+        </HeaderMenuItem>
+        <HeaderMenuItem icon={<SettingsOutlinedIcon fontSize="small" />} onClick={() => go('/settings')}>
           Settings
-        </MenuItem>
+        </HeaderMenuItem>
         <Divider />
-        <MenuItem onClick={() => void signOut()}>
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
+        <HeaderMenuItem icon={<LogoutIcon fontSize="small" />} onClick={() => void signOut()}>
           Sign out
-        </MenuItem>
-      </Menu>
+        </HeaderMenuItem>
+      </HeaderMenu>
     </>
   );
 }

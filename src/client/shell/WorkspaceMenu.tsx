@@ -1,10 +1,8 @@
-import { useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import ListSubheader from '@mui/material/ListSubheader';
 import AddIcon from '@mui/icons-material/Add';
@@ -16,6 +14,7 @@ import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { openDialog } from '../app/dialogsSlice';
 import { useGetWorkspacesQuery } from '../features/workspaces/workspacesApi';
 import { selectCurrentWorkspaceId, switchWorkspace } from '../features/workspaces/workspaceSlice';
+import { HeaderMenu, HeaderMenuItem, useHeaderMenu } from './HeaderMenu';
 
 /** SPEC §2: the workspace dropdown: the list (click switches), Create Workspace, Workspace Settings. */
 export function WorkspaceMenu() {
@@ -24,8 +23,7 @@ export function WorkspaceMenu() {
   const { data: workspaces = [] } = useGetWorkspacesQuery();
   const currentId = useAppSelector(selectCurrentWorkspaceId);
   const current = workspaces.find((workspace) => workspace.id === currentId);
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
+  const { anchor, close, triggerProps } = useHeaderMenu();
 
   const choose = (id: string) => {
     close();
@@ -38,9 +36,7 @@ export function WorkspaceMenu() {
         color="inherit"
         variant="outlined"
         aria-label="Workspace menu"
-        aria-haspopup="menu"
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
+        {...triggerProps}
         startIcon={<WorkspacesOutlinedIcon fontSize="small" />}
         endIcon={<UnfoldMoreIcon fontSize="small" />}
         sx={{ borderColor: 'divider', maxWidth: { xs: 150, sm: 260 }, justifyContent: 'space-between' }}
@@ -49,14 +45,7 @@ export function WorkspaceMenu() {
           {current?.name ?? 'Workspace'}
         </span>
       </Button>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 260, mt: 1 } } }}
-      >
+      <HeaderMenu anchor={anchor} onClose={close} minWidth={260}>
         <ListSubheader sx={{ lineHeight: '32px' }}>Workspaces</ListSubheader>
         {workspaces.map((workspace) => (
           <MenuItem key={workspace.id} selected={workspace.id === currentId} onClick={() => choose(workspace.id)}>
@@ -68,30 +57,26 @@ export function WorkspaceMenu() {
           </MenuItem>
         ))}
         <Divider />
-        <MenuItem
+        <HeaderMenuItem
+          icon={<AddIcon fontSize="small" />}
           onClick={() => {
             close();
             dispatch(openDialog('createWorkspace'));
           }}
         >
-          <ListItemIcon>
-            <AddIcon fontSize="small" />
-          </ListItemIcon>
           Create Workspace
-        </MenuItem>
-        <MenuItem
+        </HeaderMenuItem>
+        <HeaderMenuItem
+          icon={<SettingsOutlinedIcon fontSize="small" />}
           disabled={!currentId}
           onClick={() => {
             close();
             if (currentId) navigate(`/workspace/${currentId}/settings`);
           }}
         >
-          <ListItemIcon>
-            <SettingsOutlinedIcon fontSize="small" />
-          </ListItemIcon>
           Workspace Settings
-        </MenuItem>
-      </Menu>
+        </HeaderMenuItem>
+      </HeaderMenu>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
@@ -6,6 +7,7 @@ import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from '
 import { parseMessages, requestsIn } from './jsonRpc';
 import { MessageTap } from './messageTap';
 import { relayRaw, relaySse } from './responseRelay';
+import { serializeSseEvent } from './sseParser';
 import { findTarget, originOf } from './streamableHttp';
 import { describeFailure, errorResponse, httpFailure } from './upstreamErrors';
 import type { UpstreamTarget } from './upstreamDirectory';
@@ -18,6 +20,8 @@ interface LegacyStream {
   upstreamMessageUrl: string;
   session: RecordedSession | null;
   tap: MessageTap;
+  /** The agent's end of the stream, where answers — and the proxy's own errors — are sent. */
+  res: ServerResponse;
 }
 
 export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
@@ -60,7 +64,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
         const upstreamMessageUrl = new URL(event.data.trim(), target.url);
         // The upstream may only point at itself: anything else would let it steer the proxy.
         if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
-        streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap });
+        streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap, res });
         return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
       });
     } finally {
@@ -93,8 +97,14 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     } catch (error) {
       const failure = describeFailure(error, config.upstreamTimeoutMs);
       const errors = requests.map((r) => errorResponse(r.id ?? null, failure));
-      for (const e of errors) stream.tap.fromServer(e, 0);
-      return reply.status(502).type('application/json').send(errors.length === 1 ? errors[0] : errors.length > 0 ? errors : errorResponse(null, failure));
+      if (errors.length === 0 || stream.res.destroyed) return reply.status(502).type('application/json').send(errorResponse(null, failure));
+      // Answers of this transport travel on the stream: the agent gets each request's error there,
+      // as if the upstream had answered it, and the POST itself is accepted.
+      for (const e of errors) {
+        stream.tap.fromServer(e, 0);
+        stream.res.write(serializeSseEvent({ event: 'message', data: JSON.stringify(e) }));
+      }
+      return reply.status(202).type('text/plain').send('Accepted');
     }
     reply.hijack();
     reply.raw.writeHead(upstream.statusCode, agentResponseHeaders(upstream.headers));

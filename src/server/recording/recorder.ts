@@ -1,26 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
-import { durationHistogramIndex, type MessageDirection } from '../../contract/sessions';
-import { toSessionDto, toToolCallDto } from '../modules/sessions/mappers';
+import type { MessageDirection } from '../../contract/sessions';
 import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { writeBatch, type Batch } from './batchWriter';
 import { boundedJson, estimateTokens, payloadText, toolCallError } from './payload';
-import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
+import type { QueuedToolCall, SessionState } from './rows';
+import { WriteQueue, type QueuedSession, type WriteQueueOptions } from './writeQueue';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them with one
 // multi-row insert per table; events go to the live stream once their rows are stored. The
 // queue is bounded: when full, new messages and calls are dropped and counted, never awaited.
 
-export interface RecorderOptions {
-  queueLimit: number;
-  flushMs: number;
-  /** Flush at once when this many rows wait (default 2000). */
-  batchRows?: number;
-  /** Most messages written by one transaction (calls: half as many); the rest follow at once (default 1000). */
-  maxBatchRows?: number;
+export interface RecorderOptions extends WriteQueueOptions {
   /** A session with a session id ends after this long without traffic (default 30 min). */
   statefulIdleMs?: number;
   /** An inferred (stateless) session ends after this gap; the next message starts a new one (default 5 min). */
@@ -28,7 +20,6 @@ export interface RecorderOptions {
   /** Characters of a message payload kept for replay (default 64 KiB). */
   payloadLimit?: number;
   now?: () => number;
-  log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
 export interface SessionOrigin {
@@ -53,14 +44,12 @@ interface PendingRequest {
   call?: QueuedToolCall;
 }
 
-export interface RecordedSession {
+export interface RecordedSession extends QueuedSession {
   readonly row: SessionState;
   seq: number;
   lastActivityMs: number;
   pending: Map<string, PendingRequest>;
   inferredIdentity?: string;
-  announced: boolean;
-  endAnnounced: boolean;
 }
 
 export interface RecorderStats {
@@ -83,17 +72,9 @@ export class Recorder {
   private readonly sessions = new Set<RecordedSession>();
   private readonly byMcpId = new Map<string, RecordedSession>();
   private readonly byIdentity = new Map<string, RecordedSession>();
-  private dirty = new Set<RecordedSession>();
-  private messages: QueuedMessage[] = [];
-  private toolCalls: QueuedToolCall[] = [];
-  private usage = new Map<string, UsageIncrement>();
-  private timer: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
   private closed = false;
-  private readonly counters = { sessions: 0, messages: 0, toolCalls: 0, droppedMessages: 0, droppedCalls: 0, lost: 0, flushes: 0 };
-  private lastFlushMs: number | null = null;
-  private lastError: string | null = null;
+  private readonly queue: WriteQueue;
 
   constructor(
     private readonly db: Database,
@@ -101,6 +82,7 @@ export class Recorder {
     private readonly options: RecorderOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.queue = new WriteQueue(db, bus, options);
   }
 
   /** Starts the idle sweep (the app does this; unit tests call sweepIdle() with their own clock). */
@@ -207,27 +189,23 @@ export class Recorder {
     if (kind === 'error') row.error_count++;
     this.markDirty(session);
 
-    if (this.queuedRows() >= this.options.queueLimit) this.counters.droppedMessages++;
-    else {
-      const payload = payloadText(message, rawText, this.options.payloadLimit ?? 65_536);
-      this.messages.push({
-        workspace_id: row.workspace_id,
-        session_id: row.id,
-        seq: ++session.seq,
-        direction,
-        kind,
-        method: message.method ?? null,
-        jsonrpc_id: hasId(message) ? String(message.id) : null,
-        payload: payload.text,
-        size_bytes: sizeBytes,
-        truncated: payload.truncated,
-        created_at: at,
-      });
-    }
+    const payload = payloadText(message, rawText, this.options.payloadLimit ?? 65_536);
+    this.queue.pushMessage({
+      workspace_id: row.workspace_id,
+      session_id: row.id,
+      seq: ++session.seq,
+      direction,
+      kind,
+      method: message.method ?? null,
+      jsonrpc_id: hasId(message) ? String(message.id) : null,
+      payload: payload.text,
+      size_bytes: sizeBytes,
+      truncated: payload.truncated,
+      created_at: at,
+    });
 
     if (kind === 'request' && hasId(message)) this.onRequest(session, direction, message, sizeBytes, nowMs, at);
     else if ((kind === 'response' || kind === 'error') && hasId(message)) this.onResponse(session, direction, message, sizeBytes, nowMs, at);
-    this.scheduleFlush();
   }
 
   private onRequest(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage & { id: string | number }, sizeBytes: number, nowMs: number, at: string): void {
@@ -291,30 +269,7 @@ export class Recorder {
     call.duration_ms = Math.max(0, Math.round(nowMs - pending.startedMs));
     call.response_bytes = sizeBytes;
     call.tokens_estimate = estimateTokens(call.request_bytes + sizeBytes);
-    this.queueToolCall(call);
-  }
-
-  private queueToolCall(call: QueuedToolCall): void {
-    if (this.queuedRows() >= this.options.queueLimit) {
-      this.counters.droppedCalls++;
-      return;
-    }
-    this.toolCalls.push(call);
-    const bucketMs = Math.floor(Date.parse(call.ended_at ?? call.started_at) / 60_000) * 60_000;
-    const bucket = new Date(bucketMs).toISOString();
-    const key = `${call.workspace_id}|${call.server_id}|${call.tool_name}|${bucket}`;
-    let usage = this.usage.get(key);
-    if (!usage) {
-      usage = { workspace_id: call.workspace_id, server_id: call.server_id, tool_name: call.tool_name, bucket, calls: 0, errors: 0, duration_sum_ms: 0, duration_max_ms: 0, duration_hist: new Array(12).fill(0), tokens: 0 };
-      this.usage.set(key, usage);
-    }
-    const duration = call.duration_ms ?? 0;
-    usage.calls++;
-    if (call.status !== 'ok') usage.errors++;
-    usage.duration_sum_ms += duration;
-    usage.duration_max_ms = Math.max(usage.duration_max_ms, duration);
-    usage.duration_hist[durationHistogramIndex(duration)]++;
-    usage.tokens += call.tokens_estimate;
+    this.queue.pushToolCall(call);
   }
 
   endSession(session: RecordedSession): void {
@@ -327,7 +282,7 @@ export class Recorder {
       pending.call.ended_at = at;
       pending.call.tokens_estimate = estimateTokens(pending.call.request_bytes);
       session.row.error_count++;
-      this.queueToolCall(pending.call);
+      this.queue.pushToolCall(pending.call);
     }
     session.pending.clear();
     session.row.status = 'ended';
@@ -336,7 +291,6 @@ export class Recorder {
     if (session.row.mcp_session_id) this.byMcpId.delete(mcpKey(session.row.server_id, session.row.mcp_session_id));
     if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session) this.byIdentity.delete(session.inferredIdentity);
     this.markDirty(session);
-    this.scheduleFlush();
   }
 
   /** Ends sessions idle past their limit. */
@@ -353,50 +307,27 @@ export class Recorder {
     for (const session of [...this.sessions]) if (session.row.server_id === serverId) this.sessions.delete(session);
     for (const [key, session] of this.byMcpId) if (session.row.server_id === serverId) this.byMcpId.delete(key);
     for (const [key, session] of this.byIdentity) if (session.row.server_id === serverId) this.byIdentity.delete(key);
-    this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
-    this.messages = this.messages.filter((m) => this.dirtyOrKnown(m.session_id));
-    this.toolCalls = this.toolCalls.filter((c) => c.server_id !== serverId);
-    for (const [key, usage] of this.usage) if (usage.server_id === serverId) this.usage.delete(key);
-  }
-
-  private dirtyOrKnown(sessionId: string): boolean {
-    for (const s of this.sessions) if (s.row.id === sessionId) return true;
-    for (const s of this.dirty) if (s.row.id === sessionId) return true;
-    return false;
+    this.queue.forgetServer(serverId);
   }
 
   stats(): RecorderStats {
+    const c = this.queue.counters;
     return {
       enabled: this.enabled,
-      queuedRows: this.queuedRows(),
+      queuedRows: this.queue.queuedRows,
       activeSessions: this.sessions.size,
-      written: { sessions: this.counters.sessions, messages: this.counters.messages, toolCalls: this.counters.toolCalls },
-      dropped: { messages: this.counters.droppedMessages, toolCalls: this.counters.droppedCalls },
-      lostOnWriteError: this.counters.lost,
-      flushes: this.counters.flushes,
-      lastFlushMs: this.lastFlushMs,
-      lastError: this.lastError,
+      written: { sessions: c.sessions, messages: c.messages, toolCalls: c.toolCalls },
+      dropped: { messages: c.droppedMessages, toolCalls: c.droppedCalls },
+      lostOnWriteError: c.lost,
+      flushes: c.flushes,
+      lastFlushMs: this.queue.lastFlushMs,
+      lastError: this.queue.lastError,
     };
   }
 
   /** Writes everything queued now (and waits for a flush already running). */
-  async flush(): Promise<void> {
-    do await this.flushOnce();
-    while (this.hasPending());
-  }
-
-  private hasPending(): boolean {
-    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
-  }
-
-  /** One transaction's worth (see maxBatchRows). */
-  private async flushOnce(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.hasPending()) return;
-    this.flushing = this.writeQueued().finally(() => (this.flushing = undefined));
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.queue.flush();
   }
 
   /** Graceful shutdown: end every open session and write everything. */
@@ -404,83 +335,12 @@ export class Recorder {
     if (this.sweeper) clearInterval(this.sweeper);
     for (const session of [...this.sessions]) this.endSession(session);
     this.closed = true;
-    await this.flush();
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private queuedRows(): number {
-    return this.messages.length + this.toolCalls.length;
+    await this.queue.flush();
+    this.queue.stopTimer();
   }
 
   private markDirty(session: RecordedSession): void {
-    this.dirty.add(session);
-  }
-
-  private scheduleFlush(): void {
-    if (this.queuedRows() >= (this.options.batchRows ?? 2000) && !this.flushing) {
-      void this.flushOnce();
-      return;
-    }
-    if (this.timer || this.flushing) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flushOnce().then(() => {
-        if (this.hasPending()) this.scheduleFlush();
-      });
-    }, this.options.flushMs);
-  }
-
-  private async writeQueued(): Promise<void> {
-    const sessions = [...this.dirty];
-    // At most maxBatchRows messages and calls per transaction: an embedded PGlite runs on this
-    // thread, so one huge insert would stall every request for its whole duration.
-    const limit = this.options.maxBatchRows ?? 1000;
-    const batch: Batch = {
-      sessions: sessions.map((s) => ({ ...s.row })),
-      messages: this.messages.splice(0, limit),
-      toolCalls: this.toolCalls.splice(0, Math.max(1, limit >> 1)),
-      usage: [...this.usage.values()],
-    };
-    this.dirty = new Set();
-    this.usage = new Map();
-    const started = performance.now();
-    try {
-      await writeBatch(this.db, batch);
-      this.counters.flushes++;
-      this.counters.sessions += batch.sessions.length;
-      this.counters.messages += batch.messages.length;
-      this.counters.toolCalls += batch.toolCalls.length;
-      this.lastFlushMs = Math.round(performance.now() - started);
-    } catch (error) {
-      this.counters.lost += batch.messages.length + batch.toolCalls.length;
-      this.lastError = error instanceof Error ? error.message : String(error);
-      this.options.log?.error({ err: error }, 'recorder flush failed');
-      return;
-    }
-    this.announce(sessions, batch);
-    if (this.queuedRows() > 0 && !this.timer) {
-      // The rest of a large backlog: next turn of the event loop, so requests interleave.
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.flushOnce();
-      }, 0);
-    }
-  }
-
-  private announce(sessions: RecordedSession[], batch: Batch): void {
-    for (const session of sessions) {
-      if (!session.announced) {
-        session.announced = true;
-        this.bus.publish(session.row.workspace_id, { type: 'session_started', data: toSessionDto({ ...session.row, status: 'active', ended_at: null }) });
-      }
-    }
-    for (const call of batch.toolCalls) this.bus.publish(call.workspace_id, { type: 'tool_call', data: toToolCallDto(call) });
-    for (const session of sessions) {
-      if (session.row.status === 'ended' && !session.endAnnounced) {
-        session.endAnnounced = true;
-        this.bus.publish(session.row.workspace_id, { type: 'session_ended', data: toSessionDto(session.row) });
-      }
-    }
+    this.queue.markDirty(session);
   }
 }
 

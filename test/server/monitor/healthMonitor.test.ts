@@ -5,6 +5,7 @@ import { buildTestApp } from '../helpers/testApp';
 import { engineName, openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
 import { createMemberWithWorkspace, insertServerRow } from './support/workspaceFixture';
 import { startFixtureMcpServer, type FixtureMcpServer } from './support/fixtureMcpServer';
+import { freePort } from './support/freePort';
 import { openSse } from './support/sseReader';
 
 jest.setTimeout(60_000);
@@ -217,14 +218,4 @@ describe(`health monitor against a real MCP server (${engineName})`, () => {
     });
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 

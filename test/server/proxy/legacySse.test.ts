@@ -69,3 +69,35 @@ describe('legacy HTTP+SSE proxy', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('legacy HTTP+SSE proxy with a failing upstream', () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+  beforeAll(async () => {
+    t = await startProxyApp({ upstreamTimeoutMs: 400 });
+    upstream = await startLegacySseUpstream();
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  it('answers a request the upstream never answers with a JSON-RPC error on the stream', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
+    const client = new Client({ name: 'legacy-timeout', version: '1' });
+    await client.connect(new SSEClientTransport(new URL(`${proxyUrl.pathname}/sse`, t.base)));
+    upstream.hang(true);
+    try {
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'lost' } })).rejects.toMatchObject({
+        code: -32011,
+        message: expect.stringContaining('Tool server did not answer within 400 ms'),
+      });
+    } finally {
+      upstream.hang(false);
+      await client.close();
+    }
+    await t.app.recorder.flush();
+    const calls = await t.database.db.query<{ status: string; error_message: string }>('select status, error_message from tool_calls where server_id = $1', [server.id]);
+    expect(calls).toEqual([{ status: 'error', error_message: 'Tool server did not answer within 400 ms' }]);
+  });
+});

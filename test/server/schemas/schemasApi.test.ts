@@ -1,9 +1,8 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { createMemberWithWorkspace, insertServerRow, type Member } from '../monitor/support/workspaceFixture';
 import { startFixtureMcpServer, type FixtureMcpServer } from '../monitor/support/fixtureMcpServer';
+import { freePort } from '../monitor/support/freePort';
 import type { LiveMessage } from '../../../src/contract/live';
 
 jest.setTimeout(90_000);
@@ -270,14 +269,4 @@ async function waitUntil(condition: () => Promise<boolean>, withinMs = 15_000): 
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -5,6 +5,23 @@ import { durationHistogramIndex } from '../../../src/contract/sessions';
 
 // Rows as the proxy's recorder writes them, inserted with multi-row statements.
 
+/**
+ * One multi-row insert: `insert` is the statement up to `values`; `row` gives each item's bound
+ * values, then any SQL literals that follow them in the row.
+ */
+async function insertRows<T>(db: Queryable, insert: string, items: T[], row: (item: T, index: number) => [bound: unknown[], literals?: string]): Promise<void> {
+  const values: unknown[] = [];
+  const rows = items.map((item, index) => {
+    const [bound, literals] = row(item, index);
+    const placeholders = bound.map((value) => {
+      values.push(value);
+      return `$${values.length}`;
+    });
+    return `(${[...placeholders, ...(literals === undefined ? [] : [literals])].join(', ')})`;
+  });
+  await db.query(`${insert} values ${rows.join(', ')}`, values);
+}
+
 export interface SeededWorkspace {
   userId: string;
   workspaceId: string;
@@ -53,30 +70,28 @@ export interface SessionSeed {
 
 export async function insertSessions(db: Queryable, workspaceId: string, sessions: SessionSeed[]): Promise<string[]> {
   const ids = sessions.map((s) => s.id ?? randomUUID());
-  const columns = 12;
-  const values: unknown[] = [];
-  const rows = sessions.map((s, i) => {
-    values.push(
-      ids[i],
-      workspaceId,
-      s.serverId,
-      s.clientName === undefined ? 'claude-code' : s.clientName,
-      s.clientVersion === undefined ? '1.0.0' : s.clientVersion,
-      s.protocolVersion ?? '2025-06-18',
-      s.status ?? (s.endedAt ? 'ended' : 'active'),
-      s.startedAt,
-      s.lastActivityAt ?? s.endedAt ?? s.startedAt,
-      s.endedAt ?? null,
-      s.callCount ?? 0,
-      s.errorCount ?? 0,
-    );
-    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
-    return `(${p.join(', ')}, 'streamable-http', ${s.messageCount ?? 0})`;
-  });
-  await db.query(
+  await insertRows(
+    db,
     `insert into sessions (id, workspace_id, server_id, client_name, client_version, protocol_version, status, started_at,
-       last_activity_at, ended_at, call_count, error_count, transport, message_count) values ${rows.join(', ')}`,
-    values,
+       last_activity_at, ended_at, call_count, error_count, transport, message_count)`,
+    sessions,
+    (s, i) => [
+      [
+        ids[i],
+        workspaceId,
+        s.serverId,
+        s.clientName === undefined ? 'claude-code' : s.clientName,
+        s.clientVersion === undefined ? '1.0.0' : s.clientVersion,
+        s.protocolVersion ?? '2025-06-18',
+        s.status ?? (s.endedAt ? 'ended' : 'active'),
+        s.startedAt,
+        s.lastActivityAt ?? s.endedAt ?? s.startedAt,
+        s.endedAt ?? null,
+        s.callCount ?? 0,
+        s.errorCount ?? 0,
+      ],
+      `'streamable-http', ${s.messageCount ?? 0}`,
+    ],
   );
   return ids;
 }
@@ -100,35 +115,34 @@ export interface ToolCallSeed {
 
 export async function insertToolCalls(db: Queryable, workspaceId: string, calls: ToolCallSeed[]): Promise<string[]> {
   const ids = calls.map((c) => c.id ?? randomUUID());
-  const columns = 15;
-  const values: unknown[] = [];
-  const rows = calls.map((c, i) => {
-    const duration = c.status === 'pending' ? null : (c.durationMs ?? 10);
-    values.push(
-      ids[i],
-      workspaceId,
-      c.serverId,
-      c.sessionId,
-      c.jsonrpcId ?? String(i + 1),
-      c.toolName,
-      JSON.stringify(c.arguments ?? {}),
-      c.result === undefined ? null : JSON.stringify(c.result),
-      c.errorMessage ?? null,
-      c.status ?? 'ok',
-      c.startedAt,
-      duration === null ? null : new Date(Date.parse(c.startedAt) + duration).toISOString(),
-      duration,
-      c.meta === undefined ? null : JSON.stringify(c.meta),
-      c.traceparent ?? null,
-    );
-    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
-    return `(${p.join(', ')}, 100, 200, ${c.tokens ?? 0})`;
-  });
-  await db.query(
+  await insertRows(
+    db,
     `insert into tool_calls (id, workspace_id, server_id, session_id, jsonrpc_id, tool_name, arguments, result, error_message,
-       status, started_at, ended_at, duration_ms, meta, traceparent, request_bytes, response_bytes, tokens_estimate)
-     values ${rows.join(', ')}`,
-    values,
+       status, started_at, ended_at, duration_ms, meta, traceparent, request_bytes, response_bytes, tokens_estimate)`,
+    calls,
+    (c, i) => {
+      const duration = c.status === 'pending' ? null : (c.durationMs ?? 10);
+      return [
+        [
+          ids[i],
+          workspaceId,
+          c.serverId,
+          c.sessionId,
+          c.jsonrpcId ?? String(i + 1),
+          c.toolName,
+          JSON.stringify(c.arguments ?? {}),
+          c.result === undefined ? null : JSON.stringify(c.result),
+          c.errorMessage ?? null,
+          c.status ?? 'ok',
+          c.startedAt,
+          duration === null ? null : new Date(Date.parse(c.startedAt) + duration).toISOString(),
+          duration,
+          c.meta === undefined ? null : JSON.stringify(c.meta),
+          c.traceparent ?? null,
+        ],
+        `100, 200, ${c.tokens ?? 0}`,
+      ];
+    },
   );
   return ids;
 }
@@ -145,18 +159,17 @@ export interface MessageSeed {
 }
 
 export async function insertMessages(db: Queryable, workspaceId: string, sessionId: string, messages: MessageSeed[]): Promise<void> {
-  const columns = 10;
-  const values: unknown[] = [];
-  const rows = messages.map((m, i) => {
-    const payload = JSON.stringify(m.payload);
-    values.push(workspaceId, sessionId, m.seq, m.direction, m.kind, m.method ?? null, m.jsonrpcId ?? null, payload, Buffer.byteLength(payload), m.createdAt);
-    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
-    return `(${p.join(', ')}, ${m.truncated ? 'true' : 'false'})`;
-  });
-  await db.query(
-    `insert into messages (workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload, size_bytes, created_at, truncated)
-     values ${rows.join(', ')}`,
-    values,
+  await insertRows(
+    db,
+    `insert into messages (workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload, size_bytes, created_at, truncated)`,
+    messages,
+    (m) => {
+      const payload = JSON.stringify(m.payload);
+      return [
+        [workspaceId, sessionId, m.seq, m.direction, m.kind, m.method ?? null, m.jsonrpcId ?? null, payload, Buffer.byteLength(payload), m.createdAt],
+        m.truncated ? 'true' : 'false',
+      ];
+    },
   );
 }
 
@@ -173,30 +186,28 @@ export interface UsageSeed {
 
 /** Minute rollups built the way the recorder builds them (histogram via durationHistogramIndex). */
 export async function insertUsage(db: Queryable, workspaceId: string, usage: UsageSeed[]): Promise<void> {
-  const columns = 10;
-  const values: unknown[] = [];
-  const rows = usage.map((u, i) => {
-    const hist = new Array<number>(12).fill(0);
-    for (const d of u.durations) hist[durationHistogramIndex(d)] += 1;
-    values.push(
-      workspaceId,
-      u.serverId,
-      u.toolName,
-      u.bucket,
-      u.durations.length,
-      u.errors ?? 0,
-      u.durations.reduce((a, b) => a + b, 0),
-      Math.max(0, ...u.durations),
-      hist,
-      u.tokens ?? 0,
-    );
-    const p = Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`);
-    return `(${p.join(', ')})`;
-  });
-  await db.query(
-    `insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls, errors, duration_sum_ms, duration_max_ms, duration_hist, tokens)
-     values ${rows.join(', ')}`,
-    values,
+  await insertRows(
+    db,
+    `insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls, errors, duration_sum_ms, duration_max_ms, duration_hist, tokens)`,
+    usage,
+    (u) => {
+      const hist = new Array<number>(12).fill(0);
+      for (const d of u.durations) hist[durationHistogramIndex(d)] += 1;
+      return [
+        [
+          workspaceId,
+          u.serverId,
+          u.toolName,
+          u.bucket,
+          u.durations.length,
+          u.errors ?? 0,
+          u.durations.reduce((a, b) => a + b, 0),
+          Math.max(0, ...u.durations),
+          hist,
+          u.tokens ?? 0,
+        ],
+      ];
+    },
   );
 }
 

@@ -22,6 +22,17 @@ const workspace = (id: string, name = id): WorkspaceDto => ({
 });
 const LIST = [workspace('ws-a', 'Personal'), workspace('ws-b', 'Team'), workspace('ws-c', 'Lab')];
 
+let fake: FakeFetch;
+/** Each test of the calling describe starts with nothing stored, signed in, and `fake` answering fetch. */
+function startSignedInWithFakeFetch() {
+  beforeEach(() => {
+    localStorage.clear();
+    fake = installFakeFetch();
+    setTokens({ accessToken: fakeJwt(3600), refreshToken: 'r' });
+  });
+  afterEach(() => fake.restore());
+}
+
 describe('chooseWorkspace', () => {
   it('takes the current id first', () => {
     expect(chooseWorkspace(LIST, 'ws-c', 'ws-b')?.id).toBe('ws-c');
@@ -39,13 +50,7 @@ describe('chooseWorkspace', () => {
 });
 
 describe('selection when the list loads', () => {
-  let fake: FakeFetch;
-  beforeEach(() => {
-    localStorage.clear();
-    fake = installFakeFetch();
-    setTokens({ accessToken: fakeJwt(3600), refreshToken: 'r' });
-  });
-  afterEach(() => fake.restore());
+  startSignedInWithFakeFetch();
 
   async function loadList(answer: unknown, stored: { current?: string; default?: string } = {}) {
     if (stored.current) localStorage.setItem(StorageKeys.currentWorkspace, stored.current);
@@ -93,13 +98,7 @@ describe('selection when the list loads', () => {
 });
 
 describe('switchWorkspace', () => {
-  let fake: FakeFetch;
-  beforeEach(() => {
-    localStorage.clear();
-    fake = installFakeFetch();
-    setTokens({ accessToken: fakeJwt(3600), refreshToken: 'r' });
-  });
-  afterEach(() => fake.restore());
+  startSignedInWithFakeFetch();
 
   it('saves the choice, then refreshes the token', async () => {
     const fresh = fakeJwt(900);
@@ -120,13 +119,7 @@ describe('switchWorkspace', () => {
 });
 
 describe('workspace calls', () => {
-  let fake: FakeFetch;
-  beforeEach(() => {
-    localStorage.clear();
-    fake = installFakeFetch();
-    setTokens({ accessToken: fakeJwt(3600), refreshToken: 'r' });
-  });
-  afterEach(() => fake.restore());
+  startSignedInWithFakeFetch();
 
   it('creates from a plain name with an empty description and the personal type', async () => {
     fake.on(`POST ${Paths.workspaces}`, (request) => jsonResponse({ ...workspace('ws-new'), ...(request.body as object) }, 201));

@@ -119,8 +119,10 @@ export async function startStreamableUpstream(options: { json: boolean; stateful
 export async function startLegacySseUpstream(): Promise<SdkUpstream> {
   const transports = new Map<string, SSEServerTransport>();
   const requests: http.IncomingHttpHeaders[] = [];
+  let hanging = false;
   const server = http.createServer(async (req, res) => {
     requests.push(req.headers);
+    if (hanging && req.method === 'POST') return; // the stream stays up, messages get no answer
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === '/sse') {
       const transport = new SSEServerTransport('/messages', res);
@@ -141,7 +143,7 @@ export async function startLegacySseUpstream(): Promise<SdkUpstream> {
   return {
     url: `${base}/sse`,
     requests,
-    hang: () => undefined,
+    hang: (on) => void (hanging = on),
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

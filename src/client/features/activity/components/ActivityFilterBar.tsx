@@ -4,6 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { ServerDto } from '../../../../contract/servers';
 import type { ToolCallStatus } from '../../../../contract/sessions';
+import { ServerFilterSelect } from '../../servers/components/ServerFilterSelect';
 import type { ActivityFilters } from '../useActivityPolling';
 
 const TOOL_DEBOUNCE_MS = 300;
@@ -26,14 +27,7 @@ export const ActivityFilterBar = memo(function ActivityFilterBar({ filters, serv
 
   return (
     <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' }, mb: 2 }}>
-      <TextField select size="small" label="Server" value={filters.serverId} onChange={(e) => onChange({ ...filters, serverId: e.target.value })}>
-        <MenuItem value="">All servers</MenuItem>
-        {servers.map((server) => (
-          <MenuItem key={server.id} value={server.id}>
-            {server.name}
-          </MenuItem>
-        ))}
-      </TextField>
+      <ServerFilterSelect servers={servers} value={filters.serverId} onChange={(serverId) => onChange({ ...filters, serverId })} />
       <TextField size="small" label="Tool" placeholder="Exact tool name" value={toolInput} onChange={(e) => setToolInput(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
       <TextField select size="small" label="Status" value={filters.status} onChange={(e) => onChange({ ...filters, status: e.target.value as ToolCallStatus | '' })}>
         <MenuItem value="">Any status</MenuItem>

@@ -1,13 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { FormTextField } from '../../../components/FormTextField';
 import { useForgotPasswordMutation } from '../authApi';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
-import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
+import { fieldProps, formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
 
 /** /forgot-password: asks for a reset link by email. */
 export default function ForgotPasswordPage() {
@@ -16,8 +15,7 @@ export default function ForgotPasswordPage() {
   const [errors, setErrors] = useState<FormErrors>(NO_FORM_ERRORS);
   const [sentMessage, setSentMessage] = useState<string | null>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setErrors(NO_FORM_ERRORS);
     try {
       const result = await forgotPassword({ email }).unwrap();
@@ -41,24 +39,16 @@ export default function ForgotPasswordPage() {
       {sentMessage ? (
         <Alert severity="success">{sentMessage}</Alert>
       ) : (
-        <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
-          {errors.form && <Alert severity="error">{errors.form}</Alert>}
-          <FormTextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            autoFocus
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={Boolean(errors.fields.email)}
-            helperText={errors.fields.email}
-          />
-          <Button type="submit" variant="contained" size="large" disabled={isLoading || email.trim() === ''}>
-            {isLoading ? 'Sending...' : 'Send reset link'}
-          </Button>
-        </Box>
+        <AuthForm
+          onSubmit={submit}
+          formError={errors.form}
+          busy={isLoading}
+          disabled={email.trim() === ''}
+          submitLabel="Send reset link"
+          busyLabel="Sending..."
+        >
+          <FormTextField label="Email" type="email" autoComplete="email" autoFocus required {...fieldProps(errors, 'email', email, setEmail)} />
+        </AuthForm>
       )}
     </AuthLayout>
   );

@@ -1,33 +1,26 @@
-import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import Alert from '@mui/material/Alert';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { FormTextField } from '../../../components/FormTextField';
-import { useAppDispatch } from '../../../app/hooks';
-import { login } from '../session';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
-import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
-import { returnPathFrom } from './returnPath';
+import { fieldProps, formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
+import { useSignInAndReturn } from './useSignInAndReturn';
 
 /** /login: email and password; afterwards back to where the visitor was going. */
 export default function LoginPage() {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const { signIn, returnState } = useSignInAndReturn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FormErrors>(NO_FORM_ERRORS);
   const [submitting, setSubmitting] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSubmitting(true);
     setErrors(NO_FORM_ERRORS);
     try {
-      await dispatch(login({ email, password })).unwrap();
-      navigate(returnPathFrom(location.state), { replace: true });
+      await signIn({ email, password });
     } catch (error) {
       setErrors(formErrorsFrom(error));
       setSubmitting(false);
@@ -41,46 +34,27 @@ export default function LoginPage() {
       footer={
         <>
           New to Toolscope?{' '}
-          <Link component={RouterLink} to="/register" state={location.state}>
+          <Link component={RouterLink} to="/register" state={returnState}>
             Create an account
           </Link>
         </>
       }
     >
-      <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
-        {errors.form && <Alert severity="error">{errors.form}</Alert>}
-        <FormTextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          autoFocus
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={Boolean(errors.fields.email)}
-          helperText={errors.fields.email}
-        />
+      <AuthForm onSubmit={submit} formError={errors.form} busy={submitting} submitLabel="Sign in" busyLabel="Signing in...">
+        <FormTextField label="Email" type="email" autoComplete="email" autoFocus required {...fieldProps(errors, 'email', email, setEmail)} />
         <FormTextField
           label="Password"
           type="password"
-          name="password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={Boolean(errors.fields.password)}
-          helperText={errors.fields.password}
+          {...fieldProps(errors, 'password', password, setPassword)}
         />
         <Box sx={{ textAlign: 'right', mt: -1 }}>
           <Link component={RouterLink} to="/forgot-password" variant="body2">
             Forgot password?
           </Link>
         </Box>
-        <Button type="submit" variant="contained" size="large" disabled={submitting}>
-          {submitting ? 'Signing in...' : 'Sign in'}
-        </Button>
-      </Box>
+      </AuthForm>
     </AuthLayout>
   );
 }

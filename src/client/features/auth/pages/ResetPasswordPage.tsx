@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { FormTextField } from '../../../components/FormTextField';
 import { MIN_PASSWORD_LENGTH } from '../../../../contract/constants';
 import { useResetPasswordMutation } from '../authApi';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
-import { formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
+import { fieldProps, formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
 
 /** /reset-password?token=…: the page the emailed link opens; sets a new password. */
 export default function ResetPasswordPage() {
@@ -20,8 +20,7 @@ export default function ResetPasswordPage() {
   const [errors, setErrors] = useState<FormErrors>(NO_FORM_ERRORS);
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setErrors(NO_FORM_ERRORS);
     if (password !== passwordConfirmation) {
       setErrors({ fields: { passwordConfirmation: 'Passwords do not match' }, form: null });
@@ -61,35 +60,24 @@ export default function ResetPasswordPage() {
           {doneMessage}
         </Alert>
       ) : (
-        <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 2 }}>
-          {errors.form && <Alert severity="error">{errors.form}</Alert>}
+        <AuthForm onSubmit={submit} formError={errors.form} busy={isLoading} submitLabel="Set new password" busyLabel="Saving...">
           <FormTextField
             label="New password"
             type="password"
-            name="password"
             autoComplete="new-password"
             autoFocus
             required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={Boolean(errors.fields.password)}
+            {...fieldProps(errors, 'password', password, setPassword)}
             helperText={errors.fields.password ?? `At least ${MIN_PASSWORD_LENGTH} characters`}
           />
           <FormTextField
             label="Confirm new password"
             type="password"
-            name="passwordConfirmation"
             autoComplete="new-password"
             required
-            value={passwordConfirmation}
-            onChange={(event) => setPasswordConfirmation(event.target.value)}
-            error={Boolean(errors.fields.passwordConfirmation)}
-            helperText={errors.fields.passwordConfirmation}
+            {...fieldProps(errors, 'passwordConfirmation', passwordConfirmation, setPasswordConfirmation)}
           />
-          <Button type="submit" variant="contained" size="large" disabled={isLoading}>
-            {isLoading ? 'Saving...' : 'Set new password'}
-          </Button>
-        </Box>
+        </AuthForm>
       )}
     </AuthLayout>
   );

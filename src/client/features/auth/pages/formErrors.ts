@@ -14,3 +14,14 @@ export function formErrorsFrom(error: unknown): FormErrors {
   const fields = fieldErrors(error);
   return Object.keys(fields).length > 0 ? { fields, form: null } : { fields: {}, form: errorMessage(error) };
 }
+
+/** The props binding a FormTextField to a value and to its field error, if any. */
+export function fieldProps(errors: FormErrors, name: string, value: string, setValue: (value: string) => void) {
+  return {
+    name,
+    value,
+    onChange: (event: { target: { value: string } }) => setValue(event.target.value),
+    error: Boolean(errors.fields[name]),
+    helperText: errors.fields[name],
+  };
+}

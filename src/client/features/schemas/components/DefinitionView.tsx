@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { CopyButton } from '../../../components/CopyButton';
+import { CodeFrame, MONOSPACE_FONT } from '../../../components/CodeFrame';
 
 const TOP_LEVEL_KEY = /^ {2}"((?:[^"\\]|\\.)*)":/;
 
@@ -18,14 +18,11 @@ export function DefinitionView({ definition, highlight = [] }: { definition: unk
     return { line, changed: currentKey !== null && marked.has(currentKey) };
   });
   return (
-    <Box sx={{ position: 'relative', border: '1px solid', borderColor: 'divider', borderRadius: 2, bgcolor: '#0d131b' }}>
-      <Box sx={{ position: 'absolute', top: 4, right: 4 }}>
-        <CopyButton text={text} label="Copy definition" />
-      </Box>
+    <CodeFrame copyText={text} copyLabel="Copy definition">
       <Box
         component="pre"
         aria-label="Definition"
-        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', colorScheme: 'dark', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
+        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', colorScheme: 'dark', fontFamily: MONOSPACE_FONT, fontSize: 12.5, lineHeight: 1.55 }}
       >
         {lines.map(({ line, changed }, index) => (
           <Box
@@ -45,6 +42,6 @@ export function DefinitionView({ definition, highlight = [] }: { definition: unk
           </Box>
         ))}
       </Box>
-    </Box>
+    </CodeFrame>
   );
 }

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { CopyButton } from '../../../components/CopyButton';
+import { CodeFrame, MONOSPACE_FONT } from '../../../components/CodeFrame';
 import { clientConfigs } from '../clientConfigs';
 
 /** Tabs of ready-to-paste client configuration for one server's proxy URL. */
@@ -28,18 +28,15 @@ export function ClientConfigTabs({ serverName, proxyUrl }: { serverName: string;
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1, mb: 0.5 }}>
         {config.where}
       </Typography>
-      <Box sx={{ position: 'relative', border: '1px solid', borderColor: 'divider', borderRadius: 2, bgcolor: '#0d131b' }}>
-        <Box sx={{ position: 'absolute', top: 4, right: 4 }}>
-          <CopyButton text={config.snippet} label={`Copy ${config.label} configuration`} />
-        </Box>
+      <CodeFrame copyText={config.snippet} copyLabel={`Copy ${config.label} configuration`}>
         <Box
           component="pre"
           aria-label={`${config.label} configuration`}
-          sx={{ m: 0, p: 1.5, pr: 6, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12.5, lineHeight: 1.55 }}
+          sx={{ m: 0, p: 1.5, pr: 6, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontFamily: MONOSPACE_FONT, fontSize: 12.5, lineHeight: 1.55 }}
         >
           {config.snippet}
         </Box>
-      </Box>
+      </CodeFrame>
     </Box>
   );
 }

@@ -5,6 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import SearchIcon from '@mui/icons-material/Search';
 import type { ServerDto } from '../../../../contract/servers';
+import { ServerFilterSelect } from '../../servers/components/ServerFilterSelect';
 import type { SessionFilterState, TimeRange } from '../sessionFilters';
 
 /** Typing settles for this long before the search runs. */
@@ -42,14 +43,7 @@ export function SessionFilters({ filters, servers, onChange }: SessionFiltersPro
         onChange={(e) => setSearch(e.target.value)}
         slotProps={{ htmlInput: { maxLength: 200 }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
       />
-      <TextField select size="small" label="Server" value={filters.serverId} onChange={(e) => onChange({ serverId: e.target.value })}>
-        <MenuItem value="">All servers</MenuItem>
-        {servers.map((server) => (
-          <MenuItem key={server.id} value={server.id}>
-            {server.name}
-          </MenuItem>
-        ))}
-      </TextField>
+      <ServerFilterSelect servers={servers} value={filters.serverId} onChange={(serverId) => onChange({ serverId })} />
       <TextField size="small" label="Client" placeholder="e.g. claude" value={client} onChange={(e) => setClient(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
       <TextField select size="small" label="Status" value={filters.status} onChange={(e) => onChange({ status: e.target.value as SessionFilterState['status'] })}>
         <MenuItem value="">Any status</MenuItem>

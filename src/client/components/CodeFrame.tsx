@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import { CopyButton } from './CopyButton';
+
+/** The font stack of code blocks. */
+export const MONOSPACE_FONT = 'ui-monospace, SFMono-Regular, Menlo, monospace';
+
+/** The dark, bordered frame of a code block, with a copy button in its top-right corner. */
+export function CodeFrame({ copyText, copyLabel, children }: { copyText: string; copyLabel: string; children: ReactNode }) {
+  return (
+    <Box sx={{ position: 'relative', border: '1px solid', borderColor: 'divider', borderRadius: 2, bgcolor: '#0d131b' }}>
+      <Box sx={{ position: 'absolute', top: 4, right: 4 }}>
+        <CopyButton text={copyText} label={copyLabel} />
+      </Box>
+      {children}
+    </Box>
+  );
+}
