@@ -46,13 +46,19 @@ describe('legacy HTTP+SSE proxy', () => {
     const proxied = await session(new URL(`${proxyUrl.pathname}/sse`, t.base));
     expect(proxied).toEqual(direct);
 
-    // The closed stream ends the session; its messages and call are stored.
-    await new Promise((r) => setTimeout(r, 100));
-    await t.app.recorder.flush();
-    const sessions = await t.database.db.query<{ id: string; transport: string; client_name: string; status: string; call_count: number }>(
-      "select * from sessions where server_id = $1 and client_name = 'legacy-agent'",
-      [server.id],
-    );
+    // The closed stream ends the session (once the proxy sees the close); its messages and call are stored.
+    const endedSessions = async () => {
+      await t.app.recorder.flush();
+      return t.database.db.query<{ id: string; transport: string; client_name: string; status: string; call_count: number }>(
+        "select * from sessions where server_id = $1 and client_name = 'legacy-agent'",
+        [server.id],
+      );
+    };
+    let sessions = await endedSessions();
+    for (let attempt = 0; attempt < 100 && sessions[0]?.status !== 'ended'; attempt++) {
+      await new Promise((r) => setImmediate(r));
+      sessions = await endedSessions();
+    }
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ transport: 'sse', status: 'ended', call_count: 1 });
     const calls = await t.database.db.query<{ tool_name: string; result: unknown }>('select tool_name, result from tool_calls where session_id = $1', [sessions[0].id]);
