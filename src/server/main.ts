@@ -39,8 +39,15 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: draining requests');
+    // After the grace period, connections still open (a client that opened one and never sent
+    // a request, a stuck upload) are cut so close() can finish; the hard exit is a last resort.
+    const cut = setTimeout(() => {
+      app.log.warn('shutdown grace period over: closing remaining connections');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    cut.unref();
     const force = setTimeout(() => {
-      app.log.error('shutdown grace period over, exiting');
+      app.log.error('shutdown did not finish, exiting');
       process.exit(1);
     }, config.shutdownGraceMs + 5_000);
     force.unref();

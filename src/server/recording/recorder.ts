@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
-import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { boundedJson, estimateTokens, payloadText, toolCallError } from './payload';
-import type { QueuedToolCall, SessionState } from './rows';
+import { storableText } from '../db/storable';
+import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
+import { settleResponse, settleUnanswered, trackRequest, type PendingRequest } from './callPairing';
+import { payloadText } from './payload';
+import type { SessionState } from './rows';
 import { WriteQueue, type QueuedSession, type WriteQueueOptions } from './writeQueue';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
@@ -38,12 +40,6 @@ export interface SessionStart {
   traceId?: string | null;
 }
 
-interface PendingRequest {
-  method: string;
-  startedMs: number;
-  call?: QueuedToolCall;
-}
-
 export interface RecordedSession extends QueuedSession {
   readonly row: SessionState;
   seq: number;
@@ -63,8 +59,6 @@ export interface RecorderStats {
   lastFlushMs: number | null;
   lastError: string | null;
 }
-
-const MAX_PENDING_PER_SESSION = 10_000;
 
 export class Recorder {
   private enabled = true;
@@ -189,102 +183,34 @@ export class Recorder {
     if (kind === 'error') row.error_count++;
     this.markDirty(session);
 
-    const payload = payloadText(message, rawText, this.options.payloadLimit ?? 65_536);
+    const limit = this.options.payloadLimit ?? 65_536;
+    const payload = payloadText(message, rawText, limit);
     this.queue.pushMessage({
       workspace_id: row.workspace_id,
       session_id: row.id,
       seq: ++session.seq,
       direction,
       kind,
-      method: message.method ?? null,
-      jsonrpc_id: hasId(message) ? String(message.id) : null,
+      method: message.method === undefined ? null : storableText(message.method),
+      jsonrpc_id: hasId(message) ? storableText(String(message.id)) : null,
       payload: payload.text,
       size_bytes: sizeBytes,
       truncated: payload.truncated,
       created_at: at,
     });
 
-    if (kind === 'request' && hasId(message)) this.onRequest(session, direction, message, sizeBytes, nowMs, at);
-    else if ((kind === 'response' || kind === 'error') && hasId(message)) this.onResponse(session, direction, message, sizeBytes, nowMs, at);
-  }
-
-  private onRequest(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage & { id: string | number }, sizeBytes: number, nowMs: number, at: string): void {
-    const method = message.method as string;
-    if (session.pending.size >= MAX_PENDING_PER_SESSION) session.pending.delete(session.pending.keys().next().value as string);
-    const pending: PendingRequest = { method, startedMs: nowMs };
-    if (method === 'initialize' && direction === 'client_to_server') {
-      const params = message.params ?? {};
-      const clientInfo = params.clientInfo as { name?: unknown; version?: unknown } | undefined;
-      if (typeof clientInfo?.name === 'string') session.row.client_name = clientInfo.name;
-      if (typeof clientInfo?.version === 'string') session.row.client_version = clientInfo.version;
-      if (typeof params.protocolVersion === 'string') session.row.protocol_version = params.protocolVersion;
+    if (!hasId(message)) return;
+    if (kind === 'request') trackRequest(session, direction, message, sizeBytes, nowMs, at, limit);
+    else {
+      const call = settleResponse(session, direction, message, sizeBytes, nowMs, at, limit);
+      if (call) this.queue.pushToolCall(call);
     }
-    if (method === 'tools/call' && direction === 'client_to_server') {
-      const params = message.params ?? {};
-      const meta = (params._meta ?? null) as Record<string, unknown> | null;
-      session.row.call_count++;
-      pending.call = {
-        id: randomUUID(),
-        workspace_id: session.row.workspace_id,
-        server_id: session.row.server_id,
-        server_name: session.row.server_name,
-        session_id: session.row.id,
-        jsonrpc_id: String(message.id),
-        tool_name: typeof params.name === 'string' ? params.name : '(unnamed)',
-        arguments: boundedJson(params.arguments ?? null, this.options.payloadLimit ?? 65_536),
-        result: null,
-        error_message: null,
-        status: 'pending',
-        started_at: at,
-        ended_at: null,
-        duration_ms: null,
-        request_bytes: sizeBytes,
-        response_bytes: 0,
-        tokens_estimate: 0,
-        meta,
-        traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : null,
-      };
-    }
-    session.pending.set(`${direction}:${idKey(message.id)}`, pending);
-  }
-
-  private onResponse(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage & { id: string | number }, sizeBytes: number, nowMs: number, at: string): void {
-    const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
-    const key = `${requestDirection}:${idKey(message.id)}`;
-    const pending = session.pending.get(key);
-    if (!pending) return;
-    session.pending.delete(key);
-    if (pending.method === 'initialize' && message.result) {
-      const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
-      if (typeof version === 'string') session.row.protocol_version = version;
-    }
-    const call = pending.call;
-    if (!call) return;
-    const error = toolCallError(message);
-    if (error !== null && !message.error) session.row.error_count++;
-    call.status = error === null ? 'ok' : 'error';
-    call.error_message = error;
-    call.result = message.error ? { error: message.error } : boundedJson(message.result ?? null, this.options.payloadLimit ?? 65_536);
-    call.ended_at = at;
-    call.duration_ms = Math.max(0, Math.round(nowMs - pending.startedMs));
-    call.response_bytes = sizeBytes;
-    call.tokens_estimate = estimateTokens(call.request_bytes + sizeBytes);
-    this.queue.pushToolCall(call);
   }
 
   endSession(session: RecordedSession): void {
     if (!this.sessions.has(session)) return;
     const at = new Date(this.now()).toISOString();
-    for (const pending of session.pending.values()) {
-      if (!pending.call) continue;
-      pending.call.status = 'error';
-      pending.call.error_message = 'No response before the session ended';
-      pending.call.ended_at = at;
-      pending.call.tokens_estimate = estimateTokens(pending.call.request_bytes);
-      session.row.error_count++;
-      this.queue.pushToolCall(pending.call);
-    }
-    session.pending.clear();
+    for (const call of settleUnanswered(session, at)) this.queue.pushToolCall(call);
     session.row.status = 'ended';
     session.row.ended_at = at;
     this.sessions.delete(session);

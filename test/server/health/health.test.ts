@@ -22,7 +22,7 @@ describe(`health routes, unauthenticated (${engineName})`, () => {
       status: 'healthy',
       version: '9.8.7',
       uptimeSeconds: expect.any(Number),
-      checks: { api: 'healthy', database: 'healthy', migrations: 'healthy' },
+      checks: { api: 'healthy', database: 'healthy', migrations: 'healthy', recorder: 'healthy' },
     });
   });
 
@@ -31,11 +31,11 @@ describe(`health routes, unauthenticated (${engineName})`, () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.status).toBe('healthy');
-    expect(body.services.map((s: { name: string }) => s.name)).toEqual(['api', 'database', 'migrations']);
+    expect(body.services.map((s: { name: string }) => s.name)).toEqual(['api', 'database', 'migrations', 'recorder']);
     expect(body.services.find((s: { name: string }) => s.name === 'database')).toMatchObject({ status: 'healthy', details: { engine: t.database.db.engine } });
   });
 
-  it.each(['api', 'database', 'migrations'])('GET /api/v1/services/%s/health reports that service', async (name) => {
+  it.each(['api', 'database', 'migrations', 'recorder'])('GET /api/v1/services/%s/health reports that service', async (name) => {
     const res = await get(`/api/v1/services/${name}/health`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name, status: 'healthy', message: expect.any(String), checkedAt: expect.any(String) });
@@ -44,7 +44,17 @@ describe(`health routes, unauthenticated (${engineName})`, () => {
   it('answers 404 for an unknown service, naming the known ones', async () => {
     const res = await get('/api/v1/services/nope/health');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: "Unknown service 'nope'. Known services: api, database, migrations", code: 'not_found' });
+    expect(res.json()).toEqual({ message: "Unknown service 'nope'. Known services: api, database, migrations, recorder", code: 'not_found' });
+  });
+
+  it("reports the recorder's queue and drop counts, so lost traffic is visible to operators", async () => {
+    const res = await get('/api/v1/services/recorder/health');
+    expect(res.json()).toMatchObject({
+      name: 'recorder',
+      status: 'healthy',
+      message: 'Recording',
+      details: { enabled: true, queuedRows: 0, dropped: { messages: 0, toolCalls: 0 } },
+    });
   });
 
   it('GET /api/v1/system/health gives the system overview', async () => {

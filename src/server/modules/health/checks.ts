@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { pendingMigrations } from '../../db/migrate';
 import type { ServiceHealth } from '../../../contract/health';
+import type { RecorderStats } from '../../recording/recorder';
 
 // The checks behind the health routes. Each runs for real on every call (they are cheap) and
 // never throws: a failure is an 'unhealthy' answer with a short, non-sensitive message.
@@ -47,4 +48,25 @@ export function apiCheck(version: string, startedAt: Date, now: () => Date = () 
 
 export function uptimeSeconds(startedAt: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - startedAt.getTime()) / 1000));
+}
+
+/**
+ * The recorder is healthy while its queue has room: a full queue means calls are being dropped
+ * (counted, never blocking agents), which an operator must see.
+ */
+export function recorderCheck(stats: () => RecorderStats | undefined, queueLimit: number): ServiceCheck {
+  return async () => {
+    const checkedAt = new Date().toISOString();
+    const current = stats();
+    if (!current) return { name: 'recorder', status: 'unhealthy', message: 'Recorder not running', checkedAt, details: {} };
+    const full = current.queuedRows >= queueLimit;
+    const dropped = current.dropped.messages + current.dropped.toolCalls;
+    return {
+      name: 'recorder',
+      status: full ? 'unhealthy' : 'healthy',
+      message: full ? 'Queue full: new traffic is being dropped' : dropped > 0 ? `Recording; ${dropped} row(s) dropped since start` : 'Recording',
+      checkedAt,
+      details: { ...current },
+    };
+  };
 }

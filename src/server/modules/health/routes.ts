@@ -4,7 +4,7 @@ import { HealthResult, ServiceHealth, ServiceNameParams, ServicesHealthResult, S
 import { Paths } from '../../../contract/routes';
 import { notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { apiCheck, databaseCheck, migrationsCheck, uptimeSeconds, type ServiceCheck } from './checks';
+import { apiCheck, databaseCheck, migrationsCheck, recorderCheck, uptimeSeconds, type ServiceCheck } from './checks';
 
 // Unauthenticated health: /api/health for load balancers (503 when anything is unhealthy, so a
 // broken instance leaves the pool), and per-service detail for operators and the SPA.
@@ -15,6 +15,8 @@ export const healthRoutes: FastifyPluginAsync = async (plugin) => {
     ['api', apiCheck(app.config.version, startedAt)],
     ['database', databaseCheck(app.db)],
     ['migrations', migrationsCheck(app.db)],
+    // The proxy installs the recorder after the routes; read it when asked.
+    ['recorder', recorderCheck(() => (app.hasDecorator('recorder') ? app.recorder.stats() : undefined), app.config.recorderQueueLimit)],
   ]);
   const runAll = () => Promise.all([...checks.values()].map((check) => check()));
   const overall = (services: ServiceHealth[]) => (services.every((s) => s.status === 'healthy') ? 'healthy' : 'unhealthy');
@@ -39,7 +41,7 @@ export const healthRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     Paths.serviceHealth(':name'),
-    { schema: { ...schema, summary: 'Health of one service (api, database, migrations)', params: ServiceNameParams, response: { 200: ServiceHealth, 503: ServiceHealth, ...errorResponses(400, 404) } } },
+    { schema: { ...schema, summary: 'Health of one service (api, database, migrations, recorder)', params: ServiceNameParams, response: { 200: ServiceHealth, 503: ServiceHealth, ...errorResponses(400, 404) } } },
     async (request, reply) => {
       const check = checks.get(request.params.name);
       if (!check) throw notFound(`Unknown service '${request.params.name}'. Known services: ${[...checks.keys()].join(', ')}`);
