@@ -28,6 +28,7 @@ export const apiSlice = createApi({
     'UnreadCount',
     'Analytics',
     'Config',
+    'Members',
   ],
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,

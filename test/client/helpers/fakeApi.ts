@@ -51,7 +51,9 @@ export function installFakeApi(): FakeApi {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const answer = await handler({ url, method, body });
     const status = answer.status ?? 200;
-    return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {
+    // A 204/205/304 answer must have no body at all (the Response constructor refuses even '').
+    const bodyless = status === 204 || status === 205 || status === 304;
+    return new Response(bodyless ? null : answer.body === undefined ? '' : JSON.stringify(answer.body), {
       status,
       headers: { 'Content-Type': 'application/json' },
     });

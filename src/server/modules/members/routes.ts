@@ -61,7 +61,7 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.delete(
     '/members/:userId',
-    { schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams, response: errorResponses(401, 403, 404, 409) } },
+    { schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams } },
     async (request, reply) => {
       requireManager(request);
       const outcome = await removeMember(app.db, request.params.workspaceId, request.params.userId);

@@ -142,7 +142,13 @@ describe('Tool Servers page', () => {
   });
 
   it('deletes a server only after confirmation', async () => {
-    const { api } = renderPage([testServer()], (fake) => fake.on('DELETE', Paths.server('ws-1', 'srv-1'), { status: 204 }));
+    const { api } = renderPage([testServer()], (fake) =>
+      fake.on('DELETE', Paths.server('ws-1', 'srv-1'), () => {
+        // Once deleted, the server is gone from the list the page reloads.
+        fake.on('GET', Paths.servers('ws-1'), { body: [] });
+        return { status: 204 };
+      }),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Everything' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete Everything?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -1,0 +1,128 @@
+import { useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+
+export type AddableRole = 'member' | 'admin';
+
+export interface AddMemberValues {
+  email: string;
+  role: AddableRole;
+}
+
+export interface AddMemberFailure {
+  message: string;
+  fields: Record<string, string>;
+}
+
+interface AddMemberDialogProps {
+  /** Resolves to null on success, or to the error to show (message and per-field texts). */
+  onSubmit: (values: AddMemberValues) => Promise<AddMemberFailure | null>;
+  onClose: () => void;
+}
+
+const ROLE_OPTIONS: { value: AddableRole; label: string; hint: string }[] = [
+  { value: 'member', label: 'Member', hint: 'Sees and uses everything in the workspace' },
+  { value: 'admin', label: 'Admin', hint: 'Also adds and removes members' },
+];
+
+/** Adds someone who already has a Toolscope account, by email, as a member or an admin. */
+export function AddMemberDialog({ onSubmit, onClose }: AddMemberDialogProps) {
+  const [values, setValues] = useState<AddMemberValues>({ email: '', role: 'member' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AddMemberFailure | null>(null);
+  const blank = !values.email.trim();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (blank || busy) return;
+    setBusy(true);
+    setError(null);
+    const outcome = await onSubmit({ email: values.email.trim(), role: values.role });
+    setBusy(false);
+    if (outcome) setError(outcome);
+  };
+
+  const fields = error?.fields ?? {};
+  // A message already shown at a field is not repeated above the form.
+  const general = error && Object.keys(fields).length === 0 ? error.message : null;
+
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="add-member-title">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <DialogTitle id="add-member-title">Add member</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            They need a Toolscope account already; they are told by a notification once added.
+          </DialogContentText>
+          <Stack spacing={2.5}>
+            {general && <Alert severity="error">{general}</Alert>}
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              value={values.email}
+              onChange={(event) => setValues((current) => ({ ...current, email: event.target.value }))}
+              placeholder="teammate@example.com"
+              required
+              autoFocus
+              disabled={busy}
+              error={Boolean(fields.email)}
+              helperText={fields.email}
+            />
+            <FormControl disabled={busy} error={Boolean(fields.role)}>
+              <FormLabel id="add-member-role">Role</FormLabel>
+              <RadioGroup
+                aria-labelledby="add-member-role"
+                name="role"
+                value={values.role}
+                onChange={(event) => setValues((current) => ({ ...current, role: event.target.value as AddableRole }))}
+              >
+                {ROLE_OPTIONS.map((option) => (
+                  <FormControlLabel
+                    key={option.value}
+                    value={option.value}
+                    control={<Radio />}
+                    label={
+                      <>
+                        {option.label}
+                        <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                          {option.hint}
+                        </Typography>
+                      </>
+                    }
+                  />
+                ))}
+              </RadioGroup>
+              {fields.role && (
+                <Typography variant="caption" color="error">
+                  {fields.role}
+                </Typography>
+              )}
+            </FormControl>
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={blank || busy}>
+            {busy ? 'Adding...' : 'Add member'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

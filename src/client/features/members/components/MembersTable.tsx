@@ -1,0 +1,92 @@
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
+import type { MemberDto } from '../../../../contract/members';
+import { RelativeTime } from '../../../components/RelativeTime';
+import { generatedAvatarUrl } from '../../auth/userMapping';
+import { MemberRoleChip } from './MemberRoleChip';
+
+interface MembersTableProps {
+  members: MemberDto[];
+  currentUserId: string | null;
+  /** Given only to owners and admins: the remove action per removable member. */
+  onRemove?: (member: MemberDto) => void;
+}
+
+/** The workspace's people: name, email, role and when they joined. */
+export function MembersTable({ members, currentUserId, onRemove }: MembersTableProps) {
+  return (
+    <TableContainer component={Paper} variant="outlined" sx={{ borderRadius: 3 }}>
+      <Table aria-label="Workspace members">
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Email</TableCell>
+            <TableCell>Role</TableCell>
+            <TableCell>Joined</TableCell>
+            {onRemove && <TableCell align="right" aria-label="Actions" />}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {members.map((member) => {
+            const isYou = member.userId === currentUserId;
+            // The owner cannot be removed (the server answers 409), and leaving is not done from here.
+            const removable = Boolean(onRemove) && member.role !== 'owner' && !isYou;
+            const name = member.fullName || member.email;
+            return (
+              <TableRow key={member.userId} aria-label={name} hover>
+                <TableCell>
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
+                    <Avatar src={generatedAvatarUrl(member.userId, member.email, member.fullName)} alt="" sx={{ width: 32, height: 32 }} />
+                    <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+                      {name}
+                      {isYou && (
+                        <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 0.75 }}>
+                          (you)
+                        </Typography>
+                      )}
+                    </Typography>
+                  </Box>
+                </TableCell>
+                <TableCell>
+                  <Typography variant="body2" color="text.secondary" noWrap>
+                    {member.email}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  <MemberRoleChip role={member.role} />
+                </TableCell>
+                <TableCell>
+                  <Typography variant="body2" color="text.secondary" component="span">
+                    <RelativeTime value={member.joinedAt} />
+                  </Typography>
+                </TableCell>
+                {onRemove && (
+                  <TableCell align="right">
+                    {removable && (
+                      <Tooltip title="Remove from workspace">
+                        <IconButton size="small" color="error" aria-label={`Remove ${name}`} onClick={() => onRemove(member)}>
+                          <PersonRemoveOutlinedIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                )}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
