@@ -9,7 +9,8 @@
 // calls were lost (calls sent through the recording proxy minus tool_calls rows stored).
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
 // upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
-// Database: in-memory PGlite (on the proxy's thread), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
+// Database: in-memory PGlite (in its worker thread, as the server runs it; BENCH_PGLITE_MAIN_THREAD=1
+// runs it on the proxy's thread for comparison), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
 // (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
 // BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept).
@@ -82,7 +83,11 @@ async function spawnUpstream() {
 
 async function openBenchDatabase() {
   const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { db: await openDatabase({}), engine: 'PGlite in memory, on the proxy thread', drop: async () => {} };
+  if (!base) {
+    const onCallingThread = process.env.BENCH_PGLITE_MAIN_THREAD === '1';
+    const engine = `PGlite in memory, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : 'in its worker thread'}`;
+    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread }), engine, drop: async () => {} };
+  }
   const name = `toolscope_bench_proxy_${randomUUID().slice(0, 8)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
@@ -191,6 +192,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** A PostgreSQL connection failed outside any query (the server restarted): reported, survived. */
   onBackgroundError?: (error: Error) => void;
+  /**
+   * Run PGlite on the calling thread instead of its own worker thread (benchmark comparison only:
+   * on the server's thread every statement stalls every request while it runs).
+   */
+  pgliteOnCallingThread?: boolean;
 }
 
 const reportBackgroundError = (error: Error) => console.error(`Database connection error (reconnecting): ${error.message}`);
@@ -201,11 +207,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await pool.query('select 1');
     return new PostgresDatabase(pool, options.databaseUrl, options.onBackgroundError ?? reportBackgroundError);
   }
+  let dir: string | undefined;
   if (options.dataDir) {
-    const dir = path.join(options.dataDir, 'pglite');
+    dir = path.join(options.dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
-    const db = await PGlite.create(dir);
-    return new PgliteDatabase(db);
   }
-  return new PgliteDatabase(await PGlite.create());
+  if (options.pgliteOnCallingThread) return new PgliteDatabase(await PGlite.create(dir));
+  return PgliteThreadDatabase.open(dir);
 }

@@ -13,6 +13,8 @@ import { WriteQueue, type QueuedSession, type WriteQueueOptions } from './writeQ
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them with one
 // multi-row insert per table; events go to the live stream once their rows are stored. The
 // queue is bounded: when full, new messages and calls are dropped and counted, never awaited.
+// This file owns sessions (start, inference, idle end); pairing requests with responses into
+// tool calls is callPairing.ts, the queue and its writes are writeQueue.ts / batchWriter.ts.
 
 export interface RecorderOptions extends WriteQueueOptions {
   /** A session with a session id ends after this long without traffic (default 30 min). */
@@ -93,7 +95,8 @@ export class Recorder {
     return this.enabled && !this.closed;
   }
 
-  startSession(origin: SessionOrigin, start: SessionStart): RecordedSession {
+  startSession(origin: SessionOrigin, rawStart: SessionStart): RecordedSession {
+    const start = storableStart(rawStart);
     const at = new Date(this.now()).toISOString();
     const session: RecordedSession = {
       row: {
@@ -144,7 +147,8 @@ export class Recorder {
    * agent (its credential fingerprint, `clientKey`) to one server form one session until a gap of
    * `inferredIdleGapMs`, a different trace id (W3C traceparent) or a different client name/version.
    */
-  inferSession(origin: SessionOrigin, start: SessionStart): RecordedSession {
+  inferSession(origin: SessionOrigin, rawStart: SessionStart): RecordedSession {
+    const start = storableStart(rawStart);
     const agent = `${origin.serverId}\u0001${start.clientKey ?? ''}`;
     const current = this.byIdentity.get(agent);
     const gap = this.options.inferredIdleGapMs ?? 5 * 60_000;
@@ -272,4 +276,17 @@ export class Recorder {
 
 function mcpKey(serverId: string, mcpSessionId: string): string {
   return `${serverId}\u0001${mcpSessionId}`;
+}
+
+/** Client name, version, trace id… come from the agent's messages: NUL-free before they reach a row. */
+function storableStart(start: SessionStart): SessionStart {
+  const text = (value: string | null | undefined) => (typeof value === 'string' ? storableText(value) : value);
+  return {
+    ...start,
+    mcpSessionId: text(start.mcpSessionId),
+    protocolVersion: text(start.protocolVersion),
+    clientName: text(start.clientName),
+    clientVersion: text(start.clientVersion),
+    traceId: text(start.traceId),
+  };
 }

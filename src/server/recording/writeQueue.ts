@@ -142,8 +142,9 @@ export class WriteQueue {
 
   private async writeQueued(): Promise<void> {
     const sessions = [...this.dirty];
-    // At most maxBatchRows messages and calls per transaction: an embedded PGlite runs on this
-    // thread, so one huge insert would stall every request for its whole duration.
+    // At most maxBatchRows messages and calls per transaction: one transaction holds the database
+    // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
+    // make the API's reads wait behind it.
     const limit = this.options.maxBatchRows ?? 500;
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),

@@ -86,6 +86,44 @@ describe('recorder', () => {
     await recorder.close();
   });
 
+  it('stores calls whose tool name, error, ids or metadata carry NUL without losing the batch', async () => {
+    const recorder = make();
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'nul', clientName: 'agent\u0000x' });
+    // Two ordinary calls share the batch with calls full of NUL (PostgreSQL text/jsonb cannot hold it).
+    recorder.record(session, 'client_to_server', call(1), 100);
+    recorder.record(session, 'server_to_client', result(1), 100);
+    const nulCall = { jsonrpc: '2.0', id: 'a\u0000b', method: 'tools/call', params: { name: 'bad\u0000tool', arguments: { q: 'x\u0000y' }, _meta: { traceparent: 't\u0000p', 'k\u0000': 'v' } } };
+    recorder.record(session, 'client_to_server', nulCall, 100);
+    recorder.record(session, 'server_to_client', { jsonrpc: '2.0', id: 'a\u0000b', error: { code: -32000, message: 'boom\u0000!', data: { why: '\u0000' } } }, 100);
+    recorder.record(session, 'client_to_server', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'flagged' } }, 100);
+    recorder.record(session, 'server_to_client', { jsonrpc: '2.0', id: 3, result: { isError: true, content: [{ type: 'text', text: 'bad\u0000news' }] } }, 100);
+    recorder.record(session, 'client_to_server', call(4), 100);
+    recorder.record(session, 'server_to_client', result(4), 100);
+    await recorder.close();
+
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, lastError: null });
+    const calls = await database.db.query<{ tool_name: string; jsonrpc_id: string; status: string; error_message: string | null; arguments: unknown; result: unknown; meta: unknown; traceparent: string | null }>(
+      'select tool_name, jsonrpc_id, status, error_message, arguments, result, meta, traceparent from tool_calls where session_id = $1 order by started_at, jsonrpc_id',
+      [session.row.id],
+    );
+    expect(calls.map((c) => c.tool_name).sort()).toEqual(['bad\ufffdtool', 'flagged', 'search', 'search']);
+    expect(calls.find((c) => c.tool_name === 'bad\ufffdtool')).toEqual({
+      tool_name: 'bad\ufffdtool',
+      jsonrpc_id: 'a\ufffdb',
+      status: 'error',
+      error_message: 'boom\ufffd!',
+      arguments: { q: 'x\ufffdy' },
+      result: { error: { code: -32000, message: 'boom\ufffd!', data: { why: '\ufffd' } } },
+      meta: { traceparent: 't\ufffdp', 'k\ufffd': 'v' },
+      traceparent: 't\ufffdp',
+    });
+    expect(calls.find((c) => c.tool_name === 'flagged')).toMatchObject({ status: 'error', error_message: 'bad\ufffdnews' });
+    const [row] = await database.db.query<{ client_name: string; message_count: number }>('select client_name, message_count from sessions where id = $1', [session.row.id]);
+    expect(row).toEqual({ client_name: 'agent\ufffdx', message_count: 8 });
+    const [{ n }] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
+    expect(n).toBe(8);
+  });
+
   it('marks payloads cut to the limit as truncated', async () => {
     const recorder = make(new EventBus(), { payloadLimit: 100 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'big' });
