@@ -109,7 +109,8 @@ export async function sendApiRequest(
   }
 
   if (!response.ok) return { error: httpError(response, text) };
-  if (text.trim() === '') return { data: method === 'DELETE' ? undefined : { status: response.status } };
+  // "Nothing" for DELETE is null: RTK Query treats `data: undefined` as a broken base query.
+  if (text.trim() === '') return { data: method === 'DELETE' ? null : { status: response.status } };
   try {
     return { data: JSON.parse(text) as unknown };
   } catch {

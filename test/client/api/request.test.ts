@@ -73,7 +73,7 @@ describe('success bodies', () => {
 
   it('returns nothing for an empty DELETE answer', async () => {
     fake.on('DELETE /x', new Response(null, { status: 204 }));
-    expect(await send({ url: '/x', method: 'DELETE' })).toEqual({ data: undefined });
+    expect(await send({ url: '/x', method: 'DELETE' })).toEqual({ data: null });
   });
 });
 

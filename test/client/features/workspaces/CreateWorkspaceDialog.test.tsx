@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StorageKeys } from '../../../../src/contract/constants';
 import { Paths } from '../../../../src/contract/routes';
@@ -140,8 +140,9 @@ describe('CreateWorkspaceDialog', () => {
 
     await user.click(upgrade);
     expect(selectOpenDialog(store.getState())).toBe('upgrade');
-    const upgradeDialog = await screen.findByRole('dialog', { name: 'Upgrade your plan' });
-    expect(within(upgradeDialog).getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+    // The upgrade dialog first shows itself loading the configured plans, then the plan cards.
+    await screen.findByRole('dialog', { name: 'Upgrade your plan' });
+    expect(await screen.findByRole('button', { name: 'Current Plan' })).toBeDisabled();
     expect(screen.queryByRole('dialog', { name: 'Create Workspace' })).not.toBeInTheDocument();
   });
 
