@@ -5,15 +5,14 @@
 // (> 50 ms) and the frames it painted (requestAnimationFrame callbacks); the script prints them
 // and whether the page was fed by the live stream or by its polling fallback.
 // Needs /usr/bin/chromium (see docs/operations.md). Env: BENCH_SECONDS (30), BENCH_RATE (100).
-import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
+import { requireSource as require } from './lib/tsSources.mjs';
+
 const root = new URL('..', import.meta.url).pathname;
-require('ts-node').register({ transpileOnly: true, project: path.join(root, 'test/tsconfig.json'), compilerOptions: { rootDir: root } });
 const { chromium } = require('playwright-core');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');

@@ -14,24 +14,18 @@
 // (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
 // BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept).
-import { createRequire } from 'node:module';
 import http from 'node:http';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
-const require = createRequire(import.meta.url);
-require('ts-node').register({
-  transpileOnly: true,
-  project: new URL('../test/tsconfig.json', import.meta.url).pathname,
-  compilerOptions: { rootDir: new URL('..', import.meta.url).pathname },
-});
+import { requireSource as require } from './lib/tsSources.mjs';
 const { Agent } = require('undici');
 const { z } = require('zod');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
-const pg = require('pg');
+const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
 const { buildApp } = require('../src/server/app.ts');
@@ -88,23 +82,11 @@ async function openBenchDatabase() {
     const engine = `PGlite in memory, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : 'in its worker thread'}`;
     return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread }), engine, drop: async () => {} };
   }
-  const name = `toolscope_bench_proxy_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(base, 'toolscope_bench_proxy');
   return {
-    db: await openDatabase({ databaseUrl: url.toString() }),
+    db: await openDatabase({ databaseUrl: scratch.url }),
     engine: 'PostgreSQL',
-    drop: async () => {
-      await new Promise((r) => setTimeout(r, 300));
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
+    drop: scratch.drop,
   };
 }
 

@@ -6,18 +6,11 @@
 // run: a bare `select 1` and GET /api/v1/config (the cheapest route). Prints p50/p95 and ratios.
 // Options (env): BENCH_SESSIONS (default 100000), BENCH_RUNS (default 30), BENCH_KEEP_DATABASE=1
 // (PostgreSQL: keep the scratch database to EXPLAIN queries by hand).
-import { createRequire } from 'node:module';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
-const require = createRequire(import.meta.url);
-// Load the TypeScript sources directly (transpile only) so the bench needs no build.
-require('ts-node').register({
-  transpileOnly: true,
-  project: new URL('../test/tsconfig.json', import.meta.url).pathname,
-  compilerOptions: { rootDir: new URL('..', import.meta.url).pathname },
-});
-const pg = require('pg');
+import { requireSource as require } from './lib/tsSources.mjs';
+const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
 const { buildApp } = require('../src/server/app.ts');
@@ -32,25 +25,13 @@ const CALLS_PER_SESSION = 2;
 async function openScratchDatabase() {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) return { db: await openDatabase({}), engine: 'pglite (in memory)', drop: async () => {} };
-  const name = `toolscope_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const scratch = await createScratchDatabase(base, 'toolscope_bench');
   return {
-    db,
+    db: await openDatabase({ databaseUrl: scratch.url }),
     engine: 'postgresql',
     drop: async () => {
-      if (process.env.BENCH_KEEP_DATABASE) return console.log(`kept database ${name}`);
-      // pool.end() resolves before every backend has gone; a forced drop would kill stragglers.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      if (process.env.BENCH_KEEP_DATABASE) return console.log(`kept database ${scratch.name}`);
+      await scratch.drop();
     },
   };
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDatabase, type Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
+import { createScratchDatabase } from './scratchDatabase';
 
 // Each test file gets its own empty, migrated database: PGlite in memory by default, or a fresh
 // PostgreSQL database (created and dropped here) when TEST_DATABASE_URL is set. `engineName`
@@ -22,24 +21,15 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await migrate(db);
     return { db, drop: () => db.close() };
   }
-  const name = `toolscope_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const scratch = await createScratchDatabase(base, 'toolscope_t');
+  const db = await openDatabase({ databaseUrl: scratch.url });
   await migrate(db);
   return {
     db,
-    url: url.toString(),
+    url: scratch.url,
     drop: async () => {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
