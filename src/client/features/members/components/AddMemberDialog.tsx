@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -14,6 +14,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
 
 export type AddableRole = 'member' | 'admin';
 
@@ -22,10 +23,7 @@ export interface AddMemberValues {
   role: AddableRole;
 }
 
-export interface AddMemberFailure {
-  message: string;
-  fields: Record<string, string>;
-}
+export type AddMemberFailure = FormFailure;
 
 interface AddMemberDialogProps {
   /** Resolves to null on success, or to the error to show (message and per-field texts). */
@@ -41,23 +39,8 @@ const ROLE_OPTIONS: { value: AddableRole; label: string; hint: string }[] = [
 /** Adds someone who already has a Toolscope account, by email, as a member or an admin. */
 export function AddMemberDialog({ onSubmit, onClose }: AddMemberDialogProps) {
   const [values, setValues] = useState<AddMemberValues>({ email: '', role: 'member' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AddMemberFailure | null>(null);
   const blank = !values.email.trim();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (blank || busy) return;
-    setBusy(true);
-    setError(null);
-    const outcome = await onSubmit({ email: values.email.trim(), role: values.role });
-    setBusy(false);
-    if (outcome) setError(outcome);
-  };
-
-  const fields = error?.fields ?? {};
-  // A message already shown at a field is not repeated above the form.
-  const general = error && Object.keys(fields).length === 0 ? error.message : null;
+  const { busy, fields, general, submit } = useFormDialogSubmit(() => onSubmit({ email: values.email.trim(), role: values.role }), blank);
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="add-member-title">

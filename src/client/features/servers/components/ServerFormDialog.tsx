@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,6 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
 
 export interface ServerFormValues {
   url: string;
@@ -20,7 +21,7 @@ interface ServerFormDialogProps {
   busyLabel: string;
   initial?: ServerFormValues;
   /** Resolves to null on success, or to the error to show (message and per-field texts). */
-  onSubmit: (values: ServerFormValues) => Promise<{ message: string; fields: Record<string, string> } | null>;
+  onSubmit: (values: ServerFormValues) => Promise<FormFailure | null>;
   onClose: () => void;
 }
 
@@ -29,26 +30,15 @@ const EMPTY: ServerFormValues = { url: '', name: '', description: '' };
 /** The add / edit server form: url, name, description; the server's field errors show at the field. */
 export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPTY, onSubmit, onClose }: ServerFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
   const blank = !values.url.trim() || !values.name.trim();
+  const { busy, fields, general, submit } = useFormDialogSubmit(
+    () => onSubmit({ url: values.url.trim(), name: values.name.trim(), description: values.description.trim() }),
+    blank,
+  );
 
   const change = (field: keyof ServerFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (blank || busy) return;
-    setBusy(true);
-    setError(null);
-    const outcome = await onSubmit({ url: values.url.trim(), name: values.name.trim(), description: values.description.trim() });
-    setBusy(false);
-    if (outcome) setError(outcome);
-  };
-
-  const fields = error?.fields ?? {};
-  // A message already shown at a field is not repeated above the form.
-  const general = error && Object.keys(fields).length === 0 ? error.message : null;
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="server-form-title">
