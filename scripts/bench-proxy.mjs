@@ -5,15 +5,20 @@
 //   direct            clients → upstream
 //   proxy, no record  clients → Toolscope /mcp/{key} (recorder switched off) → upstream
 //   proxy, recording  clients → Toolscope /mcp/{key} (recorder on, PGlite in memory) → upstream
-// Prints p50/p99 latency, the latency the proxy adds, throughput ratios, and how many recorded
-// calls were lost (calls sent through the recording proxy minus tool_calls rows stored).
+// Prints p50/p99 latency, the latency the proxy adds, throughput ratios, Toolscope's own CPU per call
+// (all its threads: the proxy's and the database worker's), the recorder's backlog when each
+// recording phase stopped (and how long it took to write), and how many recorded calls were lost
+// (calls sent through the recording proxy minus tool_calls rows stored).
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
 // upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
 // Database: in-memory PGlite (in its worker thread, as the server runs it; BENCH_PGLITE_MAIN_THREAD=1
 // runs it on the proxy's thread for comparison), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
 // (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
-// BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept).
+// BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept),
+// BENCH_PGLITE_NICE (nice of PGlite's thread; default: the server's TOOLSCOPE_PGLITE_NICE),
+// BENCH_THREADS=1 (also print Toolscope's CPU per call for each of its threads, Linux),
+// BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof).
 import http from 'node:http';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +72,8 @@ async function startUpstream() {
 
 /** The upstream in its own process: `node bench-proxy.mjs --upstream` prints its URL. */
 async function spawnUpstream() {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // stdin is a pipe only so the upstream notices (end of stdin) when the bench itself dies.
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`upstream exited (${code})`)));
@@ -79,8 +85,10 @@ async function openBenchDatabase() {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) {
     const onCallingThread = process.env.BENCH_PGLITE_MAIN_THREAD === '1';
-    const engine = `PGlite in memory, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : 'in its worker thread'}`;
-    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread }), engine, drop: async () => {} };
+    // The server's default nice for PGlite's thread (TOOLSCOPE_PGLITE_NICE), unless BENCH_PGLITE_NICE says otherwise.
+    const nice = Number(process.env.BENCH_PGLITE_NICE ?? loadConfig({}, { secret: 'x'.repeat(32) }).pgliteNice);
+    const engine = `PGlite in memory, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : `in its worker thread (nice ${nice})`}`;
+    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread, pgliteNice: nice }), engine, drop: async () => {} };
   }
   const scratch = await createScratchDatabase(base, 'toolscope_bench_proxy');
   return {
@@ -156,6 +164,20 @@ async function startToolscope(upstreamUrl) {
 
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
 
+function threadTicks() {
+  const fs = require('node:fs');
+  const out = {};
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[`${comm}#${tid}`] = Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return out;
+}
+
 /** Toolscope in its own process, driven over IPC: setRecording, count, exit. */
 async function toolscopeChild() {
   const toolscope = await startToolscope(process.env.BENCH_UPSTREAM_URL);
@@ -166,6 +188,13 @@ async function toolscopeChild() {
     if (message.type === 'setRecording') {
       recorder.setEnabled(message.enabled);
       process.send({ type: 'ok' });
+    } else if (message.type === 'drain') {
+      const backlog = recorder.stats().queuedRows;
+      const started = performance.now();
+      await recorder.flush();
+      process.send({ type: 'drained', backlog, ms: performance.now() - started });
+    } else if (message.type === 'cpu') {
+      process.send({ type: 'cpu', usage: process.cpuUsage(), threads: threadTicks() });
     } else if (message.type === 'count') {
       recorder.setEnabled(true);
       await recorder.flush();
@@ -178,11 +207,15 @@ async function toolscopeChild() {
       process.exit(0);
     }
   });
+  // The bench died without saying 'exit': drop the scratch database anyway.
+  process.once('disconnect', () => {
+    toolscope.app.close().then(() => toolscope.db.close()).then(() => toolscope.database.drop()).finally(() => process.exit(1));
+  });
   process.send({ type: 'ready', recordedUrl: recorded.url.toString(), plainUrl: plain.url.toString() });
 }
 
 function spawnToolscope(upstreamUrl) {
-  const child = fork(fileURLToPath(import.meta.url), ['--toolscope'], { env: { ...process.env, BENCH_UPSTREAM_URL: upstreamUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--toolscope'], { execArgv: [...process.execArgv, ...(process.env.BENCH_TOOLSCOPE_NODE_ARGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, BENCH_UPSTREAM_URL: upstreamUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = (type) =>
     new Promise((resolve, reject) => {
       const onExit = (code) => reject(new Error(`toolscope exited (${code})`));
@@ -227,7 +260,25 @@ async function main() {
     for (const [name, mode] of Object.entries(modes)) {
       for (const [label, clients, calls] of [['1 client', 1, SINGLE_CALLS], [`${CONCURRENCY} clients`, CONCURRENCY, CONCURRENT_CALLS]]) {
         await mode.before();
+        const cpuBeforeFull = await toolscope.ask({ type: 'cpu' }, 'cpu');
+        const cpuBefore = cpuBeforeFull.usage;
         const result = await measure(mode.url, clients, calls);
+        const after = await toolscope.ask({ type: 'cpu' }, 'cpu');
+        const cpuAfter = after.usage;
+        if (process.env.BENCH_THREADS === '1') {
+          const before = cpuBeforeFull.threads;
+          const rows = Object.entries(after.threads).map(([k, v]) => [k, (v - (before[k] ?? 0)) * 10_000 / result.calls]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+          console.log(name, label, rows.map(([k, v]) => `${k}=${v.toFixed(0)}µs`).join(' '));
+        }
+        // Toolscope's own CPU (all its threads: the proxy's and the database worker's) per call.
+        result.cpuPerCall = (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / result.calls;
+        // What the recorder had not yet written when the load stopped, and how long it took to catch up
+        // (the database thread yields to the proxy, so under load its writes may trail the calls).
+        if (mode.recording) {
+          const drained = await toolscope.ask({ type: 'drain' }, 'drained');
+          result.backlog = drained.backlog;
+          result.drainMs = drained.ms;
+        }
         if (mode.recording) sentThroughRecording += result.calls;
         const key = `${name}|${label}`;
         // Best round per cell: the machine is shared, so the least disturbed round is the most faithful.
@@ -238,10 +289,11 @@ async function main() {
   const { stored, stats, engine } = await toolscope.ask({ type: 'count' }, 'count');
 
   console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${engine}, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('mode              | clients    | p50        | p99        | calls/s');
+  console.log('mode              | clients    | p50        | p99        | calls/s | Toolscope CPU/call');
   for (const [key, r] of Object.entries(best)) {
     const [name, label] = key.split('|');
-    console.log(`${name.padEnd(17)} | ${label.padEnd(10)} | ${fmt(r.p50).padEnd(10)} | ${fmt(r.p99).padEnd(10)} | ${r.rps.toFixed(0)}`);
+    const cpu = name === 'direct' ? '-' : `${r.cpuPerCall.toFixed(0)} µs`;
+    console.log(`${name.padEnd(17)} | ${label.padEnd(10)} | ${fmt(r.p50).padEnd(10)} | ${fmt(r.p99).padEnd(10)} | ${r.rps.toFixed(0).padEnd(7)} | ${cpu}`);
   }
   const get = (name, label) => best[`${name}|${label}`];
   const one = '1 client';
@@ -254,6 +306,7 @@ async function main() {
   console.log(`added latency at 1 client (recording proxy - direct): p50 ${fmt(addedP50)}, p99 ${fmt(addedP99)}  [target p99 <= 1 ms: ${addedP99 <= 1 ? 'met' : 'MISSED'}]`);
   console.log(`throughput at ${CONCURRENCY} clients: recording / no recording = ${recVsPlain.toFixed(2)}x  [target >= 0.9x: ${recVsPlain >= 0.9 ? 'met' : 'MISSED'}]`);
   console.log(`throughput at ${CONCURRENCY} clients: proxy (recording) / direct = ${proxyVsDirect.toFixed(2)}x  [target >= 0.5x: ${proxyVsDirect >= 0.5 ? 'met' : 'MISSED'}]`);
+  for (const [key, r] of Object.entries(best)) if (r.backlog !== undefined) console.log(`recorder backlog when the load stopped (${key.split('|')[1]}): ${r.backlog} rows, written ${r.drainMs.toFixed(0)} ms later`);
   console.log(`recorded calls: sent ${sentThroughRecording}, stored ${stored}, dropped by the queue ${stats.dropped.toolCalls}, lost on write errors ${stats.lostOnWriteError}`);
   console.log(`recorded calls lost: ${lost}`);
   const nginx = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
@@ -273,6 +326,7 @@ if (process.argv[2] === '--toolscope') {
 } else if (process.argv[2] === '--upstream') {
   startUpstream().then((upstream) => console.log(upstream.url));
   process.on('SIGTERM', () => process.exit(0));
+  process.stdin.on('end', () => process.exit(0)).resume();
 } else {
   main().catch((error) => {
     console.error(error);

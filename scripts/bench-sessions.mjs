@@ -1,5 +1,5 @@
 // `node scripts/bench-sessions.mjs` (part of `npm run bench`): the sessions list at scale.
-// Seeds 100,000 sessions (and two tool calls each) into a fresh database — in-memory PGlite, or
+// Seeds 100,000 sessions (and two tool calls each, stored as the recorder stores them) into a fresh database — in-memory PGlite, or
 // PostgreSQL when BENCH_DATABASE_URL=postgres://… (a scratch database is created and dropped) —
 // then times list pages, filters and text search through the real app (fastify inject: routing,
 // auth, workspace guard, validation, serialization), next to two baselines measured in the same
@@ -67,20 +67,27 @@ async function seed(db) {
   );
   const tools = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
   const words = ['invoice', 'quarterly', 'revenue', 'kubernetes', 'deployment', 'customer', 'report', 'migration', 'latency', 'budget'];
+  // Calls as the recorder stores them since migration 007: the exact request and response text in
+  // the call's row (arguments and result are read out of it, and search indexes the arguments).
   await db.query(
-    `insert into tool_calls (workspace_id, server_id, session_id, jsonrpc_id, tool_name, arguments, result, status, started_at,
-       ended_at, duration_ms, request_bytes, response_bytes, tokens_estimate)
-     select s.workspace_id, s.server_id, s.id, c::text, ($2::text[])[1 + (abs(hashtext(s.id::text)) + c) % 8],
-       jsonb_build_object('path', '/data/' || ($3::text[])[1 + abs(hashtext(s.id::text || c)) % 10] || '/' || left(s.id::text, 8) || '.txt',
-                          'query', ($3::text[])[1 + (abs(hashtext(s.id::text)) / 10 + c) % 10] || ' ' || ($3::text[])[1 + (abs(hashtext(s.id::text)) / 100) % 10]),
-       '{"content":[{"type":"text","text":"ok"}]}'::jsonb, 'ok', s.started_at + make_interval(secs => c), s.started_at + make_interval(secs => c + 1),
-       40, 180, 220, 60
-     from sessions s cross join generate_series(1, ${CALLS_PER_SESSION}) c where s.workspace_id = $1`,
+    `insert into tool_calls (workspace_id, server_id, session_id, jsonrpc_id, tool_name, status, started_at,
+       ended_at, duration_ms, request_bytes, response_bytes, tokens_estimate,
+       request_seq, request_payload, response_seq, response_kind, response_payload)
+     select workspace_id, server_id, session_id, c::text, tool, 'ok', started_at + make_interval(secs => c),
+       started_at + make_interval(secs => c + 1), 40, 180, 220, 60,
+       2 * c + 1, jsonb_build_object('jsonrpc', '2.0', 'id', c, 'method', 'tools/call', 'params', jsonb_build_object('name', tool, 'arguments', args))::text,
+       2 * c + 2, 'response', '{"jsonrpc":"2.0","id":' || c || ',"result":{"content":[{"type":"text","text":"ok"}]}}'
+     from (
+       select s.workspace_id, s.server_id, s.id as session_id, s.started_at, c, ($2::text[])[1 + (abs(hashtext(s.id::text)) + c) % 8] as tool,
+         jsonb_build_object('path', '/data/' || ($3::text[])[1 + abs(hashtext(s.id::text || c)) % 10] || '/' || left(s.id::text, 8) || '.txt',
+                            'query', ($3::text[])[1 + (abs(hashtext(s.id::text)) / 10 + c) % 10] || ' ' || ($3::text[])[1 + (abs(hashtext(s.id::text)) / 100) % 10]) as args
+       from sessions s cross join generate_series(1, ${CALLS_PER_SESSION}) c where s.workspace_id = $1
+     ) calls`,
     [workspaceId, tools, words],
   );
   // Make exactly one session findable by a word nothing else uses (the "needle" search).
   await db.query(
-    `update tool_calls set arguments = arguments || '{"ticket":"zebracorn-4711"}'::jsonb
+    `update tool_calls set request_payload = jsonb_set(request_payload::jsonb, '{params,arguments,ticket}', '"zebracorn-4711"')::text
      where id = (select id from tool_calls where workspace_id = $1 order by started_at limit 1 offset 5000)`,
     [workspaceId],
   );

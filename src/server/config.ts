@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: bool(true),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
   TOOLSCOPE_RECORDER_FLUSH_MS: int(50, 1),
+  TOOLSCOPE_PGLITE_NICE: int(10, 0).pipe(z.number().max(19)),
   TOOLSCOPE_SMTP_URL: z.string().optional(),
   TOOLSCOPE_MAIL_FROM: z.string().optional().default('Toolscope <no-reply@toolscope.local>'),
   TOOLSCOPE_PRICE_IDS: z.string().optional(),
@@ -60,6 +61,8 @@ export interface Config {
   allowPrivateUpstreams: boolean;
   recorderQueueLimit: number;
   recorderFlushMs: number;
+  /** Nice value of the embedded database's thread (Linux): the proxy's requests win the CPU over recorder writes. */
+  pgliteNice: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** "pro.monthly=price_123,pro.annually=price_456" → overrides the plan placeholders. */
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowPrivateUpstreams: e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
+    pgliteNice: e.TOOLSCOPE_PGLITE_NICE,
     smtpUrl: e.TOOLSCOPE_SMTP_URL || undefined,
     mailFrom: e.TOOLSCOPE_MAIL_FROM,
     priceIds: parsePriceIds(e.TOOLSCOPE_PRICE_IDS),

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }
   if (!config.secret) config = { ...config, secret: loadOrCreateSecret(config.dataDir) };
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteNice: config.pgliteNice });
   await migrate(db);
   const app = await buildApp({
     config,

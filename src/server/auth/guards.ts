@@ -10,6 +10,8 @@ import { verifyAccessToken } from './accessToken';
 declare module 'fastify' {
   interface FastifyRequest {
     userId: string;
+    /** When the request's access token expires (ms since the epoch): long-lived streams end then. */
+    accessTokenExpiresAt: number;
     workspaceRole?: MemberRole;
   }
 }
@@ -26,6 +28,7 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   const claims = verifyAccessToken(token, request.server.config.secret);
   if (!claims) throw unauthorized('Invalid or expired access token');
   request.userId = claims.sub;
+  request.accessTokenExpiresAt = claims.exp * 1000;
 }
 
 function queryToken(request: FastifyRequest): string | undefined {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PgliteThreadDatabase } from './pgliteThread';
+import { NOTIFY_SQL, PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
@@ -18,7 +18,12 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   /** LISTEN on a channel; returns the unlisten function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * NOTIFY each payload on the channel in one statement (one transaction), so listeners receive
+   * them in this order. Separate statements on separate pool connections may commit, and so be
+   * delivered, in any order.
+   */
+  notify(channel: string, ...payloads: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,8 +51,8 @@ class PgliteDatabase implements Database {
     return async () => unlisten();
   }
 
-  async notify(channel: string, payload: string): Promise<void> {
-    await this.db.query('select pg_notify($1, $2)', [channel, payload]);
+  async notify(channel: string, ...payloads: string[]): Promise<void> {
+    await this.db.query(NOTIFY_SQL, [channel, payloads]);
   }
 
   async close(): Promise<void> {
@@ -169,8 +174,8 @@ class PostgresDatabase implements Database {
     for (const channel of this.handlers.keys()) await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
   }
 
-  async notify(channel: string, payload: string): Promise<void> {
-    await this.pool.query('select pg_notify($1, $2)', [channel, payload]);
+  async notify(channel: string, ...payloads: string[]): Promise<void> {
+    await this.pool.query(NOTIFY_SQL, [channel, payloads]);
   }
 
   async close(): Promise<void> {
@@ -197,6 +202,12 @@ export interface OpenDatabaseOptions {
    * on the server's thread every statement stalls every request while it runs).
    */
   pgliteOnCallingThread?: boolean;
+  /**
+   * The nice value of PGlite's thread (Linux; 0 = the process's own). The proxy answers agents on
+   * the main thread while the recorder's writes run on PGlite's: when both want a core, the agent's
+   * request should win, and the writes catch up in the gaps (docs/proxy.md, "Recorder").
+   */
+  pgliteNice?: number;
 }
 
 const reportBackgroundError = (error: Error) => console.error(`Database connection error (reconnecting): ${error.message}`);
@@ -213,5 +224,5 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     fs.mkdirSync(dir, { recursive: true });
   }
   if (options.pgliteOnCallingThread) return new PgliteDatabase(await PGlite.create(dir));
-  return PgliteThreadDatabase.open(dir);
+  return PgliteThreadDatabase.open(dir, options.pgliteNice ?? 0);
 }

@@ -3,6 +3,7 @@ import { m002_tracing } from './migrations/m002_tracing';
 import { m003_outbox_delivery } from './migrations/m003_outbox_delivery';
 import { m005_sessions_indexes } from './migrations/m005_sessions_indexes';
 import { m006_notifications } from './migrations/m006_notifications';
+import { m007_calls_hold_payloads } from './migrations/m007_calls_hold_payloads';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '003_outbox_delivery', sql: m003_outbox_delivery },
   { id: '005_sessions_indexes', sql: m005_sessions_indexes },
   { id: '006_notifications', sql: m006_notifications },
+  { id: '007_calls_hold_payloads', sql: m007_calls_hold_payloads },
 ];

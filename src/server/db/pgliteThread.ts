@@ -2,6 +2,9 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database';
 
+/** A function scan yields the array's elements in order, so the NOTIFYs are sent in that order. */
+export const NOTIFY_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
+
 // PGlite (PostgreSQL compiled to WASM) executes on the thread that calls it. On the server's own
 // thread, every statement — a recorder flush of a few hundred rows takes 10–30 ms — stalls every
 // request for its whole duration. Here PGlite runs in a worker thread behind the same `Database`
@@ -29,6 +32,15 @@ function errorShape(error) {
     }
   }
   return shape;
+}
+// On Linux a thread has a nice value of its own: setpriority() with the thread's id, which
+// /proc/thread-self names. Elsewhere (or without /proc) the thread keeps the process's priority.
+function lowerThreadPriority(nice) {
+  if (!nice) return;
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) require('node:os').setPriority(tid, nice);
+  } catch {}
 }
 const reply = (id, rows) => parentPort.postMessage({ id, ok: true, rows });
 const fail = (id, error) => parentPort.postMessage({ id, ok: false, error: errorShape(error) });
@@ -79,6 +91,7 @@ parentPort.on('message', async (message) => {
   const { id, op } = message;
   try {
     if (op === 'open') {
+      lowerThreadPriority(workerData.nice);
       db = await PGlite.create(workerData.dataDir);
       return reply(id, []);
     }
@@ -189,9 +202,10 @@ export class PgliteThreadDatabase implements Database {
     worker.unref();
   }
 
-  static async open(dataDir: string | undefined): Promise<PgliteThreadDatabase> {
+  /** `nice`: the database thread's nice value (Linux), so request handling wins the CPU when both want it. */
+  static async open(dataDir: string | undefined, nice = 0): Promise<PgliteThreadDatabase> {
     const pglitePath = createRequire(__filename).resolve('@electric-sql/pglite');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pglitePath, dataDir } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pglitePath, dataDir, nice } });
     const db = new PgliteThreadDatabase(worker);
     try {
       await db.send({ op: 'open' });
@@ -253,8 +267,8 @@ export class PgliteThreadDatabase implements Database {
     };
   }
 
-  async notify(channel: string, payload: string): Promise<void> {
-    await this.query('select pg_notify($1, $2)', [channel, payload]);
+  async notify(channel: string, ...payloads: string[]): Promise<void> {
+    await this.query(NOTIFY_SQL, [channel, payloads]);
   }
 
   async close(): Promise<void> {

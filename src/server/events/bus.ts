@@ -11,6 +11,7 @@ export class EventBus {
   private readonly everything = new Set<(workspaceId: string, message: LiveMessage) => void>();
 
   publish(workspaceId: string, message: LiveMessage): void {
+    if (!this.isListened(workspaceId)) return;
     const stamped = message.at ? message : { ...message, at: new Date().toISOString() };
     for (const handler of this.byWorkspace.get(workspaceId) ?? []) this.safely(() => handler(stamped));
     for (const handler of this.everything) this.safely(() => handler(workspaceId, stamped));
@@ -30,6 +31,11 @@ export class EventBus {
   subscribeAll(handler: (workspaceId: string, message: LiveMessage) => void): () => void {
     this.everything.add(handler);
     return () => this.everything.delete(handler);
+  }
+
+  /** Whether a message to this workspace would reach anyone (publishers may skip building it). */
+  isListened(workspaceId: string): boolean {
+    return this.everything.size > 0 || this.byWorkspace.has(workspaceId);
   }
 
   subscriberCount(workspaceId: string): number {

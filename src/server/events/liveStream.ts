@@ -77,19 +77,33 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
         raw.write(chunk);
       };
       const heartbeat = () => write(formatLiveEvent({ type: LiveMessageTypes.heartbeat, data: {}, at: new Date().toISOString() }));
+      // The guards ran once, at connect. A stream outlives its token and may outlive the caller's
+      // membership: it ends when the token expires (the client reconnects with its refreshed one)
+      // and, checked with each heartbeat, when the caller is no longer a member of the workspace.
+      const stillMember = async () => {
+        const rows = await app.db.query('select 1 from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
+        if (rows.length === 0) stream.end();
+      };
+      const tick = () => {
+        heartbeat();
+        stillMember().catch(() => undefined); // a failed check keeps the stream; the next one decides
+      };
 
       const unsubscribe = app.bus.subscribe(workspaceId, (message) => {
         if (message.userId !== undefined && message.userId !== userId) return;
         write(formatLiveEvent(message));
       });
-      const timer = setInterval(heartbeat, HEARTBEAT_INTERVAL_MS);
+      const timer = setInterval(tick, HEARTBEAT_INTERVAL_MS);
       timer.unref();
+      const expiry = setTimeout(() => stream.end(), Math.max(0, request.accessTokenExpiresAt - Date.now()));
+      expiry.unref();
 
       const stream = {
         end(abort = false) {
           if (ended) return;
           ended = true;
           clearInterval(timer);
+          clearTimeout(expiry);
           unsubscribe();
           open.delete(stream);
           if (abort) raw.destroy();

@@ -19,7 +19,8 @@ export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
 
 export function messageKind(message: JsonRpcMessage): MessageKind {
   if (typeof message.method === 'string') return message.id === undefined || message.id === null ? 'notification' : 'request';
-  return message.error !== undefined ? 'error' : 'response';
+  // `"error": null` is a success (JSON-RPC 1.0 style servers send it beside their result).
+  return message.error !== undefined && message.error !== null ? 'error' : 'response';
 }
 
 export function hasId(message: JsonRpcMessage): message is JsonRpcMessage & { id: JsonRpcId } {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableJson, storableText } from '../db/storable';
 import { idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { boundedJson, estimateTokens, toolCallError } from './payload';
+import { estimateTokens, storedValue, toolCallError, type StoredPayload } from './payload';
 import type { QueuedToolCall, SessionState } from './rows';
 
 // Pairing requests with their responses inside one session: what a request was (to recognise its
-// answer), the tool call it opened, and what the answer settles. Everything taken from the wire
+// answer), the tool call it opened, and what the answer settles. A tools/call request and its
+// response are stored in the call's row (not as two `messages` rows), at their place in the session. Everything taken from the wire
 // for a text/jsonb column goes through storableText/storableJson: one NUL in an agent's tool name
 // or an upstream's error would otherwise fail the whole multi-row insert and lose every other
 // call of that batch.
@@ -27,12 +28,44 @@ const MAX_PENDING_PER_SESSION = 10_000;
 
 type IdMessage = JsonRpcMessage & { id: string | number };
 
-/** Remembers a request so its response can be paired; a tools/call opens a call row. */
-export function trackRequest(session: PairingSession, direction: MessageDirection, message: IdMessage, sizeBytes: number, nowMs: number, at: string, payloadLimit: number): void {
+/** A message where it sits in its session, as it is stored. */
+export interface SeenMessage {
+  seq: number;
+  kind: string;
+  payload: StoredPayload;
+  sizeBytes: number;
+  nowMs: number;
+  at: string;
+}
+
+export interface TrackedRequest {
+  /** The call a tools/call opened. */
+  call?: QueuedToolCall;
+  /** Calls whose answers can no longer be paired (see below), settled as errors. */
+  abandoned: QueuedToolCall[];
+}
+
+/**
+ * Remembers a request so its response can be paired; a tools/call opens a call row. A call is
+ * written while it waits, so one that can no longer be answered is settled rather than left
+ * pending: the oldest when a session holds too many unanswered requests, and one whose id a new
+ * request of the same direction reuses (its answer could not be told from the new one's).
+ */
+export function trackRequest(session: PairingSession, direction: MessageDirection, message: IdMessage, seen: SeenMessage): TrackedRequest {
+  const { sizeBytes, nowMs, at } = seen;
   const method = message.method as string;
-  if (session.pending.size >= MAX_PENDING_PER_SESSION) session.pending.delete(session.pending.keys().next().value as string);
+  const key = `${direction}:${idKey(message.id)}`;
+  const abandoned: QueuedToolCall[] = [];
+  const displace = (displacedKey: string, reason: string) => {
+    const displaced = session.pending.get(displacedKey);
+    session.pending.delete(displacedKey);
+    if (displaced?.call) abandoned.push(abandonCall(session, displaced.call, at, reason));
+  };
+  if (session.pending.has(key)) displace(key, 'No response recorded: the client reused this request id');
+  if (session.pending.size >= MAX_PENDING_PER_SESSION) displace(session.pending.keys().next().value as string, 'No response recorded: too many requests awaiting answers');
   const pending: PendingRequest = { method, startedMs: nowMs };
-  const params = message.params ?? {};
+  // What is taken from the message is taken from it as stored (see StoredPayload.cleaned).
+  const params = (seen.payload.cleaned ?? message).params ?? {};
   if (method === 'initialize' && direction === 'client_to_server') {
     const clientInfo = params.clientInfo as { name?: unknown; version?: unknown } | undefined;
     if (typeof clientInfo?.name === 'string') session.row.client_name = storableText(clientInfo.name);
@@ -50,7 +83,7 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       session_id: session.row.id,
       jsonrpc_id: storableText(String(message.id)),
       tool_name: typeof params.name === 'string' ? storableText(params.name) : '(unnamed)',
-      arguments: boundedJson(params.arguments ?? null, payloadLimit),
+      arguments: storedValue(seen.payload, params.arguments),
       result: null,
       error_message: null,
       status: 'pending',
@@ -62,13 +95,22 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       tokens_estimate: 0,
       meta,
       traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : null,
+      request_seq: seen.seq,
+      request_payload: seen.payload.text,
+      request_truncated: seen.payload.truncated,
+      response_seq: null,
+      response_kind: null,
+      response_payload: null,
+      response_truncated: false,
     };
   }
-  session.pending.set(`${direction}:${idKey(message.id)}`, pending);
+  session.pending.set(key, pending);
+  return { call: pending.call, abandoned };
 }
 
 /** Pairs a response with its request; returns the tool call it completes, if any. */
-export function settleResponse(session: PairingSession, direction: MessageDirection, message: IdMessage, sizeBytes: number, nowMs: number, at: string, payloadLimit: number): QueuedToolCall | undefined {
+export function settleResponse(session: PairingSession, direction: MessageDirection, message: IdMessage, seen: SeenMessage): QueuedToolCall | undefined {
+  const { sizeBytes, nowMs, at } = seen;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
   const key = `${requestDirection}:${idKey(message.id)}`;
   const pending = session.pending.get(key);
@@ -80,11 +122,17 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
   }
   const call = pending.call;
   if (!call) return undefined;
-  const error = toolCallError(message);
-  if (error !== null && !message.error) session.row.error_count++;
+  const stored = seen.payload.cleaned ?? message;
+  const error = toolCallError(stored);
+  if (error !== null && seen.kind !== 'error') session.row.error_count++;
   call.status = error === null ? 'ok' : 'error';
   call.error_message = error === null ? null : storableText(error);
-  call.result = message.error ? { error: storableJson(message.error) } : boundedJson(message.result ?? null, payloadLimit);
+  // As storedCallSql.ts reads it back: a cut text reads as its preview, an error as { error }, else the result.
+  call.result = seen.kind === 'error' && !seen.payload.truncated ? { error: stored.error } : storedValue(seen.payload, stored.result);
+  call.response_seq = seen.seq;
+  call.response_kind = seen.kind;
+  call.response_payload = seen.payload.text;
+  call.response_truncated = seen.payload.truncated;
   call.ended_at = at;
   call.duration_ms = Math.max(0, Math.round(nowMs - pending.startedMs));
   call.response_bytes = sizeBytes;
@@ -96,14 +144,18 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
 export function settleUnanswered(session: PairingSession, at: string): QueuedToolCall[] {
   const calls: QueuedToolCall[] = [];
   for (const pending of session.pending.values()) {
-    if (!pending.call) continue;
-    pending.call.status = 'error';
-    pending.call.error_message = 'No response before the session ended';
-    pending.call.ended_at = at;
-    pending.call.tokens_estimate = estimateTokens(pending.call.request_bytes);
-    session.row.error_count++;
-    calls.push(pending.call);
+    if (pending.call) calls.push(abandonCall(session, pending.call, at, 'No response before the session ended'));
   }
   session.pending.clear();
   return calls;
+}
+
+/** Settles a call that will get no (pairable) answer as an error. */
+function abandonCall(session: PairingSession, call: QueuedToolCall, at: string, reason: string): QueuedToolCall {
+  call.status = 'error';
+  call.error_message = reason;
+  call.ended_at = at;
+  call.tokens_estimate = estimateTokens(call.request_bytes);
+  session.row.error_count++;
+  return call;
 }

@@ -4,17 +4,19 @@ import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { settleResponse, settleUnanswered, trackRequest, type PendingRequest } from './callPairing';
-import { payloadText } from './payload';
+import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
+import { payloadJsonText, storedPayload } from './payload';
 import type { SessionState } from './rows';
+import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type QueuedSession, type WriteQueueOptions } from './writeQueue';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
-// `record` only updates memory and queues rows; a timer (or a full batch) writes them with one
-// multi-row insert per table; events go to the live stream once their rows are stored. The
+// `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
+// statement (a multi-row insert per table); events go to the live stream once their rows are stored. The
 // queue is bounded: when full, new messages and calls are dropped and counted, never awaited.
 // This file owns sessions (start, inference, idle end); pairing requests with responses into
-// tool calls is callPairing.ts, the queue and its writes are writeQueue.ts / batchWriter.ts.
+// tool calls is callPairing.ts, what is stored of a message is payload.ts, the queue and its
+// writes are writeQueue.ts / batchWriter.ts, how stored calls are read back is storedCallSql.ts.
 
 export interface RecorderOptions extends WriteQueueOptions {
   /** A session with a session id ends after this long without traffic (default 30 min). */
@@ -30,16 +32,6 @@ export interface SessionOrigin {
   workspaceId: string;
   serverId: string;
   serverName: string | null;
-}
-
-export interface SessionStart {
-  transport: string;
-  mcpSessionId?: string | null;
-  protocolVersion?: string | null;
-  clientName?: string | null;
-  clientVersion?: string | null;
-  clientKey?: string | null;
-  traceId?: string | null;
 }
 
 export interface RecordedSession extends QueuedSession {
@@ -187,34 +179,44 @@ export class Recorder {
     if (kind === 'error') row.error_count++;
     this.markDirty(session);
 
-    const limit = this.options.payloadLimit ?? 65_536;
-    const payload = payloadText(message, rawText, limit);
+    const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
+    const seen: SeenMessage = { seq: ++session.seq, kind, payload, sizeBytes, nowMs, at };
+    // A tools/call request and its response live in the call's row; every other message is a row of its own.
+    if (hasId(message)) {
+      if (kind === 'request') {
+        const { call, abandoned } = trackRequest(session, direction, message, seen);
+        for (const settled of abandoned) this.queue.settleToolCall(settled);
+        if (call) {
+          this.queue.pushToolCall(call);
+          return;
+        }
+      } else {
+        const call = settleResponse(session, direction, message, seen);
+        if (call) {
+          this.queue.settleToolCall(call);
+          return;
+        }
+      }
+    }
     this.queue.pushMessage({
       workspace_id: row.workspace_id,
       session_id: row.id,
-      seq: ++session.seq,
+      seq: seen.seq,
       direction,
       kind,
       method: message.method === undefined ? null : storableText(message.method),
       jsonrpc_id: hasId(message) ? storableText(String(message.id)) : null,
-      payload: payload.text,
+      payload: payloadJsonText(payload),
       size_bytes: sizeBytes,
       truncated: payload.truncated,
       created_at: at,
     });
-
-    if (!hasId(message)) return;
-    if (kind === 'request') trackRequest(session, direction, message, sizeBytes, nowMs, at, limit);
-    else {
-      const call = settleResponse(session, direction, message, sizeBytes, nowMs, at, limit);
-      if (call) this.queue.pushToolCall(call);
-    }
   }
 
   endSession(session: RecordedSession): void {
     if (!this.sessions.has(session)) return;
     const at = new Date(this.now()).toISOString();
-    for (const call of settleUnanswered(session, at)) this.queue.pushToolCall(call);
+    for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
     session.row.status = 'ended';
     session.row.ended_at = at;
     this.sessions.delete(session);
@@ -276,17 +278,4 @@ export class Recorder {
 
 function mcpKey(serverId: string, mcpSessionId: string): string {
   return `${serverId}\u0001${mcpSessionId}`;
-}
-
-/** Client name, version, trace id… come from the agent's messages: NUL-free before they reach a row. */
-function storableStart(start: SessionStart): SessionStart {
-  const text = (value: string | null | undefined) => (typeof value === 'string' ? storableText(value) : value);
-  return {
-    ...start,
-    mcpSessionId: text(start.mcpSessionId),
-    protocolVersion: text(start.protocolVersion),
-    clientName: text(start.clientName),
-    clientVersion: text(start.clientVersion),
-    traceId: text(start.traceId),
-  };
 }

@@ -28,8 +28,20 @@ export interface QueuedMessage {
   created_at: string;
 }
 
+/**
+ * A tool call as its row holds it: the exact request and response text with their place in the
+ * session (migration 007). `arguments`/`result` are the same values in memory, for the live stream;
+ * they are not written (the API reads them from the text).
+ */
 export interface QueuedToolCall extends ToolCallRow {
   workspace_id: string;
+  request_seq: number;
+  request_payload: string;
+  request_truncated: boolean;
+  response_seq: number | null;
+  response_kind: string | null;
+  response_payload: string | null;
+  response_truncated: boolean;
   started_at: string;
   ended_at: string | null;
   duration_ms: number | null;

@@ -33,6 +33,32 @@ describe(`bus relay through LISTEN/NOTIFY (${engineName})`, () => {
       expect(onB[1]).toMatchObject({ data: { title: 'hi' }, userId: 'u1' });
       expect(onA.map((m) => m.type)).toEqual(['tool_call', 'notification', 'session_started']);
       expect(relayA.oversizedSkipped).toBe(1);
+
+      // A burst (a recorder flush announcing its batch) arrives whole and in order, packed into few NOTIFYs.
+      const notifies: string[] = [];
+      const unlistenSpy = await database.db.listen('toolscope_live', (payload) => notifies.push(payload));
+      const burst = Array.from({ length: 40 }, (_, i) => ({ type: 'tool_call', data: { n: i, result: 'r'.repeat(300) } }) as LiveMessage);
+      onB.length = 0;
+      for (const message of burst) busA.publish('ws-1', message);
+      const until = Date.now() + 10_000;
+      while (onB.length < 40 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await unlistenSpy();
+      expect(onB.map((m) => (m.data as { n: number }).n)).toEqual(burst.map((_, i) => i));
+      expect(notifies.length).toBeGreaterThanOrEqual(2); // 40 × ~330 bytes do not fit one 8000-byte NOTIFY
+      expect(notifies.length).toBeLessThanOrEqual(3);
+      for (const payload of notifies) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(7999);
+
+      // Bursts in consecutive turns (flushes while the previous NOTIFY is still in flight) keep
+      // their order too: a dashboard must not see a call's end before its start.
+      onB.length = 0;
+      const total = 400;
+      for (let turn = 0; turn < 10; turn++) {
+        for (let i = 0; i < total / 10; i++) busA.publish('ws-1', { type: 'tool_call', data: { n: turn * 40 + i, result: 'r'.repeat(300) } });
+        await new Promise((r) => setImmediate(r));
+      }
+      const last = Date.now() + 10_000;
+      while (onB.length < total && Date.now() < last) await new Promise((r) => setTimeout(r, 20));
+      expect(onB.map((m) => (m.data as { n: number }).n)).toEqual(Array.from({ length: total }, (_, i) => i));
     } finally {
       await relayA.stop();
       await relayB.stop();

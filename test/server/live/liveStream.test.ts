@@ -142,6 +142,48 @@ describe(`live stream lifecycle (${engineName})`, () => {
     }
   });
 
+  it('ends a stream when its access token expires (the client reconnects with its refreshed token)', async () => {
+    const t = await buildTestApp({}, database);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const member = await createMemberWithWorkspace(database.db, t.config.secret, 'Hal');
+    const shortLived = signAccessToken(member.userId, t.config.secret, Math.floor(Date.now() / 1000), 2);
+    try {
+      const port = (t.app.server.address() as AddressInfo).port;
+      const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${shortLived}`);
+      await sse.waitFor((m) => m.type === 'heartbeat');
+      const opened = Date.now();
+      await sse.ended;
+      expect(Date.now() - opened).toBeLessThan(3_000);
+      expect(t.app.bus.subscriberCount(member.workspaceId)).toBe(0);
+    } finally {
+      await t.app.close();
+    }
+  });
+
+  it('ends the stream of a member removed from the workspace, at the next heartbeat (simulated clock)', async () => {
+    const t = await buildTestApp({}, database);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const owner = await createMemberWithWorkspace(database.db, t.config.secret, 'Ivy');
+    const guest = await createMemberWithWorkspace(database.db, t.config.secret, 'Jon');
+    await database.db.query("insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')", [owner.workspaceId, guest.userId]);
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'Date', 'performance', 'hrtime'] });
+    try {
+      const port = (t.app.server.address() as AddressInfo).port;
+      const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${owner.workspaceId}/platform/sse?token=${guest.token}`);
+      await sse.waitFor((m) => m.type === 'heartbeat');
+      jest.advanceTimersByTime(25_000); // still a member: the stream goes on
+      await sse.waitFor(() => sse.messages.filter((m) => m.type === 'heartbeat').length === 2);
+      expect(t.app.bus.subscriberCount(owner.workspaceId)).toBe(1);
+      await database.db.query('delete from workspace_members where workspace_id = $1 and user_id = $2', [owner.workspaceId, guest.userId]);
+      jest.advanceTimersByTime(25_000);
+      await sse.ended;
+      expect(t.app.bus.subscriberCount(owner.workspaceId)).toBe(0);
+    } finally {
+      jest.useRealTimers();
+      await t.app.close();
+    }
+  });
+
   it('ends every open stream when the app closes, so shutdown is not held up', async () => {
     const t = await buildTestApp({}, database);
     await t.app.listen({ host: '127.0.0.1', port: 0 });

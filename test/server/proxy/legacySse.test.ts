@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startLegacySseUpstream, type SdkUpstream } from './support/sdkUpstream';
+import { recordedCalls } from '../helpers/recordedRows';
 
 jest.setTimeout(60_000);
 
@@ -61,8 +62,8 @@ describe('legacy HTTP+SSE proxy', () => {
     }
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ transport: 'sse', status: 'ended', call_count: 1 });
-    const calls = await t.database.db.query<{ tool_name: string; result: unknown }>('select tool_name, result from tool_calls where session_id = $1', [sessions[0].id]);
-    expect(calls).toEqual([{ tool_name: 'echo', result: proxied.echo }]);
+    const calls = await recordedCalls(t.database.db, 'tc.session_id = $1', [sessions[0].id]);
+    expect(calls.map(({ tool_name, result }) => ({ tool_name, result }))).toEqual([{ tool_name: 'echo', result: proxied.echo }]);
   });
 
   it('answers POSTs to an unknown stream with 404', async () => {

@@ -1,7 +1,9 @@
-import { openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
+import type { TestDatabase } from '../helpers/testDatabase';
+import { openRecordingWorkspace } from '../helpers/recordingWorkspace';
 import { EventBus } from '../../../src/server/events/bus';
 import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
 import type { LiveMessage } from '../../../src/contract/live';
+import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 
 jest.setTimeout(60_000);
 
@@ -14,11 +16,7 @@ describe('recorder', () => {
   const now = () => clock;
 
   beforeAll(async () => {
-    database = await openTestDatabase();
-    const [user] = await database.db.query<{ id: string }>("insert into users (email, password_hash, first_name, last_name) values ('r@example.com', 'x', 'R', 'R') returning id");
-    const [ws] = await database.db.query<{ id: string }>("insert into workspaces (name, owner_id) values ('W', $1) returning id", [user.id]);
-    const [server] = await database.db.query<{ id: string }>("insert into servers (workspace_id, name, url, proxy_key) values ($1, 'S', 'http://127.0.0.1:1/mcp', 'k-recorder-test-key') returning id", [ws.id]);
-    origin = { workspaceId: ws.id, serverId: server.id, serverName: 'S' };
+    ({ database, origin } = await openRecordingWorkspace('recorder'));
   });
   afterAll(() => database.drop());
 
@@ -102,9 +100,8 @@ describe('recorder', () => {
     await recorder.close();
 
     expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, lastError: null });
-    const calls = await database.db.query<{ tool_name: string; jsonrpc_id: string; status: string; error_message: string | null; arguments: unknown; result: unknown; meta: unknown; traceparent: string | null }>(
-      'select tool_name, jsonrpc_id, status, error_message, arguments, result, meta, traceparent from tool_calls where session_id = $1 order by started_at, jsonrpc_id',
-      [session.row.id],
+    const calls = (await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).map(
+      ({ tool_name, jsonrpc_id, status, error_message, arguments: args, result, meta, traceparent }) => ({ tool_name, jsonrpc_id, status, error_message, arguments: args, result, meta, traceparent }),
     );
     expect(calls.map((c) => c.tool_name).sort()).toEqual(['bad\ufffdtool', 'flagged', 'search', 'search']);
     expect(calls.find((c) => c.tool_name === 'bad\ufffdtool')).toEqual({
@@ -120,8 +117,7 @@ describe('recorder', () => {
     expect(calls.find((c) => c.tool_name === 'flagged')).toMatchObject({ status: 'error', error_message: 'bad\ufffdnews' });
     const [row] = await database.db.query<{ client_name: string; message_count: number }>('select client_name, message_count from sessions where id = $1', [session.row.id]);
     expect(row).toEqual({ client_name: 'agent\ufffdx', message_count: 8 });
-    const [{ n }] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
-    expect(n).toBe(8);
+    expect(await recordedMessages(database.db, session.row.id)).toHaveLength(8);
   });
 
   it('marks payloads cut to the limit as truncated', async () => {

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream';
+import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 
 // A client through the proxy sees exactly what it sees talking to the upstream directly, for
 // every Streamable HTTP flavour the SDK server offers, and the recorder keeps what was sent.
@@ -94,10 +95,7 @@ describe('Streamable HTTP proxy', () => {
         expect(sessions[0].mcp_session_id).toEqual(expect.any(String));
         expect(sessions[0].protocol_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       }
-      const calls = await t.database.db.query<{ tool_name: string; status: string; arguments: unknown; result: unknown; error_message: string | null; duration_ms: number; tokens_estimate: number; response_bytes: number }>(
-        'select * from tool_calls where server_id = $1 order by started_at, tool_name',
-        [server.id],
-      );
+      const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
       const byName = Object.fromEntries(calls.map((c) => [c.tool_name, c]));
       expect(byName.echo).toMatchObject({ status: 'ok', arguments: { text: 'hi' }, result: proxied.echo, error_message: null });
       expect(byName.echo.tokens_estimate).toBeGreaterThan(0);
@@ -106,10 +104,16 @@ describe('Streamable HTTP proxy', () => {
       expect(byName.count).toMatchObject({ status: 'ok', arguments: { to: 3 } });
       if (sampling) expect(byName.ask).toMatchObject({ status: 'ok' });
 
-      const methods = await t.database.db.query<{ direction: string; method: string | null; kind: string }>(
-        'select m.direction, m.method, m.kind from messages m join sessions s on s.id = m.session_id where s.server_id = $1 order by m.session_id, m.seq',
-        [server.id],
-      );
+      const replays = await Promise.all(sessions.map((session) => recordedMessages(t.database.db, session.id)));
+      const methods = replays.flat().map(({ direction, method, kind }) => ({ direction, method, kind }));
+      // The call's own messages, as sent and answered, in their place in the session's replay.
+      const isEchoCall = (m: { method: string | null; payload: unknown }) => m.method === 'tools/call' && (m.payload as { params: { name: string } }).params.name === 'echo';
+      const echoReplay = replays.find((messages) => messages.some(isEchoCall))!;
+      const echoRequest = echoReplay.find(isEchoCall)!;
+      const echoResponse = echoReplay.find((m) => m.direction === 'server_to_client' && m.kind === 'response' && m.jsonrpc_id === echoRequest.jsonrpc_id)!;
+      expect(echoRequest.payload).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+      expect(echoResponse.payload).toEqual({ jsonrpc: '2.0', id: (echoRequest.payload as { id: unknown }).id, result: proxied.echo });
+      expect(Number(echoResponse.seq)).toBeGreaterThan(Number(echoRequest.seq));
       const sent = methods.filter((m) => m.direction === 'client_to_server' && m.kind === 'request').map((m) => m.method);
       expect(sent).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/read']));
       if (!json) expect(methods.filter((m) => m.method === 'notifications/progress')).toHaveLength(3);

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
 import { toSessionDto, toToolCallDto, type SessionRow, type ToolCallRow } from './mappers';
-import { SESSION_COLUMNS, TOOL_CALL_COLUMNS } from './sessionStore';
+import { SESSION_COLUMNS } from './sessionStore';
+import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { SqlConditions } from './sqlConditions';
 
 // The activity feed: tool calls (at their start) and session starts and ends, newest first. It is

@@ -61,7 +61,8 @@ export interface ToolCallRow {
 }
 
 export function toIso(time: Time): string {
-  return (time instanceof Date ? time : new Date(time)).toISOString();
+  // Strings are the recorder's own toISOString() output: already in this form.
+  return typeof time === 'string' ? time : time.toISOString();
 }
 
 function toMs(time: Time): number {

@@ -1,13 +1,15 @@
+import { callArgumentsTextSql } from '../../recording/storedCallSql';
+
 // Text search over the tool names and arguments of a session's calls. Both the indexed document
 // and the query are cut into words at every non-letter/digit, so "read_file", "/etc/passwd" and
 // "user@example.com" are searchable by any of their parts. Every part of every typed word must
 // appear as the prefix of a word of the calls' text (AND). Parts are not tied to their order
 // (a phrase operator would make PostgreSQL re-read every candidate row, which is what made
-// searches slow at 100k sessions); the GIN index of migration 005 holds exactly this document.
+// searches slow at 100k sessions); the GIN index of migration 007 holds exactly this document.
 
-/** SQL of the indexed document for the tool_calls row aliased `alias`. Keep in step with m005. */
+/** SQL of the indexed document for the tool_calls row aliased `alias`. Keep in step with m007. */
 export function toolCallSearchDocument(alias: string): string {
-  return `to_tsvector('simple', regexp_replace(lower(left(${alias}.tool_name || ' ' || coalesce(${alias}.arguments::text, ''), 100000)), '[^[:alnum:]]+', ' ', 'g'))`;
+  return `to_tsvector('simple', regexp_replace(lower(left(${alias}.tool_name || ' ' || ${callArgumentsTextSql(alias)}, 100000)), '[^[:alnum:]]+', ' ', 'g'))`;
 }
 
 const MAX_TERMS = 16;

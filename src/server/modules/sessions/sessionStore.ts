@@ -3,17 +3,14 @@ import type { ReplayResult, SessionDto, SessionListResult, SessionStatus } from 
 import { toMessageDto, toSessionDto, toToolCallDto, type MessageRow, type SessionRow, type ToolCallRow } from './mappers';
 import { likePattern, toolCallSearchDocument, toSearchQuery } from './sessionSearch';
 import { SqlConditions } from './sqlConditions';
+import { REPLAY_PAYLOAD, sessionMessagesSql, TOOL_CALL_COLUMNS, callArgumentsTextSql } from '../../recording/storedCallSql';
 
-// Reads of the sessions and messages tables the recorder writes. Every query is scoped by
+// Reads of the sessions, messages and tool calls the recorder writes. Every query is scoped by
 // workspace_id first, so an id from another workspace simply is not found.
 
 export const SESSION_COLUMNS = `s.id, s.workspace_id, s.server_id, srv.name as server_name, s.mcp_session_id, s.transport,
   s.protocol_version, s.client_name, s.client_version, s.status, s.started_at, s.last_activity_at, s.ended_at,
   s.message_count, s.call_count, s.error_count`;
-
-export const TOOL_CALL_COLUMNS = `tc.id, tc.session_id, tc.server_id, srv.name as server_name, tc.jsonrpc_id, tc.tool_name,
-  tc.arguments, tc.result, tc.error_message, tc.status, tc.started_at, tc.ended_at, tc.duration_ms, tc.request_bytes,
-  tc.response_bytes, tc.tokens_estimate, tc.meta, tc.traceparent`;
 
 export interface SessionFilters {
   limit: number;
@@ -64,7 +61,7 @@ function addTextSearch(where: SqlConditions, workspaceId: string, text: string):
   // Only punctuation was typed: no words to index, so match it as a substring (slower, rare).
   where.add(
     (ws, pattern) =>
-      `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and (tc.tool_name || ' ' || coalesce(tc.arguments::text, '')) like ${pattern} offset 0)`,
+      `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and (tc.tool_name || ' ' || ${callArgumentsTextSql('tc')}) like ${pattern} offset 0)`,
     workspaceId,
     likePattern(text),
   );
@@ -87,17 +84,21 @@ export interface ReplayWindow {
 
 /** One page of a session's messages in seq order, with the tool calls those messages carry. */
 export async function replaySession(db: Queryable, session: SessionDto, window: ReplayWindow): Promise<ReplayResult> {
-  const where = new SqlConditions().add((id) => `m.session_id = ${id}`, session.id);
-  if (window.startTime) where.add((start) => `m.created_at >= ${start}`, window.startTime);
-  if (window.endTime) where.add((end) => `m.created_at <= ${end}`, window.endTime);
+  const where = new SqlConditions();
+  where.param(session.id); // $1 of sessionMessagesSql
+  if (window.startTime) where.add((start) => `sm.created_at >= ${start}`, window.startTime);
+  if (window.endTime) where.add((end) => `sm.created_at <= ${end}`, window.endTime);
   const countParams = [...where.params];
   const [rows, counted] = await Promise.all([
     db.query<MessageRow>(
-      `select m.seq, m.direction, m.kind, m.method, m.jsonrpc_id, m.payload, m.size_bytes, m.truncated, m.created_at
-       from messages m ${where.where} order by m.seq limit ${where.param(window.limit)} offset ${where.param(window.offset)}`,
+      `select p.seq, p.direction, p.kind, p.method, p.jsonrpc_id, ${REPLAY_PAYLOAD} as payload, p.size_bytes, p.truncated, p.created_at
+       from (${sessionMessagesSql(where.where)} order by sm.seq limit ${where.param(window.limit)} offset ${where.param(window.offset)}) p
+       left join messages m on m.id = p.message_ref
+       left join tool_calls c on c.id = p.call_ref
+       order by p.seq`,
       where.params,
     ),
-    db.query<{ total: number }>(`select count(*)::int as total from messages m ${where.where}`, countParams),
+    db.query<{ total: number }>(`select count(*)::int as total from (${sessionMessagesSql(where.where)}) counted`, countParams),
   ]);
   const messages = rows.map(toMessageDto);
   const callIds = [...new Set(messages.filter((m) => m.kind === 'request' && m.method === 'tools/call' && m.jsonrpcId !== null).map((m) => m.jsonrpcId))];

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { AnalyticsOverview } from '../../../contract/sessions';
 import { toToolCallDto, type ToolCallRow } from '../sessions/mappers';
-import { TOOL_CALL_COLUMNS } from '../sessions/sessionStore';
+import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { percentileFromHistogram } from './durationPercentile';
 import { sumHistograms } from './usageHistogram';
 

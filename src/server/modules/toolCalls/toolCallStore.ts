@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { ToolCallDto } from '../../../contract/sessions';
 import { toToolCallDto, type ToolCallRow } from '../sessions/mappers';
-import { TOOL_CALL_COLUMNS } from '../sessions/sessionStore';
+import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { SqlConditions } from '../sessions/sqlConditions';
 
 /** The newest tool calls of a workspace (or of one of its sessions), newest first. */
