@@ -29,12 +29,19 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, stored: Re
   return out;
 }
 
-export function agentResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string> {
+/**
+ * `bodyUnchanged`: the body goes on byte for byte, so the upstream's declared length goes with it.
+ * The agent's response then ends with its last byte; without a length it is chunked, and its
+ * terminating chunk is one more write (one more packet the agent waits for) after the upstream's end.
+ */
+export function agentResponseHeaders(upstream: Record<string, string | string[] | undefined>, bodyUnchanged = false): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of RESPONSE_HEADERS) {
     const value = upstream[name];
     if (typeof value === 'string') out[name] = value;
   }
+  const length = upstream['content-length'];
+  if (bodyUnchanged && typeof length === 'string' && /^\d+$/.test(length)) out['content-length'] = length;
   return out;
 }
 

@@ -107,7 +107,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
       return reply.status(202).type('text/plain').send('Accepted');
     }
     reply.hijack();
-    reply.raw.writeHead(upstream.statusCode, agentResponseHeaders(upstream.headers));
+    reply.raw.writeHead(upstream.statusCode, agentResponseHeaders(upstream.headers, true));
     await relayRaw(upstream.body, reply.raw, config.proxyResponseLimitBytes);
     return reply;
   }

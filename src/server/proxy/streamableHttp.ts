@@ -140,7 +140,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(status, agentResponseHeaders(upstream.headers));
+    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && tap.rewritesToolsList)));
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);

@@ -120,6 +120,34 @@ describe('recorder', () => {
     expect(await recordedMessages(database.db, session.row.id)).toHaveLength(8);
   });
 
+  it('stores lone surrogates in names, ids and errors, and a payload cut mid-pair, without losing the batch', async () => {
+    // The request of call 5 is cut at the limit right between the two halves of its emoji.
+    const beforeEmoji = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"yyy';
+    const emojiText = `${beforeEmoji}\u{1f600}"}}`;
+    const recorder = make(new EventBus(), { payloadLimit: beforeEmoji.length + 1 });
+    // An agent's "\ud800" escape parses to a lone surrogate; the batch travels as JSON, where it is refused as text.
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'surrogates', clientName: JSON.parse('"agent\\udc00"') });
+    recorder.record(session, 'client_to_server', call(1), 100);
+    recorder.record(session, 'server_to_client', result(1), 100);
+    recorder.record(session, 'client_to_server', JSON.parse('{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/call","params":{"name":"bad\\ud800tool"}}'), 100);
+    recorder.record(session, 'server_to_client', JSON.parse('{"jsonrpc":"2.0","id":"a\\ud800","error":{"code":-32000,"message":"boom\\udfff"}}'), 100);
+    recorder.record(session, 'client_to_server', JSON.parse(emojiText), Buffer.byteLength(emojiText), emojiText);
+    recorder.record(session, 'server_to_client', result(5), 100);
+    recorder.record(session, 'client_to_server', call(6), 100);
+    recorder.record(session, 'server_to_client', result(6), 100);
+    await recorder.close();
+
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, lastError: null });
+    const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
+    expect(calls.map((c) => c.tool_name).sort()).toEqual(['bad\ufffdtool', 'search', 'search', 'yyy\u{1f600}']);
+    expect(calls.find((c) => c.tool_name === 'bad\ufffdtool')).toMatchObject({ jsonrpc_id: 'a\ufffd', status: 'error', error_message: 'boom\ufffd' });
+    // The stored start of the request keeps its whole characters; the half emoji reads as U+FFFD.
+    const cut = calls.find((c) => c.tool_name === 'yyy\u{1f600}')!;
+    expect(cut.arguments).toEqual({ truncated: true, preview: `${beforeEmoji}\ufffd` });
+    const [row] = await database.db.query<{ client_name: string }>('select client_name from sessions where id = $1', [session.row.id]);
+    expect(row.client_name).toBe('agent\ufffd');
+  });
+
   it('marks payloads cut to the limit as truncated', async () => {
     const recorder = make(new EventBus(), { payloadLimit: 100 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'big' });

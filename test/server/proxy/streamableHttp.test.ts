@@ -125,5 +125,21 @@ describe('Streamable HTTP proxy', () => {
       );
       expect(usage.find((u) => u.tool_name === 'fail')).toMatchObject({ calls: 1, errors: 1 });
     });
+
+    // SSE answers are streams: only JSON answers have a length to pass on.
+    if (json) {
+      it('passes a JSON answer on with its length, so it ends with its last byte', async () => {
+        const { proxyUrl } = await t.register(upstream.url);
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+        const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+        const direct = await fetch(upstream.url, { method: 'POST', headers, body: JSON.stringify(init) });
+        const proxied = await fetch(proxyUrl, { method: 'POST', headers, body: JSON.stringify(init) });
+        const [directBody, proxiedBody] = [await direct.text(), await proxied.text()];
+        expect(direct.headers.get('content-length')).toBe(String(Buffer.byteLength(directBody)));
+        expect(proxied.headers.get('content-length')).toBe(String(Buffer.byteLength(proxiedBody)));
+        expect(proxied.headers.get('transfer-encoding')).toBeNull();
+        expect(JSON.parse(proxiedBody)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: expect.any(Object) } });
+      });
+    }
   });
 });
