@@ -40,7 +40,10 @@ export async function startBusRelay(bus: EventBus, db: Database, onError: (error
   let oversizedSkipped = 0;
   let stopped = false;
 
+  const head = `{"o":${JSON.stringify(instanceId)},"e":[`;
   const unlisten = await db.listen(LIVE_CHANNEL, (payload) => {
+    // PostgreSQL delivers our own NOTIFYs back to us: recognised by their start, not parsed.
+    if (payload.startsWith(head)) return;
     let envelope: Partial<RelayEnvelope>;
     try {
       envelope = JSON.parse(payload) as Partial<RelayEnvelope>;
@@ -62,7 +65,6 @@ export async function startBusRelay(bus: EventBus, db: Database, onError: (error
   let pending: string[] = [];
   let scheduled = false;
   let sending = false;
-  const head = `{"o":${JSON.stringify(instanceId)},"e":[`;
   const headBytes = Buffer.byteLength(head) + 2;
 
   const pack = (entries: string[]): string[] => {
