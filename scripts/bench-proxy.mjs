@@ -5,7 +5,7 @@
 //   direct            clients → upstream
 //   proxy, no record  clients → Toolscope /mcp/{key} (recorder switched off) → upstream
 //   proxy, recording  clients → Toolscope /mcp/{key} (recorder on, PGlite in memory) → upstream
-// Prints p50/p99 latency, the latency the proxy adds, throughput ratios, Toolscope's own CPU per call
+// Prints p50/p90/p99 latency, the latency the proxy adds, throughput ratios, Toolscope's own CPU per call
 // (all its threads: the proxy's and the database worker's), the recorder's backlog when each
 // recording phase stopped (and how long it took to write), and how many recorded calls were lost
 // (calls sent through the recording proxy minus tool_calls rows stored).
@@ -140,7 +140,7 @@ async function measure(url, clients, totalCalls) {
   const seconds = (performance.now() - started) / 1000;
   const sorted = Array.from(latencies).sort((a, b) => a - b);
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { p50: pct(50), p99: pct(99), rps: totalCalls / seconds, calls: totalCalls + clients * 20 };
+  return { p50: pct(50), p90: pct(90), p99: pct(99), rps: totalCalls / seconds, calls: totalCalls + clients * 20 };
 }
 
 // ---- Toolscope ----
@@ -289,11 +289,11 @@ async function main() {
   const { stored, stats, engine } = await toolscope.ask({ type: 'count' }, 'count');
 
   console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${engine}, ${ROUNDS} interleaved rounds (best kept), node ${process.version}, ${require('node:os').cpus().length} cpus, load ${require('node:os').loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('mode              | clients    | p50        | p99        | calls/s | Toolscope CPU/call');
+  console.log('mode              | clients    | p50        | p90        | p99        | calls/s | Toolscope CPU/call');
   for (const [key, r] of Object.entries(best)) {
     const [name, label] = key.split('|');
     const cpu = name === 'direct' ? '-' : `${r.cpuPerCall.toFixed(0)} µs`;
-    console.log(`${name.padEnd(17)} | ${label.padEnd(10)} | ${fmt(r.p50).padEnd(10)} | ${fmt(r.p99).padEnd(10)} | ${r.rps.toFixed(0).padEnd(7)} | ${cpu}`);
+    console.log(`${name.padEnd(17)} | ${label.padEnd(10)} | ${fmt(r.p50).padEnd(10)} | ${fmt(r.p90).padEnd(10)} | ${fmt(r.p99).padEnd(10)} | ${r.rps.toFixed(0).padEnd(7)} | ${cpu}`);
   }
   const get = (name, label) => best[`${name}|${label}`];
   const one = '1 client';
