@@ -5,6 +5,7 @@ import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
 import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
+import { endOrphanedSessions, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
 import type { SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
@@ -23,6 +24,8 @@ export interface RecorderOptions extends WriteQueueOptions {
   statefulIdleMs?: number;
   /** An inferred (stateless) session ends after this gap; the next message starts a new one (default 5 min). */
   inferredIdleGapMs?: number;
+  /** How often sessions left active by an instance that stopped without shutting down are ended (default 5 min; see orphanSweep.ts). */
+  orphanSweepMs?: number;
   /** Characters of a message payload kept for replay (default 64 KiB). */
   payloadLimit?: number;
   now?: () => number;
@@ -54,6 +57,9 @@ export interface RecorderStats {
   lastError: string | null;
 }
 
+/** Past the idle limit, an owner still ends its idle session within one idle sweep (30 s): 5 min is ample. */
+const ORPHAN_MARGIN_MS = 5 * 60_000;
+
 export class Recorder {
   private enabled = true;
   private readonly now: () => number;
@@ -61,6 +67,7 @@ export class Recorder {
   private readonly byMcpId = new Map<string, RecordedSession>();
   private readonly byIdentity = new Map<string, RecordedSession>();
   private sweeper: NodeJS.Timeout | undefined;
+  private orphanSweeper: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly queue: WriteQueue;
 
@@ -77,6 +84,20 @@ export class Recorder {
   start(sweepEveryMs = 30_000): void {
     this.sweeper = setInterval(() => this.sweepIdle(), sweepEveryMs);
     this.sweeper.unref();
+    this.orphanSweeper = setInterval(() => {
+      this.sweepOrphans().catch((error: unknown) => this.options.log?.error({ err: error }, 'orphaned session sweep failed'));
+    }, this.options.orphanSweepMs ?? 5 * 60_000);
+    this.orphanSweeper.unref();
+  }
+
+  /**
+   * Ends sessions still active in the database that no instance proxies any more: their last
+   * activity is older than the longest idle limit plus a margin for an owner's own sweep.
+   */
+  sweepOrphans(): Promise<OrphanSweepResult> {
+    const longestIdle = Math.max(this.options.statefulIdleMs ?? 30 * 60_000, this.options.inferredIdleGapMs ?? 5 * 60_000);
+    const cutoff = new Date(this.now() - longestIdle - ORPHAN_MARGIN_MS);
+    return endOrphanedSessions(this.db, cutoff, [...this.sessions].map((session) => session.row.id));
   }
 
   setEnabled(enabled: boolean): void {
@@ -265,6 +286,7 @@ export class Recorder {
   /** Graceful shutdown: end every open session and write everything. */
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    if (this.orphanSweeper) clearInterval(this.orphanSweeper);
     for (const session of [...this.sessions]) this.endSession(session);
     this.closed = true;
     await this.queue.flush();

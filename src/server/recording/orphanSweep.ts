@@ -1,0 +1,40 @@
+import type { Queryable } from '../db/database';
+
+// A session belongs to the instance that proxies it, which ends it when it goes idle or when the
+// instance shuts down. An instance that stops without a graceful shutdown (killed, out of memory,
+// machine lost) leaves its sessions 'active' in the database, and the calls it had written while
+// they waited for an answer 'pending': the dashboard would count them active forever. A session
+// still active well past the longest idle limit has no owner left (an owner rewrites an active
+// session's row at least once a second while it has traffic, and ends it once idle): it is ended
+// here as of its last activity, and its unanswered calls are settled as errors, as a graceful
+// shutdown would have done.
+
+export const ORPHANED_CALL_MESSAGE = 'No response recorded: Toolscope stopped before the answer';
+
+export interface OrphanSweepResult {
+  sessions: number;
+  calls: number;
+}
+
+/**
+ * Ends sessions still active whose last activity is older than `cutoff` (all but `keep`: the
+ * sessions this instance is proxying). Every data-modifying part reads the same snapshot, so the
+ * error count added to a session is the number of its calls settled here.
+ */
+export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: readonly string[]): Promise<OrphanSweepResult> {
+  const [row] = await db.query<{ sessions: number; calls: number }>(
+    `with ended as (
+       update sessions s set status = 'ended', ended_at = s.last_activity_at,
+              error_count = s.error_count + (select count(*) from tool_calls tc where tc.session_id = s.id and tc.status = 'pending')::int
+        where s.status = 'active' and s.last_activity_at < $1 and not (s.id = any($2::uuid[]))
+        returning s.id, s.last_activity_at),
+     settled as (
+       update tool_calls tc set status = 'error', error_message = $3, ended_at = e.last_activity_at
+         from ended e
+        where tc.session_id = e.id and tc.status = 'pending'
+        returning 1)
+     select (select count(*) from ended)::int as sessions, (select count(*) from settled)::int as calls`,
+    [cutoff.toISOString(), keep, ORPHANED_CALL_MESSAGE],
+  );
+  return { sessions: Number(row.sessions), calls: Number(row.calls) };
+}
