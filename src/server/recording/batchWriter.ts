@@ -82,6 +82,8 @@ const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
 // the stringified text has no paired-surrogate escapes (it writes pairs as characters), so every
 // real \ud800–\udfff escape in it is a lone one.
 const REFUSED_ESCAPES = /(?<=(?:^|[^\\])(?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
+/** Cheap first look (no lookbehind): most batches hold no such escape, real or escaped. */
+const MAYBE_REFUSED = /\\u(?:0000|d[89a-f])/;
 
 /** The rows as one JSON text (only the listed columns), safe for the database to read as text. */
 export function rowsAsJson(rows: readonly object[], columns: Columns): string {
@@ -91,7 +93,7 @@ export function rowsAsJson(rows: readonly object[], columns: Columns): string {
     return out;
   });
   const text = JSON.stringify(picked);
-  return text.includes('\\u') ? text.replace(REFUSED_ESCAPES, '\\ufffd') : text;
+  return MAYBE_REFUSED.test(text) ? text.replace(REFUSED_ESCAPES, '\\ufffd') : text;
 }
 
 /** One statement of several inserts, each reading its own JSON parameter. */
