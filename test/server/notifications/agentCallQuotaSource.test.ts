@@ -96,6 +96,19 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
     expect(alert).toMatchObject({ message: 'You have used 80,000 of 100,000 agent calls of the Pro plan this month.', metadata: { plan: 'pro', percent: 80 } });
   });
 
+  it('raises every threshold a burst crosses (a recorder flush announces its calls at once)', async () => {
+    const burstOwner = await createUser(t.app, 'Burst');
+    const burstWorkspace = await createWorkspace(t.app, burstOwner);
+    await publishCalls(burstWorkspace, 1_050); // one turn of the event loop: 0 → 1,050 of 1,000
+    expect(t.app.notificationMonitors.agentCallQuota.usedThisMonth(burstOwner.id)).toBe(1_050);
+    const alerts = await billingAlerts(burstOwner);
+    expect(alerts.map((n: { metadata: { percent: number; used: number } }) => n.metadata)).toEqual([
+      expect.objectContaining({ percent: 100, used: 1000 }),
+      expect.objectContaining({ percent: 80, used: 800 }),
+    ]);
+    expect(alerts[1].message).toBe('You have used 800 of 1,000 agent calls of the Starter plan this month.');
+  });
+
   it('does not tell the owner twice after a restart, and counts again from zero in a new month', async () => {
     let now = new Date();
     const bus = new EventBus();

@@ -31,6 +31,9 @@ export class AgentCallQuotaMonitor {
   private readonly ownerOf = new Map<string, string>();
   private readonly plans = new Map<string, { plan: PlanId; expiresAt: number }>();
   private unsubscribe: (() => void) | undefined;
+  /** Finished calls per workspace not counted yet (see onMessage). */
+  private uncounted = new Map<string, number>();
+  private countScheduled = false;
   /** Calls are counted one after another, in bus order, after the seed. */
   private queue: Promise<void> = Promise.resolve();
   private readonly clock: () => Date;
@@ -82,30 +85,47 @@ export class AgentCallQuotaMonitor {
     if (message.type !== LiveMessageTypes.toolCall) return;
     const status = (message.data as { status?: unknown } | null)?.status;
     if (status === 'pending') return;
+    // A recorder flush announces its whole batch at once: the calls are tallied here and counted
+    // per workspace in one step, not one promise chain per call (that was most of the work the
+    // proxy's thread did for this monitor, in one burst per flush).
+    this.uncounted.set(workspaceId, (this.uncounted.get(workspaceId) ?? 0) + 1);
+    if (this.countScheduled) return;
+    this.countScheduled = true;
     this.queue = this.queue
-      .then(() => this.count(workspaceId))
+      .then(() => this.countUncounted())
       .catch((error: unknown) => this.deps.log?.error({ err: error }, 'agent call usage count failed'));
   }
 
-  private async count(workspaceId: string): Promise<void> {
+  private async countUncounted(): Promise<void> {
+    this.countScheduled = false;
+    const tally = this.uncounted;
+    this.uncounted = new Map();
+    for (const [workspaceId, calls] of tally) await this.count(workspaceId, calls);
+  }
+
+  private async count(workspaceId: string, calls: number): Promise<void> {
     const ownerId = await this.owner(workspaceId);
     if (!ownerId) return;
     const period = periodOf(this.clock());
     const usage = this.usage.get(ownerId);
     const current = usage && usage.period === period ? usage : { period, used: 0 };
     const before = current.used;
-    current.used += 1;
+    current.used += calls;
     this.usage.set(ownerId, current);
 
     const plan = planById(await this.planOf(ownerId));
     const limit = plan.agentCallsPerMonth;
     if (limit === null) return;
+    // Every threshold the tally crossed, in order, as counting the calls one by one would have.
     const crossed = AGENT_CALL_USAGE_ALERT_PERCENTS.filter((percent) => {
       const threshold = Math.ceil((limit * percent) / 100);
       return before < threshold && current.used >= threshold;
     });
-    const percent = crossed.at(-1);
-    if (percent === undefined) return;
+    for (const percent of crossed) await this.alert(ownerId, plan, limit, percent, period, Math.max(before + 1, Math.ceil((limit * percent) / 100)));
+  }
+
+  /** `used`: the count at which this threshold was crossed. */
+  private async alert(ownerId: string, plan: ReturnType<typeof planById>, limit: number, percent: number, period: string, used: number): Promise<void> {
     const full = percent >= 100;
     await this.deps.notifications.raiseForUser(ownerId, {
       workspaceId: null,
@@ -114,9 +134,9 @@ export class AgentCallQuotaMonitor {
       title: full ? 'Agent Call Quota Reached' : `Agent Calls at ${percent}% of Your Plan`,
       message: full
         ? `You have used all ${limit.toLocaleString('en-US')} agent calls of the ${plan.name} plan this month. Upgrade to raise the limit.`
-        : `You have used ${current.used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} agent calls of the ${plan.name} plan this month.`,
+        : `You have used ${used.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} agent calls of the ${plan.name} plan this month.`,
       actionUrl: '/settings?tab=billing',
-      metadata: { plan: plan.id, used: current.used, limit, percent, period },
+      metadata: { plan: plan.id, used, limit, percent, period },
       groupKey: `agent-calls:${period}:${percent}`,
       repeat: 'once',
     });
