@@ -18,7 +18,8 @@
 // BENCH_CONCURRENCY (default 32), BENCH_ROUNDS (default 2: modes are interleaved, best round kept),
 // BENCH_PGLITE_NICE (nice of PGlite's thread; default: the server's TOOLSCOPE_PGLITE_NICE),
 // BENCH_THREADS=1 (also print Toolscope's CPU per call for each of its threads, Linux),
-// BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof).
+// BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof),
+// TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50).
 import http from 'node:http';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -148,7 +149,7 @@ async function startToolscope(upstreamUrl) {
   const database = await openBenchDatabase();
   const db = database.db;
   await migrate(db);
-  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent' }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000 });
+  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent', ...(process.env.TOOLSCOPE_RECORDER_FLUSH_MS ? { TOOLSCOPE_RECORDER_FLUSH_MS: process.env.TOOLSCOPE_RECORDER_FLUSH_MS } : {}) }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000 });
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
