@@ -9,7 +9,8 @@ import { endOrphanedSessions, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
 import type { SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
-import { WriteQueue, type QueuedSession, type WriteQueueOptions } from './writeQueue';
+import type { QueuedSession } from './rows';
+import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one

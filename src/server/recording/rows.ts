@@ -13,6 +13,13 @@ export interface SessionState extends SessionRow {
   error_count: number;
 }
 
+/** What the write queue needs of a session: its row and whether its start/end were announced. */
+export interface QueuedSession {
+  readonly row: SessionState;
+  announced: boolean;
+  endAnnounced: boolean;
+}
+
 export interface QueuedMessage {
   workspace_id: string;
   session_id: string;

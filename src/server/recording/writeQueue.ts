@@ -1,24 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
-import { durationHistogramIndex } from '../../contract/sessions';
-import { toSessionDto, toToolCallDto } from '../modules/sessions/mappers';
+import { announceStored } from './announceStored';
 import { writeBatch, type Batch } from './batchWriter';
-import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
+import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
+import { UsageRollup } from './usageRollup';
+import { isTransientWriteError, writeRowByRow } from './writeFailures';
 
 // The recorder's memory between a message and the database: bounded queues of rows, flushed on a
 // timer (or at once when a batch is full) in transactions of limited size, with the live events
-// of what was stored published after each write.
+// of what was stored published after each write. A database that cannot take writes for a while
+// (restart, failover) gets the same rows again, with growing pauses, while new ones queue up to
+// the bound; a batch the database refuses for its content is written row by row (writeFailures.ts).
 
 /** An active session's row (counts, last activity) is rewritten at most this often. */
 const SESSION_REFRESH_MS = 1000;
-
-/** What the queue needs of a session: its row and whether its start/end were announced. */
-export interface QueuedSession {
-  readonly row: SessionState;
-  announced: boolean;
-  endAnnounced: boolean;
-}
+/** Pauses before writing again after the database refused a write as unavailable: 0.5 s doubling to 30 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+/** An explicit flush (shutdown) gives an unavailable database this many more tries (0.5 + 1 + 2 s). */
+const FLUSH_RETRIES = 3;
 
 export interface WriteQueueOptions {
   queueLimit: number;
@@ -36,14 +37,14 @@ export class WriteQueue {
   private toolCalls: QueuedToolCall[] = [];
   /** The calls in `toolCalls`: a call queued at its request is not queued again at its answer. */
   private readonly queuedCalls = new Set<QueuedToolCall>();
-  /** The last minute bucket built, and its ISO text (see minuteBucket). */
-  private lastMinute = Number.NaN;
-  private lastMinuteIso = '';
   /** Calls written while still pending (their settlement must reach the database). */
   private readonly writtenPending = new WeakSet<QueuedToolCall>();
   /** When each active session's row was last taken into a write (see dueSessions). */
   private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
-  private usage = new Map<string, UsageIncrement>();
+  private readonly usage = new UsageRollup();
+  /** While the database is unavailable: the current pause, and until when writes wait. */
+  private retryMs = 0;
+  private retryAt = 0;
   /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
   private readonly sessionsOfServer = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -104,7 +105,7 @@ export class WriteQueue {
       }
       this.enqueueCall(call);
     }
-    this.addUsage(call);
+    this.usage.add(call);
     this.schedule();
     return true;
   }
@@ -115,31 +116,6 @@ export class WriteQueue {
     this.schedule();
   }
 
-  private addUsage(call: QueuedToolCall): void {
-    const bucket = this.minuteBucket(Math.floor(Date.parse(call.ended_at ?? call.started_at) / 60_000));
-    const key = `${call.workspace_id}|${call.server_id}|${call.tool_name}|${bucket}`;
-    let usage = this.usage.get(key);
-    if (!usage) {
-      usage = { workspace_id: call.workspace_id, server_id: call.server_id, tool_name: call.tool_name, bucket, calls: 0, errors: 0, duration_sum_ms: 0, duration_max_ms: 0, duration_hist: new Array(12).fill(0), tokens: 0 };
-      this.usage.set(key, usage);
-    }
-    const duration = call.duration_ms ?? 0;
-    usage.calls++;
-    if (call.status !== 'ok') usage.errors++;
-    usage.duration_sum_ms += duration;
-    usage.duration_max_ms = Math.max(usage.duration_max_ms, duration);
-    usage.duration_hist[durationHistogramIndex(duration)]++;
-    usage.tokens += call.tokens_estimate;
-  }
-
-  /** The ISO start of a minute (calls of one flush mostly share one: built once). */
-  private minuteBucket(minute: number): string {
-    if (minute !== this.lastMinute) {
-      this.lastMinute = minute;
-      this.lastMinuteIso = new Date(minute * 60_000).toISOString();
-    }
-    return this.lastMinuteIso;
-  }
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
     this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
@@ -149,14 +125,32 @@ export class WriteQueue {
       return false;
     });
     this.messages = this.messages.filter((m) => this.sessionsOfServer.get(m.session_id) !== serverId);
-    for (const [key, usage] of this.usage) if (usage.server_id === serverId) this.usage.delete(key);
+    this.usage.forgetServer(serverId);
   }
 
 
   /** Writes everything queued now, every changed session included (and waits for a flush already running). */
   async flush(): Promise<void> {
-    do await this.flushOnce(true);
-    while (this.hasPending());
+    let failures = 0;
+    do {
+      if (await this.flushOnce(true)) failures = 0;
+      else if (++failures > FLUSH_RETRIES) return this.giveUp();
+      else {
+        this.stopTimer(); // this loop does the retrying now
+        await new Promise((resolve) => setTimeout(resolve, RETRY_FIRST_MS * 2 ** (failures - 1)));
+      }
+    } while (this.hasPending());
+  }
+
+  /** An explicit flush found the database unavailable, try after try: what is queued is lost (and counted). */
+  private giveUp(): void {
+    this.counters.lost += this.messages.length + this.toolCalls.filter((call) => call.status !== 'pending').length;
+    this.messages = [];
+    this.toolCalls = [];
+    this.queuedCalls.clear();
+    this.usage.take();
+    this.dirty.clear();
+    this.stopTimer();
   }
 
   stopTimer(): void {
@@ -168,13 +162,17 @@ export class WriteQueue {
     return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
   }
 
-  /** One statement's worth (see maxBatchRows); `all` also writes sessions not yet due (see dueSessions). */
-  private async flushOnce(all = false): Promise<void> {
+  /**
+   * One statement's worth (see maxBatchRows); `all` also writes sessions not yet due (see
+   * dueSessions). False when the database was unavailable (the rows are queued again).
+   */
+  private async flushOnce(all = false): Promise<boolean> {
     while (this.flushing) await this.flushing;
     this.stopTimer();
-    if (!this.hasPending()) return;
-    this.flushing = this.writeQueued(all).finally(() => (this.flushing = undefined));
-    await this.flushing;
+    if (!this.hasPending()) return true;
+    const write = this.writeQueued(all);
+    this.flushing = write.then(() => undefined).finally(() => (this.flushing = undefined));
+    return write;
   }
 
   /**
@@ -196,6 +194,8 @@ export class WriteQueue {
   }
 
   private schedule(): void {
+    // Waiting for an unavailable database: its retry timer is set, and a full batch waits too.
+    if (Date.now() < this.retryAt) return;
     if (this.queuedRows >= (this.options.batchRows ?? 2000) && !this.flushing) {
       void this.flushOnce();
       return;
@@ -211,50 +211,76 @@ export class WriteQueue {
     }, ms);
   }
 
-  private async writeQueued(all: boolean): Promise<void> {
+  private async writeQueued(all: boolean): Promise<boolean> {
     const sessions = this.dueSessions(all);
     // At most maxBatchRows messages and calls per transaction: one transaction holds the database
     // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
     // make the API's reads wait behind it.
     const limit = this.options.maxBatchRows ?? 500;
+    const taken = this.toolCalls.splice(0, Math.max(1, limit >> 1));
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
       messages: this.messages.splice(0, limit),
       // Copies: a call taken here may be answered while its write runs; the answer queues it again.
-      toolCalls: this.toolCalls.splice(0, Math.max(1, limit >> 1)).map((call) => {
+      toolCalls: taken.map((call) => {
         this.queuedCalls.delete(call);
         if (call.status === 'pending') this.writtenPending.add(call);
         return { ...call };
       }),
-      usage: [...this.usage.values()],
+      usage: this.usage.take(),
     };
-    this.usage = new Map();
     if (sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
       // Only sessions not yet due: nothing to write; look again with the next tick.
       this.startTimer(this.options.flushMs);
-      return;
+      return true;
     }
     const started = performance.now();
+    let stored = batch;
     try {
       await writeBatch(this.db, batch);
-      this.counters.flushes++;
-      this.counters.sessions += batch.sessions.length;
-      this.counters.messages += batch.messages.length;
-      this.counters.toolCalls += batch.toolCalls.filter((call) => call.status !== 'pending').length;
       this.lastFlushMs = Math.round(performance.now() - started);
     } catch (error) {
-      // Not retried: a poisoned batch must not block the ones after it.
-      this.counters.lost += batch.messages.length + batch.toolCalls.filter((call) => call.status !== 'pending').length;
       this.lastError = error instanceof Error ? error.message : String(error);
-      this.options.log?.error({ err: error }, 'recorder flush failed');
-      this.scheduleAfterWrite(limit);
-      return;
+      if (isTransientWriteError(error)) {
+        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
+        this.putBack(taken, batch, sessions);
+        return false;
+      }
+      // The rows themselves: one refused row must not take the rest of the batch with it.
+      this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
+      const outcome = await writeRowByRow(this.db, batch);
+      this.counters.lost += outcome.lost;
+      stored = { ...batch, messages: batch.messages.filter((m) => !outcome.refused.has(m)), toolCalls: batch.toolCalls.filter((c) => !outcome.refused.has(c)) };
     }
+    this.retryMs = 0;
+    this.retryAt = 0;
+    this.counters.flushes++;
+    this.counters.sessions += stored.sessions.length;
+    this.counters.messages += stored.messages.length;
+    this.counters.toolCalls += stored.toolCalls.filter((call) => call.status !== 'pending').length;
     try {
-      this.announce(sessions, batch);
+      for (const ended of announceStored(this.bus, sessions, stored)) this.sessionsOfServer.delete(ended);
     } finally {
       this.scheduleAfterWrite(limit);
     }
+    return true;
+  }
+
+  /** A batch the database could not take now goes back to the front of the queue, to be tried again after a pause. */
+  private putBack(taken: QueuedToolCall[], batch: Batch, sessions: QueuedSession[]): void {
+    this.messages = batch.messages.concat(this.messages);
+    // A call answered during the write is queued again already, in its newer state.
+    const back = taken.filter((call) => !this.queuedCalls.has(call));
+    for (const call of back) this.queuedCalls.add(call);
+    this.toolCalls = back.concat(this.toolCalls);
+    this.usage.putBack(batch.usage);
+    for (const session of sessions) {
+      this.dirty.add(session);
+      this.sessionWrittenAt.delete(session);
+    }
+    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : RETRY_FIRST_MS, RETRY_MAX_MS);
+    this.retryAt = Date.now() + this.retryMs;
+    this.startTimer(this.retryMs);
   }
 
   /**
@@ -267,27 +293,5 @@ export class WriteQueue {
     if (this.timer || !this.hasPending()) return;
     const backlog = this.messages.length >= limit || this.toolCalls.length >= limit >> 1;
     this.startTimer(backlog ? 0 : this.options.flushMs);
-  }
-
-  private announce(sessions: QueuedSession[], batch: Batch): void {
-    sessions.forEach((session, i) => {
-      if (session.announced) return;
-      session.announced = true;
-      this.bus.publish(session.row.workspace_id, { type: 'session_started', data: toSessionDto({ ...batch.sessions[i], status: 'active', ended_at: null }) });
-    });
-    // A call is announced once, by the write that stored its outcome.
-    for (const call of batch.toolCalls) {
-      if (call.status !== 'pending' && this.bus.isListened(call.workspace_id)) this.bus.publish(call.workspace_id, { type: 'tool_call', data: toToolCallDto(call) });
-    }
-    // The rows as written (the live session may have moved on while the write ran): an end is
-    // announced by the batch that stored it, after that batch's calls.
-    sessions.forEach((session, i) => {
-      const written = batch.sessions[i];
-      if (written.status === 'ended' && !session.endAnnounced) {
-        session.endAnnounced = true;
-        this.bus.publish(written.workspace_id, { type: 'session_ended', data: toSessionDto(written) });
-        this.sessionsOfServer.delete(written.id);
-      }
-    });
   }
 }

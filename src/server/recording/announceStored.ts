@@ -1,0 +1,32 @@
+import type { EventBus } from '../events/bus';
+import { toSessionDto, toToolCallDto } from '../modules/sessions/mappers';
+import type { Batch } from './batchWriter';
+import type { QueuedSession } from './rows';
+
+/**
+ * The live events of what a write stored, published after it (a dashboard that fetches on an event
+ * finds the row): a session's start once, each call once with its outcome (not while pending), and
+ * an end by the write that stored it, after that write's calls. `sessions[i]` is the live session
+ * of `batch.sessions[i]`, the row as written (the live one may have moved on while the write ran).
+ * Returns the ids of the sessions whose end was announced.
+ */
+export function announceStored(bus: EventBus, sessions: readonly QueuedSession[], batch: Batch): string[] {
+  sessions.forEach((session, i) => {
+    if (session.announced) return;
+    session.announced = true;
+    bus.publish(session.row.workspace_id, { type: 'session_started', data: toSessionDto({ ...batch.sessions[i], status: 'active', ended_at: null }) });
+  });
+  for (const call of batch.toolCalls) {
+    if (call.status !== 'pending' && bus.isListened(call.workspace_id)) bus.publish(call.workspace_id, { type: 'tool_call', data: toToolCallDto(call) });
+  }
+  const ended: string[] = [];
+  sessions.forEach((session, i) => {
+    const written = batch.sessions[i];
+    if (written.status === 'ended' && !session.endAnnounced) {
+      session.endAnnounced = true;
+      bus.publish(written.workspace_id, { type: 'session_ended', data: toSessionDto(written) });
+      ended.push(written.id);
+    }
+  });
+  return ended;
+}

@@ -1,0 +1,149 @@
+import pg from 'pg';
+import type { TestDatabase } from '../helpers/testDatabase';
+import { openRecordingWorkspace } from '../helpers/recordingWorkspace';
+import { engineName } from '../helpers/testDatabase';
+import { recordedCalls } from '../helpers/recordedRows';
+import type { Database } from '../../../src/server/db/database';
+import { EventBus } from '../../../src/server/events/bus';
+import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
+import type { LiveMessage } from '../../../src/contract/live';
+
+jest.setTimeout(60_000);
+
+/** The real database, with the recorder's batch statements failing as `failWith` says (null: pass). */
+function failingDatabase(db: Database, failWith: (sql: string, params: unknown[]) => Error | null): Database & { failures: number } {
+  const wrapper = {
+    engine: db.engine,
+    failures: 0,
+    query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+      const error = sql.startsWith('with w0 as') ? failWith(sql, params) : null;
+      if (error) {
+        wrapper.failures++;
+        throw error;
+      }
+      return db.query<T>(sql, params);
+    },
+    transaction: db.transaction.bind(db),
+    exec: db.exec.bind(db),
+    listen: db.listen.bind(db),
+    notify: db.notify.bind(db),
+    close: async () => undefined,
+  };
+  return wrapper;
+}
+
+const sqlError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+// Nothing the agent was answered for is lost to a database that is briefly away, and one row the
+// database refuses costs only itself.
+describe('recorder writes that fail', () => {
+  let database: TestDatabase;
+  let origin: SessionOrigin;
+  beforeAll(async () => {
+    ({ database, origin } = await openRecordingWorkspace('write-failures'));
+  });
+  afterAll(() => database.drop());
+
+  const call = (id: number, q = 'fine') => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { q } } });
+  const result = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `r${id}` }] } });
+
+  it('keeps a batch the database cannot take now and writes it, with what came meanwhile, once it is back', async () => {
+    let down = true;
+    const db = failingDatabase(database.db, () => (down ? sqlError('57P01', 'terminating connection due to administrator command') : null));
+    const usageBefore = (await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]))[0].calls;
+    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 20 });
+    recorder.start();
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'away' });
+    for (let id = 1; id <= 5; id++) {
+      recorder.record(session, 'client_to_server', call(id), 80);
+      recorder.record(session, 'server_to_client', result(id), 80);
+    }
+    // The timer's write fails; the rows wait (and more arrive) while the database is away.
+    for (let i = 0; i < 200 && db.failures < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(db.failures).toBeGreaterThanOrEqual(1);
+    for (let id = 6; id <= 8; id++) {
+      recorder.record(session, 'client_to_server', call(id), 80);
+      recorder.record(session, 'server_to_client', result(id), 80);
+    }
+    down = false;
+    await recorder.close();
+
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, written: { toolCalls: 8 } });
+    const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
+    expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    // The usage rollup went back with its batch: counted once, not lost, not doubled.
+    const [usage] = await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]);
+    expect(usage.calls - usageBefore).toBe(8);
+    const [row] = await database.db.query<{ status: string; call_count: number }>('select status, call_count from sessions where id = $1', [session.row.id]);
+    expect(row).toEqual({ status: 'ended', call_count: 8 });
+  });
+
+  it('writes a batch with a row the database refuses row by row: only that row is lost, and it is not announced', async () => {
+    // The database refuses whatever carries this marker, alone or in a batch (as it would a value it cannot store).
+    const db = failingDatabase(database.db, (_sql, params) => (params.some((p) => String(p).includes('POISON')) ? sqlError('22P02', 'invalid input syntax') : null));
+    const bus = new EventBus();
+    const live: LiveMessage[] = [];
+    bus.subscribe(origin.workspaceId, (m) => void live.push(m));
+    const recorder = new Recorder(db, bus, { queueLimit: 1000, flushMs: 60_000 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'poison' });
+    recorder.record(session, 'client_to_server', call(1), 80);
+    recorder.record(session, 'server_to_client', result(1), 80);
+    recorder.record(session, 'client_to_server', call(2, 'POISON'), 80);
+    recorder.record(session, 'server_to_client', result(2), 80);
+    recorder.record(session, 'client_to_server', call(3), 80);
+    recorder.record(session, 'server_to_client', result(3), 80);
+    await recorder.close();
+
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 1, lastError: 'invalid input syntax', written: { toolCalls: 2 } });
+    const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
+    expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '3']);
+    const announced = live.filter((m) => m.type === 'tool_call').map((m) => (m.data as { jsonrpcId: string }).jsonrpcId);
+    expect(announced.sort()).toEqual(['1', '3']);
+    expect(live.map((m) => m.type)).toEqual(expect.arrayContaining(['session_started', 'session_ended']));
+  });
+
+  // A real PostgreSQL dropping the recorder's connections (a restart, a failover).
+  if (engineName === 'postgres') {
+    it('loses nothing when the database drops its connections between writes', async () => {
+      const recorder = new Recorder(database.db, new EventBus(), { queueLimit: 1000, flushMs: 20 });
+      recorder.start();
+      const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'restart' });
+      recorder.record(session, 'client_to_server', call(1), 80);
+      recorder.record(session, 'server_to_client', result(1), 80);
+      await recorder.flush();
+      // From outside (the test database's own connection would be among the dropped).
+      const [{ name }] = await database.db.query<{ name: string }>('select current_database() as name');
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+        expect(killed.rowCount).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      for (let id = 2; id <= 6; id++) {
+        recorder.record(session, 'client_to_server', call(id), 80);
+        recorder.record(session, 'server_to_client', result(id), 80);
+      }
+      await recorder.close();
+      expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0 });
+      const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
+      expect(calls).toHaveLength(6);
+    });
+  }
+
+  it('gives up at shutdown when the database stays away, and counts what was lost', async () => {
+    const db = failingDatabase(database.db, () => sqlError('08006', 'connection failure'));
+    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'gone' });
+    recorder.record(session, 'client_to_server', call(1), 80);
+    recorder.record(session, 'server_to_client', result(1), 80);
+    recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/initialized' }, 40);
+    const started = Date.now();
+    await recorder.close();
+    // Three more tries after the first (0.5 + 1 + 2 s), then the queue is dropped and counted.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    expect(db.failures).toBe(4);
+    expect(recorder.stats()).toMatchObject({ queuedRows: 0, lostOnWriteError: 2 });
+  });
+});
