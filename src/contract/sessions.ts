@@ -148,6 +148,8 @@ export const ReplayResult = z.object({
 export type ReplayResult = z.infer<typeof ReplayResult>;
 
 export const ACTIVITY_PAGE_MAX = 200;
+export const ACTIVITY_PENDING_MAX = 50;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ActivityStreamQuery = z.object({
   limit: pageLimit(ACTIVITY_PAGE_MAX, 50),
   /** Only events after this time (the polling fallback passes the newest `at` it holds). */
@@ -156,6 +158,17 @@ export const ActivityStreamQuery = z.object({
   /** Exact tool name. */
   tool: z.string().trim().min(1).max(200).optional(),
   status: z.enum(TOOL_CALL_STATUSES, { message: "Expected 'ok', 'error' or 'pending'" }).optional(),
+  /**
+   * Calls the client shows as pending, comma-separated (at most ACTIVITY_PENDING_MAX): their
+   * current state comes back too, whatever `since` says — a poll only asks for what started after
+   * its last one, so a slow call would otherwise stay pending on a polled page for good.
+   */
+  pendingCallIds: z
+    .string()
+    .transform((text) => text.split(',').filter(Boolean))
+    .refine((ids) => ids.length <= ACTIVITY_PENDING_MAX, { message: `At most ${ACTIVITY_PENDING_MAX} ids` })
+    .refine((ids) => ids.every((id) => UUID_TEXT.test(id)), { message: 'Expected UUIDs separated by commas' })
+    .optional(),
 });
 export type ActivityStreamQuery = z.input<typeof ActivityStreamQuery>;
 

@@ -73,6 +73,23 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
       expect(since.events.map((e) => e.kind)).toEqual(['tool_call', 'tool_call']);
     });
 
+    it('adds the current state of the calls the client shows as pending, of this workspace only', async () => {
+      const [foreignCall] = await t.database.db.query<{ id: string }>('select id from tool_calls where workspace_id = $1', [other.workspaceId]);
+      // The slow call (started 5 min ago) finishes; a poll asks only for what is newer, and names it.
+      await t.database.db.query("update tool_calls set status = 'ok', ended_at = now(), duration_ms = 300000 where id = $1", [callIds[3]]);
+      try {
+        const query = `since=${encodeURIComponent(minutesAgo(now, 1))}&pendingCallIds=${callIds[3]},${foreignCall.id}`;
+        const { events } = (await get(`${base()}/sessions/activity-stream?${query}`)).json<ActivityStreamResult>();
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ kind: 'tool_call', toolCall: { id: callIds[3], status: 'ok', durationMs: 300000, serverName: 'beta' } });
+        // Already on the page: not twice.
+        const again = (await get(`${base()}/sessions/activity-stream?pendingCallIds=${callIds[3]}`)).json<ActivityStreamResult>();
+        expect(again.events.filter((e) => e.kind === 'tool_call' && e.toolCall.id === callIds[3])).toHaveLength(1);
+      } finally {
+        await t.database.db.query("update tool_calls set status = 'pending', ended_at = null, duration_ms = null where id = $1", [callIds[3]]);
+      }
+    });
+
     it('filters by server, tool and status (tool and status filters show calls only)', async () => {
       const byServer = (await get(`${base()}/sessions/activity-stream?serverId=${alpha}`)).json<ActivityStreamResult>();
       expect(byServer.events.map((e) => e.kind)).toEqual(['session_ended', 'tool_call', 'tool_call', 'session_started']);
@@ -88,6 +105,8 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
         ['since=later', 'since'],
         ['status=failed', 'status'],
         ['serverId=1', 'serverId'],
+        ['pendingCallIds=1,2', 'pendingCallIds'],
+        [`pendingCallIds=${Array.from({ length: 51 }, () => '3f1e5c9a-1b2c-4d5e-8f90-123456789abc').join(',')}`, 'pendingCallIds'],
       ] as const) {
         const res = await get(`${base()}/sessions/activity-stream?${query}`);
         expect({ query, status: res.statusCode }).toEqual({ query, status: 400 });

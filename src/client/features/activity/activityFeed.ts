@@ -1,5 +1,5 @@
 import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
-import type { ActivityEvent, SessionDto, ToolCallDto } from '../../../contract/sessions';
+import { ACTIVITY_PENDING_MAX, type ActivityEvent, type SessionDto, type ToolCallDto } from '../../../contract/sessions';
 
 // The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
 // one at its edge; a tool call can be seen pending and then finished). While paused the view is
@@ -44,6 +44,18 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
     case 'cleared':
       return { ...initialFeed, paused: state.paused };
   }
+}
+
+/** The calls shown (or held while paused) as pending, newest first, as many as a poll may name. */
+export function pendingCallIds(state: FeedState, max = ACTIVITY_PENDING_MAX): string[] {
+  const ids: string[] = [];
+  for (const list of [state.pending, state.events]) {
+    for (const event of list) {
+      if (ids.length >= max) return ids;
+      if (event.kind === 'tool_call' && event.toolCall.status === 'pending') ids.push(event.toolCall.id);
+    }
+  }
+  return ids;
 }
 
 /** The newest time held (the next poll asks only for what came after). */

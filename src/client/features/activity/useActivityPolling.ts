@@ -3,7 +3,7 @@ import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
 import { errorMessage } from '../../api/apiError';
 import { useAppDispatch } from '../../app/hooks';
 import { sessionsApi } from '../sessions/sessionsApi';
-import type { FeedAction } from './activityFeed';
+import { pendingCallIds, type FeedAction, type FeedState } from './activityFeed';
 
 export const ACTIVITY_POLL_MS = 3_000;
 /** After a full page (more may be waiting) the next poll comes this soon. */
@@ -28,12 +28,16 @@ const READY: PollState = { phase: 'ready' };
 /**
  * Feeds the activity buffer from the activity-stream endpoint: every few seconds while the live
  * stream is down (the fallback), once to catch up when it is up. A change of workspace or
- * filters starts the feed over.
+ * filters starts the feed over. Each poll names the calls the feed shows as pending, so a slow
+ * call is seen finishing even though it started before the poll's `since`.
  */
-export function useActivityPolling(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, live: boolean): PollState {
+export function useActivityPolling(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, live: boolean, feed: FeedState): PollState {
   const appDispatch = useAppDispatch();
   const [state, setState] = useState<PollState>({ phase: 'loading' });
   const newest = useRef<number | undefined>(undefined);
+  // Read when a poll goes out; a new feed must not restart the polling.
+  const currentFeed = useRef(feed);
+  currentFeed.current = feed;
   const { serverId, tool, status } = filters;
 
   useEffect(() => {
@@ -50,10 +54,19 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
     const poll = async () => {
       const since = newest.current === undefined ? undefined : new Date(newest.current - POLL_OVERLAP_MS).toISOString();
       let next: number | null = live ? null : ACTIVITY_POLL_MS;
+      const pending = pendingCallIds(currentFeed.current);
       // Not subscribed: nothing keeps (or re-fetches on invalidation) a page the feed already holds.
       const request = appDispatch(
         sessionsApi.endpoints.getActivityStream.initiate(
-          { workspaceId, limit: POLL_LIMIT, since, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined },
+          {
+            workspaceId,
+            limit: POLL_LIMIT,
+            since,
+            serverId: serverId || undefined,
+            tool: tool || undefined,
+            status: status || undefined,
+            pendingCallIds: pending.length > 0 ? pending.join(',') : undefined,
+          },
           { subscribe: false, forceRefetch: true },
         ),
       );

@@ -14,6 +14,8 @@ export interface ActivityFilters {
   serverId?: string;
   tool?: string;
   status?: ToolCallStatus;
+  /** Calls the client shows as pending: their current state is added (see ActivityStreamQuery). */
+  pendingCallIds?: string[];
 }
 
 /** Among events at the same instant, a session's end comes after its calls, its start before. */
@@ -21,10 +23,11 @@ const ORDER_AT_SAME_TIME: Record<ActivityEvent['kind'], number> = { session_ende
 
 export async function listActivity(db: Queryable, workspaceId: string, filters: ActivityFilters): Promise<ActivityEvent[]> {
   const onlyCalls = filters.tool !== undefined || filters.status !== undefined;
-  const [calls, started, ended] = await Promise.all([
+  const [calls, started, ended, refreshed] = await Promise.all([
     latestToolCalls(db, workspaceId, filters),
     onlyCalls ? [] : latestSessions(db, workspaceId, filters, 'started_at'),
     onlyCalls ? [] : latestSessions(db, workspaceId, filters, 'ended_at'),
+    filters.pendingCallIds?.length ? callsById(db, workspaceId, filters.pendingCallIds) : [],
   ]);
   const events: ActivityEvent[] = [
     ...calls.map((row): ActivityEvent => {
@@ -41,7 +44,24 @@ export async function listActivity(db: Queryable, workspaceId: string, filters: 
     }),
   ];
   events.sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || ORDER_AT_SAME_TIME[b.kind] - ORDER_AT_SAME_TIME[a.kind]);
-  return events.slice(0, filters.limit);
+  const page = events.slice(0, filters.limit);
+  // The asked-for calls in their current state, after the page (they may be older than all of it).
+  const onPage = new Set(page.map((event) => (event.kind === 'tool_call' ? event.toolCall.id : null)));
+  for (const row of refreshed) {
+    if (onPage.has(row.id)) continue;
+    const toolCall = toToolCallDto(row);
+    page.push({ kind: 'tool_call', at: toolCall.startedAt, toolCall });
+  }
+  return page;
+}
+
+/** Calls of this workspace by id (ids of other workspaces find nothing). */
+function callsById(db: Queryable, workspaceId: string, ids: string[]): Promise<ToolCallRow[]> {
+  return db.query<ToolCallRow>(
+    `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id
+      where tc.workspace_id = $1 and tc.id = any($2::uuid[])`,
+    [workspaceId, ids],
+  );
 }
 
 function latestToolCalls(db: Queryable, workspaceId: string, filters: ActivityFilters): Promise<ToolCallRow[]> {

@@ -70,6 +70,22 @@ it('adds new calls without a reload, newest first, asking only for what is new',
   expect(requests[1].get('since')).not.toBeNull();
 });
 
+it('sees a slow call finish: each poll names the calls shown as pending', async () => {
+  const slow = callEvent(1, { status: 'pending', endedAt: null, durationMs: null });
+  answers.push([slow]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  expect(within(rows()[0]).getByText('pending')).toBeInTheDocument();
+  // It started before the next poll's `since`: it comes back only because the poll names it.
+  answers.push([callEvent(1, { status: 'ok', durationMs: 4_000 })]);
+  await nextPoll();
+  expect(requests[1].get('pendingCallIds')).toBe(slow.kind === 'tool_call' ? slow.toolCall.id : '');
+  await waitFor(() => expect(within(rows()[0]).getByText('ok')).toBeInTheDocument());
+  expect(rows()).toHaveLength(1);
+  await nextPoll();
+  expect(requests[2].get('pendingCallIds')).toBeNull();
+});
+
 it('pauses (holding new events) and resumes', async () => {
   answers.push([callEvent(1)]);
   renderPage();

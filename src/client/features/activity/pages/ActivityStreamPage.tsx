@@ -35,7 +35,7 @@ export default function ActivityStreamPage() {
   const servers = useGetServersQuery(workspaceId ?? skipToken);
   const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
   const live = useLiveStreamStatus() === 'connected';
-  const poll = useActivityPolling(workspaceId, filters, dispatch, live);
+  const poll = useActivityPolling(workspaceId, filters, dispatch, live, feed);
   useLiveActivity(workspaceId, filters, dispatch);
   const serverList = servers.data ?? NO_SERVERS;
 
