@@ -7,7 +7,8 @@ import type { Queryable } from '../db/database';
 // still active well past the longest idle limit has no owner left (an owner rewrites an active
 // session's row at least once a second while it has traffic, and ends it once idle): it is ended
 // here as of its last activity, and its unanswered calls are settled as errors, as a graceful
-// shutdown would have done.
+// shutdown would have done (their minute's usage rollup, kept in the dead instance's memory, is
+// not rebuilt: usage counts answered and failed calls the recorder saw settle).
 
 export const ORPHANED_CALL_MESSAGE = 'No response recorded: Toolscope stopped before the answer';
 
@@ -29,7 +30,7 @@ export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: rea
         where s.status = 'active' and s.last_activity_at < $1 and not (s.id = any($2::uuid[]))
         returning s.id, s.last_activity_at),
      settled as (
-       update tool_calls tc set status = 'error', error_message = $3, ended_at = e.last_activity_at
+       update tool_calls tc set status = 'error', error_message = $3, ended_at = greatest(e.last_activity_at, tc.started_at)
          from ended e
         where tc.session_id = e.id and tc.status = 'pending'
         returning 1)

@@ -290,7 +290,7 @@ export class Recorder {
     if (this.orphanSweeper) clearInterval(this.orphanSweeper);
     for (const session of [...this.sessions]) this.endSession(session);
     this.closed = true;
-    await this.queue.flush();
+    await this.queue.flush(true);
     this.queue.stopTimer();
   }
 

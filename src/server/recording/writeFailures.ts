@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database';
 import { writeBatch, type Batch } from './batchWriter';
+import type { QueuedSession } from './rows';
 
 // What a failed batch write means. A database that is restarting, failing over or out of
 // connections refuses every batch alike, and the same rows will go in once it is back: the batch
@@ -7,8 +8,14 @@ import { writeBatch, type Batch } from './batchWriter';
 // refuses, a session deleted meanwhile): one such row must not take the rest of its batch with it,
 // so the batch is written again row by row and only the rows the database refuses are lost.
 
-/** SQLSTATE classes and codes of a database that cannot take the write now, whatever the rows. */
-const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|40001|40P01)/;
+/**
+ * SQLSTATE classes and codes of a database that cannot take the write now, whatever the rows:
+ * connection exceptions (08), insufficient resources (53), shutdown (57P01–57P03), a cancelled
+ * statement or a lock not available (57014, 55P03: timeouts), serialization failure and deadlock.
+ * Except what a batch can cause by itself: out of memory (53200), a protocol violation (08P01).
+ */
+const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|57014|55P03|40001|40P01)/;
+const CAUSED_BY_THE_BATCH = new Set(['53200', '08P01']);
 /** Node's socket errors, and node-postgres's own messages when the connection goes away. */
 const TRANSIENT_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const TRANSIENT_MESSAGE = /connection terminated|connection timeout|client has encountered a connection error|terminating connection/i;
@@ -16,6 +23,7 @@ const TRANSIENT_MESSAGE = /connection terminated|connection timeout|client has e
 export function isTransientWriteError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && CAUSED_BY_THE_BATCH.has(code)) return false;
   if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_ERRNO.has(code))) return true;
   return TRANSIENT_MESSAGE.test(error.message);
 }
@@ -25,6 +33,11 @@ export interface RowByRowOutcome {
   lost: number;
   /** The rows it refused (those are not announced). */
   refused: Set<unknown>;
+  /**
+   * When the database became unavailable part way: the rows not written yet (the one that met the
+   * failure first), to be queued again like a batch that failed whole.
+   */
+  unwritten: Batch | null;
 }
 
 /**
@@ -32,20 +45,50 @@ export interface RowByRowOutcome {
  * calls). Slow (PGlite: ~0.5 ms a statement) but only after a batch failed.
  */
 export async function writeRowByRow(db: Queryable, batch: Batch): Promise<RowByRowOutcome> {
-  const empty: Batch = { sessions: [], messages: [], toolCalls: [], usage: [] };
+  const rows: { row: unknown; part: Partial<Batch>; counts: number }[] = [
+    ...batch.sessions.map((session) => ({ row: session, part: { sessions: [session] }, counts: 0 })),
+    ...batch.messages.map((message) => ({ row: message, part: { messages: [message] }, counts: 1 })),
+    ...batch.toolCalls.map((call) => ({ row: call, part: { toolCalls: [call] }, counts: call.status === 'pending' ? 0 : 1 })),
+    ...batch.usage.map((usage) => ({ row: usage, part: { usage: [usage] }, counts: 0 })),
+  ];
   let lost = 0;
   const refused = new Set<unknown>();
-  const attempt = async (row: unknown, part: Partial<Batch>, counts: number) => {
+  for (let i = 0; i < rows.length; i++) {
+    const { row, part, counts } = rows[i];
     try {
-      await writeBatch(db, { ...empty, ...part });
-    } catch {
+      await writeBatch(db, { sessions: [], messages: [], toolCalls: [], usage: [], ...part });
+    } catch (error) {
+      if (isTransientWriteError(error)) return { lost, refused, unwritten: unwrittenFrom(batch, new Set(rows.slice(i).map((r) => r.row))) };
       lost += counts;
       refused.add(row);
     }
+  }
+  return { lost, refused, unwritten: null };
+}
+
+function unwrittenFrom(batch: Batch, left: Set<unknown>): Batch {
+  return {
+    sessions: batch.sessions.filter((row) => left.has(row)),
+    messages: batch.messages.filter((row) => left.has(row)),
+    toolCalls: batch.toolCalls.filter((row) => left.has(row)),
+    usage: batch.usage.filter((row) => left.has(row)),
   };
-  for (const session of batch.sessions) await attempt(session, { sessions: [session] }, 0);
-  for (const message of batch.messages) await attempt(message, { messages: [message] }, 1);
-  for (const call of batch.toolCalls) await attempt(call, { toolCalls: [call] }, call.status === 'pending' ? 0 : 1);
-  for (const usage of batch.usage) await attempt(usage, { usage: [usage] }, 0);
-  return { lost, refused };
+}
+
+export function rowsOf(batch: Batch | null): unknown[] {
+  return batch ? [...batch.sessions, ...batch.messages, ...batch.toolCalls, ...batch.usage] : [];
+}
+
+/** The batch without `drop`'s rows; `sessions[i]` stays the live session of `batch.sessions[i]`. */
+export function without(batch: Batch, sessions: QueuedSession[], drop: Set<unknown>): { batch: Batch; sessions: QueuedSession[] } {
+  const kept = batch.sessions.map((row, i) => ({ row, session: sessions[i] })).filter(({ row }) => !drop.has(row));
+  return {
+    batch: {
+      sessions: kept.map(({ row }) => row),
+      messages: batch.messages.filter((row) => !drop.has(row)),
+      toolCalls: batch.toolCalls.filter((row) => !drop.has(row)),
+      usage: batch.usage.filter((row) => !drop.has(row)),
+    },
+    sessions: kept.map(({ session }) => session),
+  };
 }

@@ -4,21 +4,19 @@ import type { EventBus } from '../events/bus';
 import { announceStored } from './announceStored';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
-import { UsageRollup } from './usageRollup';
-import { isTransientWriteError, writeRowByRow } from './writeFailures';
+import { RowQueue } from './rowQueue';
+import { isTransientWriteError, rowsOf, without, writeRowByRow } from './writeFailures';
 
-// The recorder's memory between a message and the database: bounded queues of rows, flushed on a
-// timer (or at once when a batch is full) in transactions of limited size, with the live events
-// of what was stored published after each write. A database that cannot take writes for a while
-// (restart, failover) gets the same rows again, with growing pauses, while new ones queue up to
-// the bound; a batch the database refuses for its content is written row by row (writeFailures.ts).
+// When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
+// statement of limited size at a time, with the live events of what was stored published after
+// each write. A database that cannot take writes for a while (restart, failover) gets the same
+// rows again, with growing pauses, while new ones queue up to the bound; a batch the database
+// refuses for its content is written row by row (writeFailures.ts). The rows wait in RowQueue.
 
-/** An active session's row (counts, last activity) is rewritten at most this often. */
-const SESSION_REFRESH_MS = 1000;
 /** Pauses before writing again after the database refused a write as unavailable: 0.5 s doubling to 30 s. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
-/** An explicit flush (shutdown) gives an unavailable database this many more tries (0.5 + 1 + 2 s). */
+/** An explicit flush gives an unavailable database this many more tries (0.5 + 1 + 2 s). */
 const FLUSH_RETRIES = 3;
 
 export interface WriteQueueOptions {
@@ -26,30 +24,19 @@ export interface WriteQueueOptions {
   flushMs: number;
   /** Flush at once when this many rows wait (default 2000). */
   batchRows?: number;
-  /** Most messages written by one transaction (calls: half as many); the rest follow at once (default 500). */
+  /** Most messages written by one statement (calls: half as many); the rest follow at once (default 500). */
   maxBatchRows?: number;
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
 export class WriteQueue {
-  private dirty = new Set<QueuedSession>();
-  private messages: QueuedMessage[] = [];
-  private toolCalls: QueuedToolCall[] = [];
-  /** The calls in `toolCalls`: a call queued at its request is not queued again at its answer. */
-  private readonly queuedCalls = new Set<QueuedToolCall>();
-  /** Calls written while still pending (their settlement must reach the database). */
-  private readonly writtenPending = new WeakSet<QueuedToolCall>();
-  /** When each active session's row was last taken into a write (see dueSessions). */
-  private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
-  private readonly usage = new UsageRollup();
+  readonly counters = { sessions: 0, messages: 0, toolCalls: 0, droppedMessages: 0, droppedCalls: 0, lost: 0, flushes: 0 };
+  private readonly rows: RowQueue;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
   /** While the database is unavailable: the current pause, and until when writes wait. */
   private retryMs = 0;
   private retryAt = 0;
-  /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
-  private readonly sessionsOfServer = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
-  readonly counters = { sessions: 0, messages: 0, toolCalls: 0, droppedMessages: 0, droppedCalls: 0, lost: 0, flushes: 0 };
   lastFlushMs: number | null = null;
   lastError: string | null = null;
 
@@ -57,100 +44,62 @@ export class WriteQueue {
     private readonly db: Database,
     private readonly bus: EventBus,
     private readonly options: WriteQueueOptions,
-  ) {}
+  ) {
+    this.rows = new RowQueue(options.queueLimit, this.counters);
+  }
 
   get queuedRows(): number {
-    return this.messages.length + this.toolCalls.length;
+    return this.rows.size;
   }
 
   /** The session's row changed: it is written (upserted) with the next flush. Never dropped. */
   markDirty(session: QueuedSession): void {
-    this.dirty.add(session);
-    this.sessionsOfServer.set(session.row.id, session.row.server_id);
+    this.rows.markDirty(session);
     this.schedule();
   }
 
   /** Queues a message; false (and counted) when the queue is full. */
   pushMessage(message: QueuedMessage): boolean {
-    if (this.queuedRows >= this.options.queueLimit) {
-      this.counters.droppedMessages++;
-      return false;
-    }
-    this.messages.push(message);
-    this.schedule();
-    return true;
+    const queued = this.rows.pushMessage(message);
+    if (queued) this.schedule();
+    return queued;
   }
 
-  /**
-   * Queues a call whose request was just seen, so a slow call's request is stored (and replayable)
-   * before its answer. Not counted as dropped when the queue is full: its settlement queues it again.
-   */
+  /** Queues a call at its request (see RowQueue.pushToolCall). */
   pushToolCall(call: QueuedToolCall): void {
-    if (this.queuedCalls.has(call) || this.queuedRows >= this.options.queueLimit) return;
-    this.enqueueCall(call);
+    this.rows.pushToolCall(call);
+    this.schedule();
   }
 
-  /**
-   * Queues a settled call (answered, failed, or left unanswered by its session's end) and adds it
-   * to its minute's usage rollup; false (and counted) when the queue is full. A call still queued
-   * from its request is written once, settled: the queue holds the row itself, not a copy.
-   */
+  /** Queues a settled call (see RowQueue.settleToolCall); false (and counted) when the queue is full. */
   settleToolCall(call: QueuedToolCall): boolean {
-    if (!this.queuedCalls.has(call)) {
-      // A call already written as pending took its place in the queue at its request: its outcome
-      // is never dropped (a full queue would otherwise leave it pending for good).
-      if (this.queuedRows >= this.options.queueLimit && !this.writtenPending.has(call)) {
-        this.counters.droppedCalls++;
-        return false;
-      }
-      this.enqueueCall(call);
-    }
-    this.usage.add(call);
-    this.schedule();
-    return true;
-  }
-
-  private enqueueCall(call: QueuedToolCall): void {
-    this.toolCalls.push(call);
-    this.queuedCalls.add(call);
-    this.schedule();
+    const queued = this.rows.settleToolCall(call);
+    if (queued) this.schedule();
+    return queued;
   }
 
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
-    this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
-    this.toolCalls = this.toolCalls.filter((call) => {
-      if (call.server_id !== serverId) return true;
-      this.queuedCalls.delete(call);
-      return false;
-    });
-    this.messages = this.messages.filter((m) => this.sessionsOfServer.get(m.session_id) !== serverId);
-    this.usage.forgetServer(serverId);
+    this.rows.forgetServer(serverId);
   }
 
-
-  /** Writes everything queued now, every changed session included (and waits for a flush already running). */
-  async flush(): Promise<void> {
+  /**
+   * Writes everything queued now, every changed session included (and waits for a flush already
+   * running). An unavailable database gets FLUSH_RETRIES more tries; then the rows stay queued for
+   * the retry timer — or, at shutdown (`final`), are dropped and counted as lost.
+   */
+  async flush(final = false): Promise<void> {
     let failures = 0;
     do {
       if (await this.flushOnce(true)) failures = 0;
-      else if (++failures > FLUSH_RETRIES) return this.giveUp();
-      else {
+      else if (++failures > FLUSH_RETRIES) {
+        if (final) this.giveUp();
+        return;
+      } else {
         this.stopTimer(); // this loop does the retrying now
         await new Promise((resolve) => setTimeout(resolve, RETRY_FIRST_MS * 2 ** (failures - 1)));
       }
-    } while (this.hasPending());
-  }
-
-  /** An explicit flush found the database unavailable, try after try: what is queued is lost (and counted). */
-  private giveUp(): void {
-    this.counters.lost += this.messages.length + this.toolCalls.filter((call) => call.status !== 'pending').length;
-    this.messages = [];
-    this.toolCalls = [];
-    this.queuedCalls.clear();
-    this.usage.take();
-    this.dirty.clear();
-    this.stopTimer();
+    } while (this.rows.hasRows);
   }
 
   stopTimer(): void {
@@ -158,45 +107,31 @@ export class WriteQueue {
     this.timer = undefined;
   }
 
-  private hasPending(): boolean {
-    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
+  /** Shutdown found the database unavailable, try after try: what is queued is lost (and counted). */
+  private giveUp(): void {
+    this.counters.lost += this.rows.dropAll();
+    this.stopTimer();
+    this.retryMs = 0;
+    this.retryAt = 0;
   }
 
   /**
    * One statement's worth (see maxBatchRows); `all` also writes sessions not yet due (see
-   * dueSessions). False when the database was unavailable (the rows are queued again).
+   * RowQueue.take). False when the database was unavailable (the rows are queued again).
    */
   private async flushOnce(all = false): Promise<boolean> {
     while (this.flushing) await this.flushing;
     this.stopTimer();
-    if (!this.hasPending()) return true;
+    if (!this.rows.hasRows) return true;
     const write = this.writeQueued(all);
     this.flushing = write.then(() => undefined).finally(() => (this.flushing = undefined));
     return write;
   }
 
-  /**
-   * The changed sessions this write takes. A new or ended session is written at once (its calls
-   * need its row, the stream announces it); an active one's counts and last activity at most once
-   * per SESSION_REFRESH_MS: every message marks its session changed, and rewriting each active
-   * session's row with every 50 ms batch cost the database more than the calls themselves.
-   */
-  private dueSessions(all: boolean): QueuedSession[] {
-    const now = Date.now();
-    const due = [...this.dirty].filter(
-      (session) => all || !session.announced || session.row.status === 'ended' || now - (this.sessionWrittenAt.get(session) ?? 0) >= SESSION_REFRESH_MS,
-    );
-    for (const session of due) {
-      this.dirty.delete(session);
-      this.sessionWrittenAt.set(session, now);
-    }
-    return due;
-  }
-
   private schedule(): void {
     // Waiting for an unavailable database: its retry timer is set, and a full batch waits too.
     if (Date.now() < this.retryAt) return;
-    if (this.queuedRows >= (this.options.batchRows ?? 2000) && !this.flushing) {
+    if (this.rows.size >= (this.options.batchRows ?? 2000) && !this.flushing) {
       void this.flushOnce();
       return;
     }
@@ -212,72 +147,58 @@ export class WriteQueue {
   }
 
   private async writeQueued(all: boolean): Promise<boolean> {
-    const sessions = this.dueSessions(all);
-    // At most maxBatchRows messages and calls per transaction: one transaction holds the database
+    // At most maxBatchRows messages and calls per statement: one statement holds the database
     // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
     // make the API's reads wait behind it.
     const limit = this.options.maxBatchRows ?? 500;
-    const taken = this.toolCalls.splice(0, Math.max(1, limit >> 1));
-    const batch: Batch = {
-      sessions: sessions.map((s) => ({ ...s.row })),
-      messages: this.messages.splice(0, limit),
-      // Copies: a call taken here may be answered while its write runs; the answer queues it again.
-      toolCalls: taken.map((call) => {
-        this.queuedCalls.delete(call);
-        if (call.status === 'pending') this.writtenPending.add(call);
-        return { ...call };
-      }),
-      usage: this.usage.take(),
-    };
-    if (sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
+    const taken = this.rows.take(limit, all);
+    const { batch } = taken;
+    if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
       // Only sessions not yet due: nothing to write; look again with the next tick.
       this.startTimer(this.options.flushMs);
       return true;
     }
     const started = performance.now();
-    let stored = batch;
+    let stored = { batch, sessions: taken.sessions };
+    let unwritten: Batch | null = null;
     try {
       await writeBatch(this.db, batch);
       this.lastFlushMs = Math.round(performance.now() - started);
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
-      if (isTransientWriteError(error)) {
-        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
-        this.putBack(taken, batch, sessions);
-        return false;
+      unwritten = batch;
+      if (!isTransientWriteError(error)) {
+        // The rows themselves: one refused row must not take the rest of the batch with it.
+        this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
+        const outcome = await writeRowByRow(this.db, batch);
+        this.counters.lost += outcome.lost;
+        unwritten = outcome.unwritten;
+        stored = without(batch, taken.sessions, new Set([...outcome.refused, ...rowsOf(unwritten)]));
       }
-      // The rows themselves: one refused row must not take the rest of the batch with it.
-      this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      const outcome = await writeRowByRow(this.db, batch);
-      this.counters.lost += outcome.lost;
-      stored = { ...batch, messages: batch.messages.filter((m) => !outcome.refused.has(m)), toolCalls: batch.toolCalls.filter((c) => !outcome.refused.has(c)) };
+      if (unwritten) {
+        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the rows wait for it');
+        this.rows.putBack(unwritten, taken);
+        this.pauseForRetry();
+        if (unwritten === batch) return false;
+      }
     }
-    this.retryMs = 0;
-    this.retryAt = 0;
+    if (!unwritten) {
+      this.retryMs = 0;
+      this.retryAt = 0;
+    }
     this.counters.flushes++;
-    this.counters.sessions += stored.sessions.length;
-    this.counters.messages += stored.messages.length;
-    this.counters.toolCalls += stored.toolCalls.filter((call) => call.status !== 'pending').length;
+    this.counters.sessions += stored.batch.sessions.length;
+    this.counters.messages += stored.batch.messages.length;
+    this.counters.toolCalls += stored.batch.toolCalls.filter((call) => call.status !== 'pending').length;
     try {
-      for (const ended of announceStored(this.bus, sessions, stored)) this.sessionsOfServer.delete(ended);
+      for (const ended of announceStored(this.bus, stored.sessions, stored.batch)) this.rows.sessionDone(ended);
     } finally {
-      this.scheduleAfterWrite(limit);
+      if (!unwritten) this.scheduleAfterWrite(limit);
     }
-    return true;
+    return !unwritten;
   }
 
-  /** A batch the database could not take now goes back to the front of the queue, to be tried again after a pause. */
-  private putBack(taken: QueuedToolCall[], batch: Batch, sessions: QueuedSession[]): void {
-    this.messages = batch.messages.concat(this.messages);
-    // A call answered during the write is queued again already, in its newer state.
-    const back = taken.filter((call) => !this.queuedCalls.has(call));
-    for (const call of back) this.queuedCalls.add(call);
-    this.toolCalls = back.concat(this.toolCalls);
-    this.usage.putBack(batch.usage);
-    for (const session of sessions) {
-      this.dirty.add(session);
-      this.sessionWrittenAt.delete(session);
-    }
+  private pauseForRetry(): void {
     this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : RETRY_FIRST_MS, RETRY_MAX_MS);
     this.retryAt = Date.now() + this.retryMs;
     this.startTimer(this.retryMs);
@@ -290,8 +211,7 @@ export class WriteQueue {
    * starts at once (on the next turn of the event loop, so requests interleave).
    */
   private scheduleAfterWrite(limit: number): void {
-    if (this.timer || !this.hasPending()) return;
-    const backlog = this.messages.length >= limit || this.toolCalls.length >= limit >> 1;
-    this.startTimer(backlog ? 0 : this.options.flushMs);
+    if (this.timer || !this.rows.hasRows) return;
+    this.startTimer(this.rows.isBacklog(limit) ? 0 : this.options.flushMs);
   }
 }

@@ -132,6 +132,44 @@ describe('recorder writes that fail', () => {
     });
   }
 
+  it('stops writing row by row when the database goes away part way, and writes the rest once it is back', async () => {
+    let statements = 0;
+    const db = failingDatabase(database.db, (_sql, params) => {
+      statements++;
+      if (params.some((p) => String(p).includes('POISON'))) return sqlError('22P02', 'invalid input syntax');
+      return statements === 3 ? sqlError('57P01', 'terminating connection due to administrator command') : null;
+    });
+    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'part-way' });
+    for (let id = 1; id <= 4; id++) {
+      recorder.record(session, 'client_to_server', call(id, id === 2 ? 'POISON' : 'fine'), 80);
+      recorder.record(session, 'server_to_client', result(id), 80);
+    }
+    await recorder.close();
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 1, written: { toolCalls: 3 } });
+    const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
+    expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '3', '4']);
+  });
+
+  it('does not put back the rows of a server deleted while their write failed', async () => {
+    let recorder: Recorder | undefined;
+    let failing = true;
+    const db = failingDatabase(database.db, () => {
+      if (!failing) return null;
+      failing = false;
+      recorder?.forgetServer(origin.serverId); // the server is deleted while this write is under way
+      return sqlError('08006', 'connection failure');
+    });
+    recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'forgotten' });
+    recorder.record(session, 'client_to_server', call(1), 80);
+    recorder.record(session, 'server_to_client', result(1), 80);
+    await recorder.flush();
+    expect(recorder.stats()).toMatchObject({ queuedRows: 0, lostOnWriteError: 0 });
+    expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toEqual([]);
+    await recorder.close();
+  });
+
   it('gives up at shutdown when the database stays away, and counts what was lost', async () => {
     const db = failingDatabase(database.db, () => sqlError('08006', 'connection failure'));
     const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });

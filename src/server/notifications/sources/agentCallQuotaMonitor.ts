@@ -100,7 +100,10 @@ export class AgentCallQuotaMonitor {
     this.countScheduled = false;
     const tally = this.uncounted;
     this.uncounted = new Map();
-    for (const [workspaceId, calls] of tally) await this.count(workspaceId, calls);
+    for (const [workspaceId, calls] of tally) {
+      // One workspace failing (its owner, plan or alert) must not cost the others their counts.
+      await this.count(workspaceId, calls).catch((error: unknown) => this.deps.log?.error({ err: error }, 'agent call usage count failed'));
+    }
   }
 
   private async count(workspaceId: string, calls: number): Promise<void> {

@@ -1,0 +1,197 @@
+import type { Batch } from './batchWriter';
+import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
+import { UsageRollup } from './usageRollup';
+
+// The rows waiting for the database: changed sessions, messages, tool calls (pending or settled)
+// and the usage rollup. Bounded: beyond `queueLimit` messages + calls, new ones are dropped and
+// counted. A write takes a batch and, when the database could not take it, puts it back in front.
+
+/** An active session's row (counts, last activity) is rewritten at most this often. */
+const SESSION_REFRESH_MS = 1000;
+
+export interface QueueCounters {
+  droppedMessages: number;
+  droppedCalls: number;
+}
+
+/** A batch taken for one write, with what is needed to put it back. */
+export interface TakenBatch {
+  batch: Batch;
+  /** `sessions[i]` is the live session `batch.sessions[i]` copies. */
+  sessions: QueuedSession[];
+  /** `calls[i]` is the queued call `batch.toolCalls[i]` copies. */
+  calls: QueuedToolCall[];
+}
+
+export class RowQueue {
+  private dirty = new Set<QueuedSession>();
+  private messages: QueuedMessage[] = [];
+  private toolCalls: QueuedToolCall[] = [];
+  /** The calls in `toolCalls`: a call queued at its request is not queued again at its answer. */
+  private readonly queuedCalls = new Set<QueuedToolCall>();
+  /** Calls written while still pending (their settlement must reach the database). */
+  private readonly writtenPending = new WeakSet<QueuedToolCall>();
+  /** When each active session's row was last taken into a write (see takeSessions). */
+  private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
+  private readonly usage = new UsageRollup();
+  /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
+  private readonly sessionsOfServer = new Map<string, string>();
+  /** Servers deleted while this process runs: rows of theirs are not put back after a failed write. */
+  private readonly forgottenServers = new Set<string>();
+
+  constructor(
+    private readonly queueLimit: number,
+    private readonly counters: QueueCounters,
+  ) {}
+
+  get size(): number {
+    return this.messages.length + this.toolCalls.length;
+  }
+
+  get hasRows(): boolean {
+    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
+  }
+
+  /** More than one write's worth waits (`limit` as for take). */
+  isBacklog(limit: number): boolean {
+    return this.messages.length >= limit || this.toolCalls.length >= limit >> 1;
+  }
+
+  /** The session's row changed: it is written (upserted) with a coming batch. Never dropped. */
+  markDirty(session: QueuedSession): void {
+    this.dirty.add(session);
+    this.sessionsOfServer.set(session.row.id, session.row.server_id);
+  }
+
+  /** Queues a message; false (and counted) when the queue is full. */
+  pushMessage(message: QueuedMessage): boolean {
+    if (this.size >= this.queueLimit) {
+      this.counters.droppedMessages++;
+      return false;
+    }
+    this.messages.push(message);
+    return true;
+  }
+
+  /**
+   * Queues a call whose request was just seen, so a slow call's request is stored (and replayable)
+   * before its answer. Not counted as dropped when the queue is full: its settlement queues it again.
+   */
+  pushToolCall(call: QueuedToolCall): void {
+    if (this.queuedCalls.has(call) || this.size >= this.queueLimit) return;
+    this.enqueueCall(call);
+  }
+
+  /**
+   * Queues a settled call (answered, failed, or left unanswered by its session's end) and adds it
+   * to its minute's usage rollup; false (and counted) when the queue is full. A call still queued
+   * from its request is written once, settled: the queue holds the row itself, not a copy.
+   */
+  settleToolCall(call: QueuedToolCall): boolean {
+    if (!this.queuedCalls.has(call)) {
+      // A call already written as pending took its place in the queue at its request: its outcome
+      // is never dropped (a full queue would otherwise leave it pending for good).
+      if (this.size >= this.queueLimit && !this.writtenPending.has(call)) {
+        this.counters.droppedCalls++;
+        return false;
+      }
+      this.enqueueCall(call);
+    }
+    this.usage.add(call);
+    return true;
+  }
+
+  /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
+  forgetServer(serverId: string): void {
+    this.forgottenServers.add(serverId);
+    this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
+    this.toolCalls = this.toolCalls.filter((call) => {
+      if (call.server_id !== serverId) return true;
+      this.queuedCalls.delete(call);
+      return false;
+    });
+    this.messages = this.messages.filter((m) => this.sessionsOfServer.get(m.session_id) !== serverId);
+    this.usage.forgetServer(serverId);
+  }
+
+  /** A session's end was announced: it has no more rows to come. */
+  sessionDone(sessionId: string): void {
+    this.sessionsOfServer.delete(sessionId);
+  }
+
+  /**
+   * One write's rows: at most `limit` messages and half as many calls, the usage rollup, and the
+   * changed sessions that are due (`all`: every one). Rows are copies where the live object may
+   * change while the write runs (an answer queues its call again).
+   */
+  take(limit: number, all: boolean): TakenBatch {
+    const sessions = this.takeSessions(all);
+    const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
+    const batch: Batch = {
+      sessions: sessions.map((s) => ({ ...s.row })),
+      messages: this.messages.splice(0, limit),
+      toolCalls: calls.map((call) => {
+        this.queuedCalls.delete(call);
+        if (call.status === 'pending') this.writtenPending.add(call);
+        return { ...call };
+      }),
+      usage: this.usage.take(),
+    };
+    return { batch, sessions, calls };
+  }
+
+  /**
+   * The rows of `unwritten` (all or part of `taken.batch`) go back in front of the queue, except
+   * those of a server deleted meanwhile. A call answered during the write is queued again already,
+   * in its newer state.
+   */
+  putBack(unwritten: Batch, taken: TakenBatch): void {
+    const kept = (serverId: string | undefined) => serverId === undefined || !this.forgottenServers.has(serverId);
+    this.messages = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id))).concat(this.messages);
+    const left = new Set<unknown>(unwritten.toolCalls);
+    const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
+    for (const call of back) this.queuedCalls.add(call);
+    this.toolCalls = back.concat(this.toolCalls);
+    this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
+    const sessionsLeft = new Set<unknown>(unwritten.sessions);
+    taken.sessions.forEach((session, i) => {
+      if (!sessionsLeft.has(taken.batch.sessions[i]) || !kept(session.row.server_id)) return;
+      this.dirty.add(session);
+      this.sessionWrittenAt.delete(session);
+    });
+  }
+
+  /** Empties the queue; returns how many messages and settled calls that drops. */
+  dropAll(): number {
+    const dropped = this.messages.length + this.toolCalls.filter((call) => call.status !== 'pending').length;
+    this.messages = [];
+    this.toolCalls = [];
+    this.queuedCalls.clear();
+    this.usage.take();
+    this.dirty.clear();
+    return dropped;
+  }
+
+  private enqueueCall(call: QueuedToolCall): void {
+    this.toolCalls.push(call);
+    this.queuedCalls.add(call);
+  }
+
+  /**
+   * The changed sessions this write takes. A new or ended session is written at once (its calls
+   * need its row, the stream announces it); an active one's counts and last activity at most once
+   * per SESSION_REFRESH_MS: every message marks its session changed, and rewriting each active
+   * session's row with every 50 ms batch cost the database more than the calls themselves.
+   */
+  private takeSessions(all: boolean): QueuedSession[] {
+    const now = Date.now();
+    const due = [...this.dirty].filter(
+      (session) => all || !session.announced || session.row.status === 'ended' || now - (this.sessionWrittenAt.get(session) ?? 0) >= SESSION_REFRESH_MS,
+    );
+    for (const session of due) {
+      this.dirty.delete(session);
+      this.sessionWrittenAt.set(session, now);
+    }
+    return due;
+  }
+}
