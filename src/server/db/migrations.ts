@@ -4,6 +4,7 @@ import { m003_outbox_delivery } from './migrations/m003_outbox_delivery';
 import { m005_sessions_indexes } from './migrations/m005_sessions_indexes';
 import { m006_notifications } from './migrations/m006_notifications';
 import { m007_calls_hold_payloads } from './migrations/m007_calls_hold_payloads';
+import { m008_recorder_batches } from './migrations/m008_recorder_batches';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '005_sessions_indexes', sql: m005_sessions_indexes },
   { id: '006_notifications', sql: m006_notifications },
   { id: '007_calls_hold_payloads', sql: m007_calls_hold_payloads },
+  { id: '008_recorder_batches', sql: m008_recorder_batches },
 ];

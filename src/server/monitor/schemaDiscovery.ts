@@ -88,6 +88,11 @@ export class SchemaDiscovery {
     this.background.add(task);
   }
 
+  /** Resolves when the background work started so far (discovery, first checks) has finished (tests). */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
   private async checkIfNeverChecked(serverId: string): Promise<void> {
     if (this.closed) return;
     const rows = await this.app.db.query<{ last_health_status: boolean | null }>('select last_health_status from servers where id = $1', [serverId]);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { ledgerInsert } from './batchLedger';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
 
 // One flush = one statement: each table's rows travel as ONE JSON parameter, unpacked by
@@ -107,6 +108,12 @@ class CombinedInsert {
     this.parts.push(`w${this.parts.length} as (${sql.replace('$1', `$${this.params.length}`)})`);
   }
 
+  /** The batch's id into the ledger, committed with the rows (see batchLedger.ts). */
+  addLedger(batchId: string): void {
+    this.params.push(batchId);
+    this.parts.push(`w${this.parts.length} as (${ledgerInsert(`$${this.params.length}`)})`);
+  }
+
   get empty(): boolean {
     return this.parts.length === 0;
   }
@@ -116,11 +123,14 @@ class CombinedInsert {
   }
 }
 
-export async function writeBatch(db: Queryable, batch: Batch): Promise<void> {
+/** `batchId`: also record the batch in the ledger, so a retry after an unknown outcome can ask. */
+export async function writeBatch(db: Queryable, batch: Batch, batchId?: string): Promise<void> {
   const insert = new CombinedInsert();
   insert.add(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
   insert.add(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
   insert.add(INSERT_TOOL_CALLS, batch.toolCalls, TOOL_CALL_COLUMNS);
   insert.add(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
-  if (!insert.empty) await db.query(insert.sql, insert.params);
+  if (insert.empty) return;
+  if (batchId) insert.addLedger(batchId);
+  await db.query(insert.sql, insert.params);
 }

@@ -161,6 +161,24 @@ export class RowQueue {
     });
   }
 
+  /** A taken batch without the rows of servers deleted since (a batch waiting to be written again). */
+  withoutForgotten(taken: TakenBatch): TakenBatch {
+    if (this.forgottenServers.size === 0) return taken;
+    const gone = (serverId: string | undefined) => serverId !== undefined && this.forgottenServers.has(serverId);
+    const keepSession = taken.sessions.map((session) => !gone(session.row.server_id));
+    const keepCall = taken.calls.map((call) => !gone(call.server_id));
+    return {
+      batch: {
+        sessions: taken.batch.sessions.filter((_, i) => keepSession[i]),
+        messages: taken.batch.messages.filter((m) => !gone(this.sessionsOfServer.get(m.session_id))),
+        toolCalls: taken.batch.toolCalls.filter((_, i) => keepCall[i]),
+        usage: taken.batch.usage.filter((usage) => !gone(usage.server_id)),
+      },
+      sessions: taken.sessions.filter((_, i) => keepSession[i]),
+      calls: taken.calls.filter((_, i) => keepCall[i]),
+    };
+  }
+
   /** Empties the queue; returns how many messages and settled calls that drops. */
   dropAll(): number {
     const dropped = this.messages.length + this.toolCalls.filter((call) => call.status !== 'pending').length;

@@ -1,17 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import { announceStored } from './announceStored';
+import { batchStored } from './batchLedger';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
-import { RowQueue } from './rowQueue';
+import { RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, rowsOf, without, writeRowByRow } from './writeFailures';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
 // each write. A database that cannot take writes for a while (restart, failover) gets the same
-// rows again, with growing pauses, while new ones queue up to the bound; a batch the database
-// refuses for its content is written row by row (writeFailures.ts). The rows wait in RowQueue.
+// batch again, with growing pauses, while new rows queue up to the bound — after asking the batch
+// ledger whether the failed write was committed after all (batchLedger.ts), so a batch is stored
+// once; a batch the database refuses for its content is written row by row (writeFailures.ts).
+// The rows wait in RowQueue.
 
 /** Pauses before writing again after the database refused a write as unavailable: 0.5 s doubling to 30 s. */
 const RETRY_FIRST_MS = 500;
@@ -37,6 +41,8 @@ export class WriteQueue {
   /** While the database is unavailable: the current pause, and until when writes wait. */
   private retryMs = 0;
   private retryAt = 0;
+  /** The batch whose write the database could not take: written again, as it was, before anything else. */
+  private retrying: { taken: TakenBatch; id: string } | null = null;
   lastFlushMs: number | null = null;
   lastError: string | null = null;
 
@@ -81,6 +87,7 @@ export class WriteQueue {
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
     this.rows.forgetServer(serverId);
+    if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
 
   /**
@@ -99,7 +106,11 @@ export class WriteQueue {
         this.stopTimer(); // this loop does the retrying now
         await new Promise((resolve) => setTimeout(resolve, RETRY_FIRST_MS * 2 ** (failures - 1)));
       }
-    } while (this.rows.hasRows);
+    } while (this.hasRows);
+  }
+
+  private get hasRows(): boolean {
+    return this.retrying !== null || this.rows.hasRows;
   }
 
   stopTimer(): void {
@@ -109,6 +120,9 @@ export class WriteQueue {
 
   /** Shutdown found the database unavailable, try after try: what is queued is lost (and counted). */
   private giveUp(): void {
+    const failed = this.retrying?.taken.batch;
+    if (failed) this.counters.lost += failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
+    this.retrying = null;
     this.counters.lost += this.rows.dropAll();
     this.stopTimer();
     this.retryMs = 0;
@@ -122,7 +136,7 @@ export class WriteQueue {
   private async flushOnce(all = false): Promise<boolean> {
     while (this.flushing) await this.flushing;
     this.stopTimer();
-    if (!this.rows.hasRows) return true;
+    if (!this.hasRows) return true;
     const write = this.writeQueued(all);
     this.flushing = write.then(() => undefined).finally(() => (this.flushing = undefined));
     return write;
@@ -151,10 +165,26 @@ export class WriteQueue {
     // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
     // make the API's reads wait behind it.
     const limit = this.options.maxBatchRows ?? 500;
-    const taken = this.rows.take(limit, all);
+    let taken: TakenBatch;
+    let batchId: string;
+    if (this.retrying) {
+      ({ taken, id: batchId } = this.retrying);
+      // The failed write may have been committed before its connection broke: then it is done.
+      try {
+        if (await batchStored(this.db, batchId)) return this.stored({ batch: taken.batch, sessions: taken.sessions }, limit, false);
+      } catch (error) {
+        this.lastError = error instanceof Error ? error.message : String(error);
+        this.pauseForRetry();
+        return false;
+      }
+    } else {
+      taken = this.rows.take(limit, all);
+      batchId = randomUUID();
+    }
     const { batch } = taken;
     if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
       // Only sessions not yet due: nothing to write; look again with the next tick.
+      this.retrying = null;
       this.startTimer(this.options.flushMs);
       return true;
     }
@@ -162,27 +192,37 @@ export class WriteQueue {
     let stored = { batch, sessions: taken.sessions };
     let unwritten: Batch | null = null;
     try {
-      await writeBatch(this.db, batch);
+      await writeBatch(this.db, batch, batchId);
       this.lastFlushMs = Math.round(performance.now() - started);
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
-      unwritten = batch;
-      if (!isTransientWriteError(error)) {
-        // The rows themselves: one refused row must not take the rest of the batch with it.
-        this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-        const outcome = await writeRowByRow(this.db, batch);
-        this.counters.lost += outcome.lost;
-        unwritten = outcome.unwritten;
-        stored = without(batch, taken.sessions, new Set([...outcome.refused, ...rowsOf(unwritten)]));
+      if (isTransientWriteError(error)) {
+        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
+        // Rows of a server deleted during the write are not written again.
+        this.retrying = { taken: this.rows.withoutForgotten(taken), id: batchId };
+        this.pauseForRetry();
+        return false;
       }
+      this.retrying = null;
+      // The rows themselves: one refused row must not take the rest of the batch with it.
+      this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
+      const outcome = await writeRowByRow(this.db, batch);
+      this.counters.lost += outcome.lost;
+      unwritten = outcome.unwritten;
+      stored = without(batch, taken.sessions, new Set([...outcome.refused, ...rowsOf(unwritten)]));
       if (unwritten) {
-        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the rows wait for it');
+        // The database went away part way: the rows not written yet wait for it in the queue.
         this.rows.putBack(unwritten, taken);
         this.pauseForRetry();
-        if (unwritten === batch) return false;
       }
     }
-    if (!unwritten) {
+    return this.stored(stored, limit, unwritten !== null);
+  }
+
+  /** After a write: counts and announces what it stored; true unless the database went away (`interrupted`). */
+  private stored(stored: { batch: Batch; sessions: QueuedSession[] }, limit: number, interrupted: boolean): boolean {
+    this.retrying = null;
+    if (!interrupted) {
       this.retryMs = 0;
       this.retryAt = 0;
     }
@@ -193,9 +233,9 @@ export class WriteQueue {
     try {
       for (const ended of announceStored(this.bus, stored.sessions, stored.batch)) this.rows.sessionDone(ended);
     } finally {
-      if (!unwritten) this.scheduleAfterWrite(limit);
+      if (!interrupted) this.scheduleAfterWrite(limit);
     }
-    return !unwritten;
+    return !interrupted;
   }
 
   private pauseForRetry(): void {

@@ -6,6 +6,7 @@ import { recordedCalls } from '../helpers/recordedRows';
 import type { Database } from '../../../src/server/db/database';
 import { EventBus } from '../../../src/server/events/bus';
 import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
+import { forgetOldBatches } from '../../../src/server/recording/batchLedger';
 import type { LiveMessage } from '../../../src/contract/live';
 
 jest.setTimeout(60_000);
@@ -76,6 +77,41 @@ describe('recorder writes that fail', () => {
     expect(usage.calls - usageBefore).toBe(8);
     const [row] = await database.db.query<{ status: string; call_count: number }>('select status, call_count from sessions where id = $1', [session.row.id]);
     expect(row).toEqual({ status: 'ended', call_count: 8 });
+  });
+
+  it('stores a batch once when its connection broke after the commit (the retry asks the ledger first)', async () => {
+    let breakAfterCommit = true;
+    const db = failingDatabase(database.db, () => null);
+    const query = db.query;
+    db.query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+      const rows = await query<T>(sql, params);
+      if (breakAfterCommit && sql.startsWith('with w0 as')) {
+        breakAfterCommit = false; // committed; the answer is lost with the connection
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return rows;
+    };
+    const usageBefore = (await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]))[0].calls;
+    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'lost-answer' });
+    recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/initialized' }, 40);
+    recorder.record(session, 'client_to_server', call(1), 80);
+    recorder.record(session, 'server_to_client', result(1), 80);
+    await recorder.close();
+
+    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, written: { messages: 1, toolCalls: 1 } });
+    const [messages] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
+    expect(messages.n).toBe(1);
+    const [usage] = await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]);
+    expect(usage.calls - usageBefore).toBe(1);
+    expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toHaveLength(1);
+  });
+
+  it('forgets ledger ids after an hour', async () => {
+    await database.db.query("insert into recorder_batches (id, written_at) values (gen_random_uuid(), now() - interval '2 hours'), (gen_random_uuid(), now())");
+    const before = (await database.db.query<{ n: number }>('select count(*)::int as n from recorder_batches'))[0].n;
+    expect(await forgetOldBatches(database.db, new Date())).toBe(1);
+    expect((await database.db.query<{ n: number }>('select count(*)::int as n from recorder_batches'))[0].n).toBe(before - 1);
   });
 
   it('writes a batch with a row the database refuses row by row: only that row is lost, and it is not announced', async () => {
