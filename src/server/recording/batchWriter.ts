@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database';
-import { ledgerInsert } from './batchLedger';
+import { guardCte, type BatchTicket } from './batchGuard';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
 
 // One flush = one statement: each table's rows travel as ONE JSON parameter, unpacked by
@@ -49,7 +49,9 @@ const USAGE_COLUMNS: Columns = [
 ];
 
 const names = (columns: Columns) => columns.map(([name]) => name).join(', ');
-const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`;
+const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${RECORDSET_END}`;
+/** Marks where a guarded batch adds its condition (after the recordset, before any on conflict). */
+const RECORDSET_END = ' /*rows*/';
 /** `name = excluded.name` for each column a later write of the same row may change. */
 const updates = (...columns: string[]) => columns.map((name) => `${name} = excluded.${name}`).join(', ');
 
@@ -101,21 +103,25 @@ export function rowsAsJson(rows: readonly object[], columns: Columns): string {
 class CombinedInsert {
   private readonly parts: string[] = [];
   readonly params: string[] = [];
+  /** With a guard (see batchGuard.ts): each insert reads only when the guard let the batch through. */
+  private guarded = false;
+
+  guard(ticket: BatchTicket): void {
+    this.params.push(ticket.recorderId, String(ticket.seq));
+    this.parts.push(`guard as (${guardCte(`$${this.params.length - 1}`, `$${this.params.length}`)})`);
+    this.guarded = true;
+  }
 
   add(sql: string, rows: readonly object[], columns: Columns): void {
     if (rows.length === 0) return;
     this.params.push(rowsAsJson(rows, columns));
-    this.parts.push(`w${this.parts.length} as (${sql.replace('$1', `$${this.params.length}`)})`);
-  }
-
-  /** The batch's id into the ledger, committed with the rows (see batchLedger.ts). */
-  addLedger(batchId: string): void {
-    this.params.push(batchId);
-    this.parts.push(`w${this.parts.length} as (${ledgerInsert(`$${this.params.length}`)})`);
+    const source = `$${this.params.length}`;
+    const guarded = this.guarded ? sql.replace(RECORDSET_END, ' where exists (select 1 from guard)') : sql;
+    this.parts.push(`w${this.parts.length} as (${guarded.replace('$1', source)})`);
   }
 
   get empty(): boolean {
-    return this.parts.length === 0;
+    return this.parts.length === (this.guarded ? 1 : 0);
   }
 
   get sql(): string {
@@ -123,14 +129,16 @@ class CombinedInsert {
   }
 }
 
-/** `batchId`: also record the batch in the ledger, so a retry after an unknown outcome can ask. */
-export async function writeBatch(db: Queryable, batch: Batch, batchId?: string): Promise<void> {
+/**
+ * `ticket`: write the batch exactly once — a batch written again after an unknown outcome stores
+ * nothing if its first write was committed (batchGuard.ts).
+ */
+export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTicket): Promise<void> {
   const insert = new CombinedInsert();
+  if (ticket) insert.guard(ticket);
   insert.add(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
   insert.add(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
   insert.add(INSERT_TOOL_CALLS, batch.toolCalls, TOOL_CALL_COLUMNS);
   insert.add(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
-  if (insert.empty) return;
-  if (batchId) insert.addLedger(batchId);
-  await db.query(insert.sql, insert.params);
+  if (!insert.empty) await db.query(insert.sql, insert.params);
 }

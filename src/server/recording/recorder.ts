@@ -5,7 +5,7 @@ import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
 import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
-import { forgetOldBatches } from './batchLedger';
+import { forgetStoppedRecorders } from './batchGuard';
 import { endOrphanedSessions, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
 import type { SessionState } from './rows';
@@ -86,10 +86,10 @@ export class Recorder {
   start(sweepEveryMs = 30_000): void {
     this.sweeper = setInterval(() => this.sweepIdle(), sweepEveryMs);
     this.sweeper.unref();
-    // Housekeeping: sessions of instances that stopped without shutting down, old batch-ledger ids.
+    // Housekeeping: sessions of instances that stopped without shutting down, their batch numbers.
     this.orphanSweeper = setInterval(() => {
       this.sweepOrphans().catch((error: unknown) => this.options.log?.error({ err: error }, 'orphaned session sweep failed'));
-      forgetOldBatches(this.db, new Date(this.now())).catch((error: unknown) => this.options.log?.error({ err: error }, 'batch ledger cleanup failed'));
+      forgetStoppedRecorders(this.db).catch((error: unknown) => this.options.log?.error({ err: error }, 'recorder progress cleanup failed'));
     }, this.options.orphanSweepMs ?? 5 * 60_000);
     this.orphanSweeper.unref();
   }

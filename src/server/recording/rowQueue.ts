@@ -165,18 +165,10 @@ export class RowQueue {
   withoutForgotten(taken: TakenBatch): TakenBatch {
     if (this.forgottenServers.size === 0) return taken;
     const gone = (serverId: string | undefined) => serverId !== undefined && this.forgottenServers.has(serverId);
-    const keepSession = taken.sessions.map((session) => !gone(session.row.server_id));
-    const keepCall = taken.calls.map((call) => !gone(call.server_id));
-    return {
-      batch: {
-        sessions: taken.batch.sessions.filter((_, i) => keepSession[i]),
-        messages: taken.batch.messages.filter((m) => !gone(this.sessionsOfServer.get(m.session_id))),
-        toolCalls: taken.batch.toolCalls.filter((_, i) => keepCall[i]),
-        usage: taken.batch.usage.filter((usage) => !gone(usage.server_id)),
-      },
-      sessions: taken.sessions.filter((_, i) => keepSession[i]),
-      calls: taken.calls.filter((_, i) => keepCall[i]),
-    };
+    return filterTaken(taken, (row) => {
+      const serverId = 'server_id' in row ? (row.server_id as string) : this.sessionsOfServer.get((row as QueuedMessage).session_id);
+      return !gone(serverId);
+    });
   }
 
   /** Empties the queue; returns how many messages and settled calls that drops. */
@@ -212,4 +204,20 @@ export class RowQueue {
     }
     return due;
   }
+}
+
+/** The taken batch's rows that `keep` keeps, with the sessions and calls they copy still aligned. */
+export function filterTaken(taken: TakenBatch, keep: (row: object) => boolean): TakenBatch {
+  const keepSession = taken.batch.sessions.map((row) => keep(row));
+  const keepCall = taken.batch.toolCalls.map((row) => keep(row));
+  return {
+    batch: {
+      sessions: taken.batch.sessions.filter((_, i) => keepSession[i]),
+      messages: taken.batch.messages.filter((row) => keep(row)),
+      toolCalls: taken.batch.toolCalls.filter((_, i) => keepCall[i]),
+      usage: taken.batch.usage.filter((row) => keep(row)),
+    },
+    sessions: taken.sessions.filter((_, i) => keepSession[i]),
+    calls: taken.calls.filter((_, i) => keepCall[i]),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedSession } from './rows';
 
@@ -34,18 +35,19 @@ export interface RowByRowOutcome {
   /** The rows it refused (those are not announced). */
   refused: Set<unknown>;
   /**
-   * When the database became unavailable part way: the rows not written yet (the one that met the
-   * failure first), to be queued again like a batch that failed whole.
+   * When the database became unavailable part way: the row whose statement met the failure (its
+   * outcome unknown: it is written again with the same ticket) and the rows not tried yet.
    */
-  unwritten: Batch | null;
+  interrupted: { row: object; ticket: BatchTicket; rest: Batch } | null;
 }
 
 /**
  * Writes the batch one row per statement, in dependency order (sessions before their messages and
- * calls). Slow (PGlite: ~0.5 ms a statement) but only after a batch failed.
+ * calls), each statement guarded by a ticket of its own (see batchGuard.ts). Slow (PGlite: ~0.5 ms
+ * a statement) but only after a batch failed.
  */
-export async function writeRowByRow(db: Queryable, batch: Batch): Promise<RowByRowOutcome> {
-  const rows: { row: unknown; part: Partial<Batch>; counts: number }[] = [
+export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () => BatchTicket): Promise<RowByRowOutcome> {
+  const rows: { row: object; part: Partial<Batch>; counts: number }[] = [
     ...batch.sessions.map((session) => ({ row: session, part: { sessions: [session] }, counts: 0 })),
     ...batch.messages.map((message) => ({ row: message, part: { messages: [message] }, counts: 1 })),
     ...batch.toolCalls.map((call) => ({ row: call, part: { toolCalls: [call] }, counts: call.status === 'pending' ? 0 : 1 })),
@@ -55,15 +57,18 @@ export async function writeRowByRow(db: Queryable, batch: Batch): Promise<RowByR
   const refused = new Set<unknown>();
   for (let i = 0; i < rows.length; i++) {
     const { row, part, counts } = rows[i];
+    const ticket = nextTicket();
     try {
-      await writeBatch(db, { sessions: [], messages: [], toolCalls: [], usage: [], ...part });
+      await writeBatch(db, { sessions: [], messages: [], toolCalls: [], usage: [], ...part }, ticket);
     } catch (error) {
-      if (isTransientWriteError(error)) return { lost, refused, unwritten: unwrittenFrom(batch, new Set(rows.slice(i).map((r) => r.row))) };
+      if (isTransientWriteError(error)) {
+        return { lost, refused, interrupted: { row, ticket, rest: unwrittenFrom(batch, new Set(rows.slice(i + 1).map((r) => r.row))) } };
+      }
       lost += counts;
       refused.add(row);
     }
   }
-  return { lost, refused, unwritten: null };
+  return { lost, refused, interrupted: null };
 }
 
 function unwrittenFrom(batch: Batch, left: Set<unknown>): Batch {

@@ -3,18 +3,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import { announceStored } from './announceStored';
-import { batchStored } from './batchLedger';
+import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
-import { RowQueue, type TakenBatch } from './rowQueue';
+import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, rowsOf, without, writeRowByRow } from './writeFailures';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
 // each write. A database that cannot take writes for a while (restart, failover) gets the same
-// batch again, with growing pauses, while new rows queue up to the bound — after asking the batch
-// ledger whether the failed write was committed after all (batchLedger.ts), so a batch is stored
-// once; a batch the database refuses for its content is written row by row (writeFailures.ts).
+// batch again, as it was, with growing pauses, while new rows queue up to the bound — guarded so
+// that a write committed before its connection broke is not stored twice (batchGuard.ts); a batch
+// the database refuses for its content is written row by row (writeFailures.ts).
 // The rows wait in RowQueue.
 
 /** Pauses before writing again after the database refused a write as unavailable: 0.5 s doubling to 30 s. */
@@ -42,7 +42,10 @@ export class WriteQueue {
   private retryMs = 0;
   private retryAt = 0;
   /** The batch whose write the database could not take: written again, as it was, before anything else. */
-  private retrying: { taken: TakenBatch; id: string } | null = null;
+  private retrying: { taken: TakenBatch; ticket: BatchTicket } | null = null;
+  /** This recorder's batches are numbered (batchGuard.ts). */
+  private readonly recorderId = randomUUID();
+  private lastSeq = 0;
   lastFlushMs: number | null = null;
   lastError: string | null = null;
 
@@ -166,53 +169,49 @@ export class WriteQueue {
     // make the API's reads wait behind it.
     const limit = this.options.maxBatchRows ?? 500;
     let taken: TakenBatch;
-    let batchId: string;
-    if (this.retrying) {
-      ({ taken, id: batchId } = this.retrying);
-      // The failed write may have been committed before its connection broke: then it is done.
-      try {
-        if (await batchStored(this.db, batchId)) return this.stored({ batch: taken.batch, sessions: taken.sessions }, limit, false);
-      } catch (error) {
-        this.lastError = error instanceof Error ? error.message : String(error);
-        this.pauseForRetry();
-        return false;
-      }
-    } else {
+    let ticket: BatchTicket;
+    if (this.retrying) ({ taken, ticket } = this.retrying);
+    else {
       taken = this.rows.take(limit, all);
-      batchId = randomUUID();
+      ticket = this.nextTicket();
     }
     const { batch } = taken;
     if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
-      // Only sessions not yet due: nothing to write; look again with the next tick.
+      // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
       this.retrying = null;
-      this.startTimer(this.options.flushMs);
+      this.retryMs = 0;
+      this.retryAt = 0;
+      this.scheduleAfterWrite(limit);
       return true;
     }
     const started = performance.now();
     let stored = { batch, sessions: taken.sessions };
     let unwritten: Batch | null = null;
     try {
-      await writeBatch(this.db, batch, batchId);
+      await writeBatch(this.db, batch, ticket);
       this.lastFlushMs = Math.round(performance.now() - started);
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
       if (isTransientWriteError(error)) {
         this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
         // Rows of a server deleted during the write are not written again.
-        this.retrying = { taken: this.rows.withoutForgotten(taken), id: batchId };
+        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket };
         this.pauseForRetry();
         return false;
       }
       this.retrying = null;
       // The rows themselves: one refused row must not take the rest of the batch with it.
       this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      const outcome = await writeRowByRow(this.db, batch);
+      const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket());
       this.counters.lost += outcome.lost;
-      unwritten = outcome.unwritten;
-      stored = without(batch, taken.sessions, new Set([...outcome.refused, ...rowsOf(unwritten)]));
-      if (unwritten) {
-        // The database went away part way: the rows not written yet wait for it in the queue.
-        this.rows.putBack(unwritten, taken);
+      const { interrupted } = outcome;
+      stored = without(batch, taken.sessions, new Set([...outcome.refused, ...(interrupted ? [interrupted.row, ...rowsOf(interrupted.rest)] : [])]));
+      if (interrupted) {
+        // The database went away part way: the row whose write met it is written again with its
+        // ticket before anything else; the rows not tried yet wait for it in the queue.
+        unwritten = interrupted.rest;
+        this.retrying = { taken: filterTaken(taken, (row) => row === interrupted.row), ticket: interrupted.ticket };
+        this.rows.putBack(interrupted.rest, taken);
         this.pauseForRetry();
       }
     }
@@ -221,8 +220,8 @@ export class WriteQueue {
 
   /** After a write: counts and announces what it stored; true unless the database went away (`interrupted`). */
   private stored(stored: { batch: Batch; sessions: QueuedSession[] }, limit: number, interrupted: boolean): boolean {
-    this.retrying = null;
     if (!interrupted) {
+      this.retrying = null;
       this.retryMs = 0;
       this.retryAt = 0;
     }
@@ -236,6 +235,10 @@ export class WriteQueue {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
+  }
+
+  private nextTicket(): BatchTicket {
+    return { recorderId: this.recorderId, seq: ++this.lastSeq };
   }
 
   private pauseForRetry(): void {

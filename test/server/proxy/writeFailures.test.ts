@@ -6,7 +6,7 @@ import { recordedCalls } from '../helpers/recordedRows';
 import type { Database } from '../../../src/server/db/database';
 import { EventBus } from '../../../src/server/events/bus';
 import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
-import { forgetOldBatches } from '../../../src/server/recording/batchLedger';
+import { forgetStoppedRecorders } from '../../../src/server/recording/batchGuard';
 import type { LiveMessage } from '../../../src/contract/live';
 
 jest.setTimeout(60_000);
@@ -17,7 +17,7 @@ function failingDatabase(db: Database, failWith: (sql: string, params: unknown[]
     engine: db.engine,
     failures: 0,
     query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
-      const error = sql.startsWith('with w0 as') ? failWith(sql, params) : null;
+      const error = /^with (guard|w0) as/.test(sql) ? failWith(sql, params) : null;
       if (error) {
         wrapper.failures++;
         throw error;
@@ -79,13 +79,13 @@ describe('recorder writes that fail', () => {
     expect(row).toEqual({ status: 'ended', call_count: 8 });
   });
 
-  it('stores a batch once when its connection broke after the commit (the retry asks the ledger first)', async () => {
+  it('stores a batch once when its connection broke after the commit (the retry is guarded by its number)', async () => {
     let breakAfterCommit = true;
     const db = failingDatabase(database.db, () => null);
     const query = db.query;
     db.query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
       const rows = await query<T>(sql, params);
-      if (breakAfterCommit && sql.startsWith('with w0 as')) {
+      if (breakAfterCommit && /^with (guard|w0) as/.test(sql)) {
         breakAfterCommit = false; // committed; the answer is lost with the connection
         throw new Error('Connection terminated unexpectedly');
       }
@@ -107,11 +107,14 @@ describe('recorder writes that fail', () => {
     expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toHaveLength(1);
   });
 
-  it('forgets ledger ids after an hour', async () => {
-    await database.db.query("insert into recorder_batches (id, written_at) values (gen_random_uuid(), now() - interval '2 hours'), (gen_random_uuid(), now())");
-    const before = (await database.db.query<{ n: number }>('select count(*)::int as n from recorder_batches'))[0].n;
-    expect(await forgetOldBatches(database.db, new Date())).toBe(1);
-    expect((await database.db.query<{ n: number }>('select count(*)::int as n from recorder_batches'))[0].n).toBe(before - 1);
+  it('forgets the batch numbers of recorders that stopped a day ago', async () => {
+    await database.db.query(
+      "insert into recorder_progress (recorder_id, last_batch, updated_at) values (gen_random_uuid(), 7, now() - interval '25 hours'), (gen_random_uuid(), 9, now())",
+    );
+    const count = async () => (await database.db.query<{ n: number }>('select count(*)::int as n from recorder_progress'))[0].n;
+    const before = await count();
+    expect(await forgetStoppedRecorders(database.db)).toBe(1);
+    expect(await count()).toBe(before - 1);
   });
 
   it('writes a batch with a row the database refuses row by row: only that row is lost, and it is not announced', async () => {
