@@ -257,7 +257,7 @@ async function main() {
     'proxy, recording': { url: new URL(recordedUrl), before: () => toolscope.ask({ type: 'setRecording', enabled: true }, 'ok'), recording: true },
   };
   const best = {};
-  const lowestP99 = {};
+  const p99s = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, mode] of Object.entries(modes)) {
       for (const [label, clients, calls] of [['1 client', 1, SINGLE_CALLS], [`${CONCURRENCY} clients`, CONCURRENCY, CONCURRENT_CALLS]]) {
@@ -285,7 +285,7 @@ async function main() {
         const key = `${name}|${label}`;
         // Best round per cell: the machine is shared, so the least disturbed round is the most faithful.
         if (!best[key] || result.rps > best[key].rps) best[key] = result;
-        lowestP99[key] = Math.min(lowestP99[key] ?? Infinity, result.p99);
+        (p99s[key] ??= []).push(result.p99);
       }
     }
   }
@@ -304,11 +304,13 @@ async function main() {
   const addedP50 = get('proxy, recording', one).p50 - get('direct', one).p50;
   // Each side's lowest p99 over the rounds: a one-off stall of the shared machine in either mode's
   // round (seen: a direct p99 of 4–5 ms beside 0.45 ms) neither hides nor invents the added latency.
-  const addedP99 = lowestP99[`proxy, recording|${one}`] - lowestP99[`direct|${one}`];
+  const lowest = (key) => Math.min(...p99s[key]);
+  const addedP99 = lowest(`proxy, recording|${one}`) - lowest(`direct|${one}`);
+  const rounds = (key) => p99s[key].map((ms) => ms.toFixed(2)).join(' / ');
   const recVsPlain = get('proxy, recording', many).rps / get('proxy, no record', many).rps;
   const proxyVsDirect = get('proxy, recording', many).rps / get('direct', many).rps;
   const lost = sentThroughRecording - stored;
-  console.log(`added latency at 1 client (recording proxy - direct): p50 ${fmt(addedP50)}, p99 ${fmt(addedP99)} (lowest p99 of the rounds on each side)  [target p99 <= 1 ms: ${addedP99 <= 1 ? 'met' : 'MISSED'}]`);
+  console.log(`added latency at 1 client (recording proxy - direct): p50 ${fmt(addedP50)}, p99 ${fmt(addedP99)} (lowest p99 of the rounds on each side; rounds: direct ${rounds(`direct|${one}`)}, recording ${rounds(`proxy, recording|${one}`)} ms)  [target p99 <= 1 ms: ${addedP99 <= 1 ? 'met' : 'MISSED'}]`);
   console.log(`throughput at ${CONCURRENCY} clients: recording / no recording = ${recVsPlain.toFixed(2)}x  [target >= 0.9x: ${recVsPlain >= 0.9 ? 'met' : 'MISSED'}]`);
   console.log(`throughput at ${CONCURRENCY} clients: proxy (recording) / direct = ${proxyVsDirect.toFixed(2)}x  [target >= 0.5x: ${proxyVsDirect >= 0.5 ? 'met' : 'MISSED'}]`);
   for (const [key, r] of Object.entries(best)) if (r.backlog !== undefined) console.log(`recorder backlog when the load stopped (${key.split('|')[1]}): ${r.backlog} rows, written ${r.drainMs.toFixed(0)} ms later`);
