@@ -12,6 +12,14 @@ import type { Queryable } from '../db/database';
 
 export const ORPHANED_CALL_MESSAGE = 'No response recorded: Toolscope stopped before the answer';
 
+/** Past the idle limit, an owner still ends its idle session within one idle sweep (30 s): 5 min is ample. */
+const ORPHAN_MARGIN_MS = 5 * 60_000;
+
+/** Sessions whose last activity is older than this have no owner left. */
+export function orphanCutoff(nowMs: number, longestIdleMs: number): Date {
+  return new Date(nowMs - longestIdleMs - ORPHAN_MARGIN_MS);
+}
+
 export interface OrphanSweepResult {
   sessions: number;
   calls: number;

@@ -6,20 +6,18 @@ import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
 import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
-import { endOrphanedSessions, type OrphanSweepResult } from './orphanSweep';
+import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
-import type { SessionState } from './rows';
+import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
-import type { QueuedSession } from './rows';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
-// statement (a multi-row insert per table); events go to the live stream once their rows are stored. The
-// queue is bounded: when full, new messages and calls are dropped and counted, never awaited.
-// This file owns sessions (start, inference, idle end); pairing requests with responses into
-// tool calls is callPairing.ts, what is stored of a message is payload.ts, the queue and its
-// writes are writeQueue.ts / batchWriter.ts, how stored calls are read back is storedCallSql.ts.
+// statement; events go to the live stream once their rows are stored. The queue is bounded: when
+// full, new messages and calls are dropped and counted, never awaited. This file owns sessions
+// (start, inference, idle end); pairing is callPairing.ts, what is stored of a message payload.ts,
+// the queue rowQueue.ts, its writes writeQueue.ts / batchWriter.ts, reading calls storedCallSql.ts.
 
 export interface RecorderOptions extends WriteQueueOptions {
   /** A session with a session id ends after this long without traffic (default 30 min). */
@@ -59,9 +57,6 @@ export interface RecorderStats {
   lastError: string | null;
 }
 
-/** Past the idle limit, an owner still ends its idle session within one idle sweep (30 s): 5 min is ample. */
-const ORPHAN_MARGIN_MS = 5 * 60_000;
-
 export class Recorder {
   private enabled = true;
   private readonly now: () => number;
@@ -99,9 +94,8 @@ export class Recorder {
    * activity is older than the longest idle limit plus a margin for an owner's own sweep.
    */
   sweepOrphans(): Promise<OrphanSweepResult> {
-    const longestIdle = Math.max(this.options.statefulIdleMs ?? 30 * 60_000, this.options.inferredIdleGapMs ?? 5 * 60_000);
-    const cutoff = new Date(this.now() - longestIdle - ORPHAN_MARGIN_MS);
-    return endOrphanedSessions(this.db, cutoff, [...this.sessions].map((session) => session.row.id));
+    const longestIdleMs = Math.max(this.options.statefulIdleMs ?? 30 * 60_000, this.options.inferredIdleGapMs ?? 5 * 60_000);
+    return endOrphanedSessions(this.db, orphanCutoff(this.now(), longestIdleMs), [...this.sessions].map((session) => session.row.id));
   }
 
   setEnabled(enabled: boolean): void {
@@ -144,7 +138,7 @@ export class Recorder {
     };
     this.sessions.add(session);
     if (start.mcpSessionId) this.byMcpId.set(mcpKey(origin.serverId, start.mcpSessionId), session);
-    this.markDirty(session);
+    this.queue.markDirty(session);
     return session;
   }
 
@@ -156,7 +150,7 @@ export class Recorder {
     if (session.row.mcp_session_id === mcpSessionId) return;
     session.row.mcp_session_id = mcpSessionId;
     this.byMcpId.set(mcpKey(session.row.server_id, mcpSessionId), session);
-    this.markDirty(session);
+    this.queue.markDirty(session);
   }
 
   /**
@@ -180,7 +174,7 @@ export class Recorder {
         if (start.clientName && !row.client_name) (row.client_name = start.clientName), (changed = true);
         if (start.clientVersion && !row.client_version) (row.client_version = start.clientVersion), (changed = true);
         if (start.protocolVersion && !row.protocol_version) (row.protocol_version = start.protocolVersion), (changed = true);
-        if (changed) this.markDirty(current);
+        if (changed) this.queue.markDirty(current);
         return current;
       }
       this.endSession(current);
@@ -202,7 +196,7 @@ export class Recorder {
     row.message_count++;
     const kind = messageKind(message);
     if (kind === 'error') row.error_count++;
-    this.markDirty(session);
+    this.queue.markDirty(session);
 
     const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
     const seen: SeenMessage = { seq: ++session.seq, kind, payload, sizeBytes, nowMs, at };
@@ -247,7 +241,7 @@ export class Recorder {
     this.sessions.delete(session);
     if (session.row.mcp_session_id) this.byMcpId.delete(mcpKey(session.row.server_id, session.row.mcp_session_id));
     if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session) this.byIdentity.delete(session.inferredIdentity);
-    this.markDirty(session);
+    this.queue.markDirty(session);
   }
 
   /** Ends sessions idle past their limit. */
@@ -295,10 +289,6 @@ export class Recorder {
     this.closed = true;
     await this.queue.flush(true);
     this.queue.stopTimer();
-  }
-
-  private markDirty(session: RecordedSession): void {
-    this.queue.markDirty(session);
   }
 }
 
