@@ -1,13 +1,14 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { analyzeGrownTables } from '../db/tableStatistics';
 import { startBusRelay, type BusRelay } from '../events/busRelay';
 import { HealthMonitor } from './healthMonitor';
 import { SchemaDiscovery } from './schemaDiscovery';
 import { PINS_CHANNEL, ToolsListRewriter } from './toolsListRewriter';
 
 // The work Toolscope does on its own, beside requests: health rounds, schema discovery and
-// drift detection fed by the proxy, the tools/list rewriter cache, and (on PostgreSQL) the
-// cross-instance relay of live messages. All of it starts when the app is ready and stops when
+// drift detection fed by the proxy, the tools/list rewriter cache, (on PostgreSQL) the
+// cross-instance relay of live messages, and (on PGlite) the table statistics autovacuum would keep. All of it starts when the app is ready and stops when
 // it closes — before the server stops listening, so nothing holds a graceful shutdown up.
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,10 @@ declare module 'fastify' {
     toolsListRewriter: ToolsListRewriter;
   }
 }
+
+/** On PGlite, table statistics are refreshed a minute after start, then every 10 minutes. */
+const STATISTICS_FIRST_MS = 60_000;
+const STATISTICS_EVERY_MS = 10 * 60_000;
 
 interface ToolsListEvent {
   workspaceId: string;
@@ -62,6 +67,18 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
       });
     }
     app.healthMonitor.start();
+    if (app.db.engine === 'pglite') {
+      // No autovacuum in PGlite: keep the planner's statistics (see tableStatistics.ts).
+      const analyze = () => void analyzeGrownTables(app.db).catch(logError('analyzing grown tables failed'));
+      const first = setTimeout(analyze, STATISTICS_FIRST_MS);
+      const every = setInterval(analyze, STATISTICS_EVERY_MS);
+      first.unref();
+      every.unref();
+      cleanups.push(() => {
+        clearTimeout(first);
+        clearInterval(every);
+      });
+    }
   });
 
   app.addHook('preClose', async () => {
