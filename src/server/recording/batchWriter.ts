@@ -19,6 +19,16 @@ export interface Batch {
   usage: UsageIncrement[];
 }
 
+/** The batch's rows that `keep` keeps. */
+export function filterBatch(batch: Batch, keep: (row: object) => boolean): Batch {
+  return {
+    sessions: batch.sessions.filter(keep),
+    messages: batch.messages.filter(keep),
+    toolCalls: batch.toolCalls.filter(keep),
+    usage: batch.usage.filter(keep),
+  };
+}
+
 /** A table's columns, in its insert's order, with the types json_to_recordset reads them as. */
 type Columns = readonly (readonly [name: string, type: string])[];
 

@@ -1,4 +1,4 @@
-import type { Batch } from './batchWriter';
+import { filterBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { UsageRollup } from './usageRollup';
 
@@ -206,18 +206,11 @@ export class RowQueue {
   }
 }
 
-/** The taken batch's rows that `keep` keeps, with the sessions and calls they copy still aligned. */
+/** The taken batch's rows that `keep` (a pure test) keeps, with the sessions and calls they copy still aligned. */
 export function filterTaken(taken: TakenBatch, keep: (row: object) => boolean): TakenBatch {
-  const keepSession = taken.batch.sessions.map((row) => keep(row));
-  const keepCall = taken.batch.toolCalls.map((row) => keep(row));
   return {
-    batch: {
-      sessions: taken.batch.sessions.filter((_, i) => keepSession[i]),
-      messages: taken.batch.messages.filter((row) => keep(row)),
-      toolCalls: taken.batch.toolCalls.filter((_, i) => keepCall[i]),
-      usage: taken.batch.usage.filter((row) => keep(row)),
-    },
-    sessions: taken.sessions.filter((_, i) => keepSession[i]),
-    calls: taken.calls.filter((_, i) => keepCall[i]),
+    batch: filterBatch(taken.batch, keep),
+    sessions: taken.sessions.filter((_, i) => keep(taken.batch.sessions[i])),
+    calls: taken.calls.filter((_, i) => keep(taken.batch.toolCalls[i])),
   };
 }

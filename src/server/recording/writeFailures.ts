@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/database';
 import type { BatchTicket } from './batchGuard';
-import { writeBatch, type Batch } from './batchWriter';
-import type { QueuedSession } from './rows';
+import { filterBatch, writeBatch, type Batch } from './batchWriter';
 
 // What a failed batch write means. A database that is restarting, failing over or out of
 // connections refuses every batch alike, and the same rows will go in once it is back: the batch
@@ -62,38 +61,12 @@ export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () 
       await writeBatch(db, { sessions: [], messages: [], toolCalls: [], usage: [], ...part }, ticket);
     } catch (error) {
       if (isTransientWriteError(error)) {
-        return { lost, refused, interrupted: { row, ticket, rest: unwrittenFrom(batch, new Set(rows.slice(i + 1).map((r) => r.row))) } };
+        const left = new Set<object>(rows.slice(i + 1).map((r) => r.row));
+        return { lost, refused, interrupted: { row, ticket, rest: filterBatch(batch, (r) => left.has(r)) } };
       }
       lost += counts;
       refused.add(row);
     }
   }
   return { lost, refused, interrupted: null };
-}
-
-function unwrittenFrom(batch: Batch, left: Set<unknown>): Batch {
-  return {
-    sessions: batch.sessions.filter((row) => left.has(row)),
-    messages: batch.messages.filter((row) => left.has(row)),
-    toolCalls: batch.toolCalls.filter((row) => left.has(row)),
-    usage: batch.usage.filter((row) => left.has(row)),
-  };
-}
-
-export function rowsOf(batch: Batch | null): unknown[] {
-  return batch ? [...batch.sessions, ...batch.messages, ...batch.toolCalls, ...batch.usage] : [];
-}
-
-/** The batch without `drop`'s rows; `sessions[i]` stays the live session of `batch.sessions[i]`. */
-export function without(batch: Batch, sessions: QueuedSession[], drop: Set<unknown>): { batch: Batch; sessions: QueuedSession[] } {
-  const kept = batch.sessions.map((row, i) => ({ row, session: sessions[i] })).filter(({ row }) => !drop.has(row));
-  return {
-    batch: {
-      sessions: kept.map(({ row }) => row),
-      messages: batch.messages.filter((row) => !drop.has(row)),
-      toolCalls: batch.toolCalls.filter((row) => !drop.has(row)),
-      usage: batch.usage.filter((row) => !drop.has(row)),
-    },
-    sessions: kept.map(({ session }) => session),
-  };
 }

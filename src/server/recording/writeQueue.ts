@@ -7,7 +7,7 @@ import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
-import { isTransientWriteError, rowsOf, without, writeRowByRow } from './writeFailures';
+import { isTransientWriteError, writeRowByRow } from './writeFailures';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -205,7 +205,8 @@ export class WriteQueue {
       const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket());
       this.counters.lost += outcome.lost;
       const { interrupted } = outcome;
-      stored = without(batch, taken.sessions, new Set([...outcome.refused, ...(interrupted ? [interrupted.row, ...rowsOf(interrupted.rest)] : [])]));
+      const notStored = new Set<unknown>([...outcome.refused, ...(interrupted ? [interrupted.row, ...Object.values(interrupted.rest).flat()] : [])]);
+      stored = filterTaken(taken, (row) => !notStored.has(row));
       if (interrupted) {
         // The database went away part way: the row whose write met it is written again with its
         // ticket before anything else; the rows not tried yet wait for it in the queue.
