@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
-import { NOTIFY_SQL, PgliteThreadDatabase } from './pgliteThread';
+import { PARAMETER_SERIALIZERS_SOURCE, NOTIFY_SQL, PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
@@ -27,18 +27,28 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * The worker's serializers (pgliteThread.ts), so both ways of running PGlite send the same bytes.
+ * (PGlite's type says a serializer returns a string; at run time it sends a returned Uint8Array as
+ * bytes, which these rely on.)
+ */
+const parameterSerializers = new Function(`${PARAMETER_SERIALIZERS_SOURCE}\nreturn parameterSerializers;`)() as (db: PGlite) => QueryOptions['serializers'];
+
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
-  constructor(private readonly db: PGlite) {}
+  private readonly options: QueryOptions;
+  constructor(private readonly db: PGlite) {
+    this.options = { serializers: parameterSerializers(db) };
+  }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const result = await this.db.query<T>(sql, params);
+    const result = await this.db.query<T>(sql, params, this.options);
     return result.rows;
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
-      fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows }),
+      fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, this.options)).rows }),
     );
   }
 

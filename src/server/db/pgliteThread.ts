@@ -15,6 +15,55 @@ export const NOTIFY_SQL = 'select pg_notify($1, payload) from unnest($2::text[])
 // from TypeScript sources (ts-node, Jest) and from the compiled build alike; it loads PGlite's
 // CommonJS build by absolute path.
 
+/**
+ * How the worker's PGlite sends parameters (and, through new Function, PGlite on the calling thread:
+ * database.ts). Two changes to PGlite's own serializers, which send every parameter as text:
+ * - A parameter given as bytes (Buffer/Uint8Array) goes as bytes, in PostgreSQL's binary format,
+ *   whatever its type: the recorder's tool-call columns are binary arrays (binaryArrays.ts).
+ *   PGlite's default would call toString() on them for a type it has no serializer for (uuid[]).
+ * - A long JSON text goes as bytes too: PGlite measures and encodes a string's UTF-8 in JavaScript
+ *   loops (twice over), Buffer.from natively; for json the binary format is the text itself, for
+ *   jsonb a version byte 1 and the text. The database reads and validates it exactly as the text
+ *   form. Short ones stay text: a Buffer costs more than the loop there.
+ * The recorder's batches (hundreds of KB per flush) spent ~15 µs per recorded call in those loops
+ * (docs/benchmarks.md, "Recorder batch encoding").
+ */
+export const PARAMETER_SERIALIZERS_SOURCE = String.raw`
+const BYTES_FROM_LENGTH = 2048;
+const jsonText = (value) => (typeof value === 'string' ? value : JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)));
+function jsonAsBytes(value) {
+  const text = jsonText(value);
+  return text.length < BYTES_FROM_LENGTH ? text : Buffer.from(text, 'utf8');
+}
+function jsonbAsBytes(value) {
+  const text = jsonText(value);
+  if (text.length < BYTES_FROM_LENGTH) return text;
+  const bytes = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
+  bytes[0] = 1;
+  bytes.write(text, 1, 'utf8');
+  return bytes;
+}
+// PGlite asks serializers[typeOid] for each parameter; its own table (db.serializers) gains array
+// types as it learns them, so it is read at each call.
+function parameterSerializers(db) {
+  const byOid = new Map();
+  const serializerFor = (oid) => {
+    const own = oid === '114' ? jsonAsBytes : oid === '3802' ? jsonbAsBytes : undefined;
+    return (value) => {
+      if (ArrayBuffer.isView(value)) return value;
+      const serialize = own ?? db.serializers[oid];
+      return serialize ? serialize(value) : value.toString();
+    };
+  };
+  return new Proxy({}, {
+    get: (_target, oid) => {
+      let serializer = byOid.get(oid);
+      if (!serializer) byOid.set(oid, (serializer = serializerFor(String(oid))));
+      return serializer;
+    },
+  });
+}`;
+
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglitePath);
@@ -42,6 +91,8 @@ function lowerThreadPriority(nice) {
     if (Number.isInteger(tid) && tid > 0) require('node:os').setPriority(tid, nice);
   } catch {}
 }
+${PARAMETER_SERIALIZERS_SOURCE}
+let QUERY_OPTIONS;
 const reply = (id, rows) => parentPort.postMessage({ id, ok: true, rows });
 const fail = (id, error) => parentPort.postMessage({ id, ok: false, error: errorShape(error) });
 
@@ -69,7 +120,7 @@ function openTransaction(id, txId) {
         return;
       }
       try {
-        reply(message.id, (await tx.query(message.sql, message.params)).rows);
+        reply(message.id, (await tx.query(message.sql, message.params, QUERY_OPTIONS)).rows);
       } catch (error) {
         fail(message.id, error);
       }
@@ -93,6 +144,7 @@ parentPort.on('message', async (message) => {
     if (op === 'open') {
       lowerThreadPriority(workerData.nice);
       db = await PGlite.create(workerData.dataDir);
+      QUERY_OPTIONS = { serializers: parameterSerializers(db) };
       return reply(id, []);
     }
     if (message.txId !== undefined && op !== 'begin') {
@@ -100,7 +152,7 @@ parentPort.on('message', async (message) => {
       if (!deliver) return fail(id, new Error('The transaction has already ended'));
       return deliver(message);
     }
-    if (op === 'query') return reply(id, (await db.query(message.sql, message.params)).rows);
+    if (op === 'query') return reply(id, (await db.query(message.sql, message.params, QUERY_OPTIONS)).rows);
     if (op === 'exec') {
       await db.exec(message.sql);
       return reply(id, []);

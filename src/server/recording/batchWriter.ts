@@ -1,17 +1,18 @@
 import type { Queryable } from '../db/database';
+import { ARRAY_TYPE, binaryArray, type ElementType } from '../db/binaryArrays';
 import { guardCte, type BatchTicket } from './batchGuard';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
 
-// One flush = one statement: each table's rows travel as ONE JSON parameter, unpacked by
-// json_to_recordset, and the inserts are data-modifying CTEs of a single statement (PGlite and
+// One flush = one statement: the inserts are data-modifying CTEs of a single statement (PGlite and
 // PostgreSQL alike). A statement is atomic on its own, so the batch needs no BEGIN/COMMIT; and it is
 // one round trip whatever the rows: PGlite spends ~0.5 ms of CPU per statement before it touches a
-// row. One JSON text per table, rather than one array parameter per column, because both drivers
-// build array literals in JavaScript, escaping every element (the ~1 KB payloads above all), and the
-// database parses them back character by character: 250 calls cost ~60 µs each of the proxy's CPU
-// that way on PostgreSQL, ~9 µs as JSON.stringify; and ~140 µs each in PGlite, ~90 µs as JSON
-// (docs/benchmarks.md, "Recorder batch encoding"). Foreign keys are checked at the end of the
-// statement, so calls may reference sessions it inserts.
+// row. Foreign keys are checked at the end of the statement, so calls may reference sessions it
+// inserts. How the rows travel (docs/benchmarks.md, "Recorder batch encoding"):
+// - Tool calls, the bulk of every batch, as one binary array per column (binaryArrays.ts),
+//   unnested side by side: nothing is escaped here or parsed there.
+// - Sessions, messages and usage (a few rows per flush) as one JSON text per table, unpacked by
+//   json_to_recordset. Text array literals, which both drivers build in JavaScript escaping every
+//   element, cost 60 µs per call on PostgreSQL and 140 in PGlite.
 export interface Batch {
   sessions: SessionState[];
   messages: QueuedMessage[];
@@ -45,12 +46,12 @@ const MESSAGE_COLUMNS: Columns = [
 ];
 
 // The request and response texts are written as they crossed the proxy, once (migration 007).
-const TOOL_CALL_COLUMNS: Columns = [
+const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall & string, type: ElementType])[] = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['session_id', 'uuid'], ['jsonrpc_id', 'text'], ['tool_name', 'text'],
-  ['error_message', 'text'], ['status', 'text'], ['started_at', 'timestamptz'], ['ended_at', 'timestamptz'], ['duration_ms', 'int'],
-  ['request_bytes', 'int'], ['response_bytes', 'int'], ['tokens_estimate', 'int'], ['meta', 'jsonb'], ['traceparent', 'text'],
-  ['request_seq', 'int'], ['request_payload', 'text'], ['request_truncated', 'bool'],
-  ['response_seq', 'int'], ['response_kind', 'text'], ['response_payload', 'text'], ['response_truncated', 'bool'],
+  ['error_message', 'text'], ['status', 'text'], ['started_at', 'timestamptz'], ['ended_at', 'timestamptz'], ['duration_ms', 'int4'],
+  ['request_bytes', 'int4'], ['response_bytes', 'int4'], ['tokens_estimate', 'int4'], ['meta', 'jsonb'], ['traceparent', 'text'],
+  ['request_seq', 'int4'], ['request_payload', 'text'], ['request_truncated', 'bool'],
+  ['response_seq', 'int4'], ['response_kind', 'text'], ['response_payload', 'text'], ['response_truncated', 'bool'],
 ];
 
 const USAGE_COLUMNS: Columns = [
@@ -58,8 +59,11 @@ const USAGE_COLUMNS: Columns = [
   ['duration_sum_ms', 'bigint'], ['duration_max_ms', 'int'], ['duration_hist', 'int[]'], ['tokens', 'bigint'],
 ];
 
-const names = (columns: Columns) => columns.map(([name]) => name).join(', ');
+const names = (columns: readonly (readonly [string, string])[]) => columns.map(([name]) => name).join(', ');
 const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${RECORDSET_END}`;
+/** The columns' binary arrays ($1…$n, in order), zipped into rows. */
+const unnested = (columns: typeof TOOL_CALL_COLUMNS) =>
+  `unnest(${columns.map(([, type], i) => `$${i + 1}::${ARRAY_TYPE[type]}`).join(', ')}) as x(${names(columns)})${RECORDSET_END}`;
 /** Marks where a guarded batch adds its condition (after the recordset, before any on conflict). */
 const RECORDSET_END = ' /*rows*/';
 /** `name = excluded.name` for each column a later write of the same row may change. */
@@ -76,7 +80,7 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
 
 // A call first written pending gets its response (and outcome) by the conflict update.
 const INSERT_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
-  select ${names(TOOL_CALL_COLUMNS)} from ${recordset(TOOL_CALL_COLUMNS)}
+  select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}
   on conflict (id) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated')}`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
@@ -98,21 +102,34 @@ const REFUSED_ESCAPES = /(?<=(?:^|[^\\])(?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2}
 /** Cheap first look (no lookbehind): most batches hold no such escape, real or escaped. */
 const MAYBE_REFUSED = /\\u(?:0000|d[89a-f])/;
 
-/** The rows as one JSON text (only the listed columns), safe for the database to read as text. */
-export function rowsAsJson(rows: readonly object[], columns: Columns): string {
-  const picked = rows.map((row) => {
-    const out: Record<string, unknown> = {};
-    for (const [name] of columns) out[name] = (row as Record<string, unknown>)[name];
-    return out;
-  });
-  const text = JSON.stringify(picked);
+/** JSON text of `value` the database can read as text (and so as jsonb). */
+function storableJsonText(value: unknown): string {
+  const text = JSON.stringify(value);
   return MAYBE_REFUSED.test(text) ? text.replace(REFUSED_ESCAPES, '\\ufffd') : text;
 }
 
-/** One statement of several inserts, each reading its own JSON parameter. */
+/** The rows as one JSON text (only the listed columns), safe for the database to read as text. */
+export function rowsAsJson(rows: readonly object[], columns: Columns): string {
+  return storableJsonText(
+    rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const [name] of columns) out[name] = (row as Record<string, unknown>)[name];
+      return out;
+    }),
+  );
+}
+
+/** The calls as one binary array per column, in TOOL_CALL_COLUMNS' order. */
+function toolCallArrays(calls: readonly QueuedToolCall[]): Buffer[] {
+  return TOOL_CALL_COLUMNS.map(([name, type]) =>
+    binaryArray(type, calls.map((call) => (type === 'jsonb' && call[name] != null ? storableJsonText(call[name]) : call[name]))),
+  );
+}
+
+/** One statement of several inserts, each reading its own parameters. */
 class CombinedInsert {
   private readonly parts: string[] = [];
-  readonly params: string[] = [];
+  readonly params: unknown[] = [];
   /** With a guard (see batchGuard.ts): each insert reads only when the guard let the batch through. */
   private guarded = false;
 
@@ -122,12 +139,16 @@ class CombinedInsert {
     this.guarded = true;
   }
 
-  add(sql: string, rows: readonly object[], columns: Columns): void {
-    if (rows.length === 0) return;
-    this.params.push(rowsAsJson(rows, columns));
-    const source = `$${this.params.length}`;
+  /** `sql` reads its parameters as $1…$n; here they follow the ones already added. */
+  add(sql: string, params: readonly unknown[]): void {
+    const first = this.params.length;
+    this.params.push(...params);
     const guarded = this.guarded ? sql.replace(RECORDSET_END, ' where exists (select 1 from guard)') : sql;
-    this.parts.push(`w${this.parts.length} as (${guarded.replace('$1', source)})`);
+    this.parts.push(`w${this.parts.length} as (${guarded.replace(/\$(\d+)\b/g, (_, n: string) => `$${first + Number(n)}`)})`);
+  }
+
+  addRows(sql: string, rows: readonly object[], columns: Columns): void {
+    if (rows.length > 0) this.add(sql, [rowsAsJson(rows, columns)]);
   }
 
   get empty(): boolean {
@@ -146,9 +167,9 @@ class CombinedInsert {
 export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTicket): Promise<void> {
   const insert = new CombinedInsert();
   if (ticket) insert.guard(ticket);
-  insert.add(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
-  insert.add(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
-  insert.add(INSERT_TOOL_CALLS, batch.toolCalls, TOOL_CALL_COLUMNS);
-  insert.add(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
+  insert.addRows(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
+  insert.addRows(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
+  if (batch.toolCalls.length > 0) insert.add(INSERT_TOOL_CALLS, toolCallArrays(batch.toolCalls));
+  insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
   if (!insert.empty) await db.query(insert.sql, insert.params);
 }
