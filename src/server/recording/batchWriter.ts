@@ -78,9 +78,11 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
   select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at
   from ${recordset(MESSAGE_COLUMNS)}`;
 
-// A call first written pending gets its response (and outcome) by the conflict update.
-const INSERT_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
-  select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}
+// New calls (nearly all) are plain inserts; a call first written pending gets its response (and
+// outcome) by the conflict update: an upsert costs each row a speculative insertion.
+const INSERT_NEW_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
+  select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}`;
+const UPSERT_TOOL_CALLS = `${INSERT_NEW_TOOL_CALLS}
   on conflict (id) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated')}`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
@@ -169,7 +171,9 @@ export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTick
   if (ticket) insert.guard(ticket);
   insert.addRows(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
   insert.addRows(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
-  if (batch.toolCalls.length > 0) insert.add(INSERT_TOOL_CALLS, toolCallArrays(batch.toolCalls));
+  const newCalls = batch.toolCalls.filter((call) => !call.writtenBefore);
+  if (newCalls.length > 0) insert.add(INSERT_NEW_TOOL_CALLS, toolCallArrays(newCalls));
+  if (newCalls.length < batch.toolCalls.length) insert.add(UPSERT_TOOL_CALLS, toolCallArrays(batch.toolCalls.filter((call) => call.writtenBefore)));
   insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
   if (!insert.empty) await db.query(insert.sql, insert.params);
 }

@@ -132,8 +132,9 @@ export class RowQueue {
       messages: this.messages.splice(0, limit),
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
+        const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
         if (call.status === 'pending') this.writtenPending.add(call);
-        return { ...call };
+        return copy;
       }),
       usage: this.usage.take(),
     };

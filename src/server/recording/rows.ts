@@ -55,6 +55,12 @@ export interface QueuedToolCall extends ToolCallRow {
   request_bytes: number;
   response_bytes: number;
   tokens_estimate: number;
+  /**
+   * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
+   * and this write updates it. Every other call is new to the database (a batch written again after
+   * an unknown outcome is guarded: batchGuard.ts), and a plain insert costs less than an upsert.
+   */
+  writtenBefore?: boolean;
 }
 
 export interface UsageIncrement {
