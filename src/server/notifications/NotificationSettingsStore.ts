@@ -12,23 +12,27 @@ const CACHE_TTL_MS = 30_000;
 const StoredSettings = NotificationSettings.partial();
 
 export class NotificationSettingsStore {
-  private readonly cache = new Map<string, { settings: NotificationSettings; expiresAt: number }>();
+  /** A read in flight is shared: a burst of calls (32 sessions' first flush) asks the database once. */
+  private readonly cache = new Map<string, { settings: Promise<NotificationSettings>; expiresAt: number }>();
 
   constructor(
     private readonly db: Database,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async get(workspaceId: string): Promise<NotificationSettings> {
+  get(workspaceId: string): Promise<NotificationSettings> {
     const now = this.clock().getTime();
     const cached = this.cache.get(workspaceId);
     if (cached && cached.expiresAt > now) return cached.settings;
-    const rows = await this.db.query<{ stored: unknown }>(
-      "select settings->'notifications' as stored from workspaces where id = $1",
-      [workspaceId],
-    );
-    const settings = withDefaults(rows[0]?.stored);
-    this.cache.set(workspaceId, { settings, expiresAt: now + CACHE_TTL_MS });
+    const settings = this.db
+      .query<{ stored: unknown }>("select settings->'notifications' as stored from workspaces where id = $1", [workspaceId])
+      .then((rows) => withDefaults(rows[0]?.stored));
+    const entry = { settings, expiresAt: now + CACHE_TTL_MS };
+    this.cache.set(workspaceId, entry);
+    // A failed read is not kept: the next caller asks again.
+    settings.catch(() => {
+      if (this.cache.get(workspaceId) === entry) this.cache.delete(workspaceId);
+    });
     return settings;
   }
 
@@ -47,7 +51,7 @@ export class NotificationSettingsStore {
       );
       return merged;
     });
-    this.cache.set(workspaceId, { settings: next, expiresAt: this.clock().getTime() + CACHE_TTL_MS });
+    this.cache.set(workspaceId, { settings: Promise.resolve(next), expiresAt: this.clock().getTime() + CACHE_TTL_MS });
     return next;
   }
 }

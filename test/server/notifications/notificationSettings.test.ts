@@ -77,4 +77,31 @@ describe(`notification settings (${engineName})`, () => {
     }
     expect((await t.app.inject({ method: 'GET', url: url(), headers: owner.auth })).json()).toEqual(before);
   });
+
+  it('reads the settings once for a burst of callers, and again after a failed read', async () => {
+    let reads = 0;
+    let failNext = false;
+    const counting = {
+      ...t.app.db,
+      query: async <T>(sql: string, params?: unknown[]) => {
+        reads += 1;
+        if (failNext) {
+          failNext = false;
+          throw new Error('connection lost');
+        }
+        return t.app.db.query<T>(sql, params);
+      },
+    } as typeof t.app.db;
+    // The session-health monitor asks for every session of a flush at once: one read serves them all.
+    const store = new NotificationSettingsStore(counting);
+    const burst = await Promise.all(Array.from({ length: 32 }, () => store.get(workspaceId)));
+    expect(reads).toBe(1);
+    expect(new Set(burst.map((settings) => JSON.stringify(settings))).size).toBe(1);
+
+    const failing = new NotificationSettingsStore(counting);
+    failNext = true;
+    await expect(failing.get(workspaceId)).rejects.toThrow('connection lost');
+    await expect(failing.get(workspaceId)).resolves.toEqual(burst[0]);
+    expect(reads).toBe(3);
+  });
 });
