@@ -4,14 +4,15 @@
 // per client), with 1 and 32 concurrent clients, in one run:
 //   direct            clients → upstream
 //   proxy, no record  clients → Toolscope /mcp/{key} (recorder switched off) → upstream
-//   proxy, recording  clients → Toolscope /mcp/{key} (recorder on, PGlite in memory) → upstream
+//   proxy, recording  clients → Toolscope /mcp/{key} (recorder on, PGlite on disk) → upstream
 // Prints p50/p90/p99 latency, the latency the proxy adds, throughput ratios, Toolscope's own CPU per call
 // (all its threads: the proxy's and the database worker's), the recorder's backlog when each
 // recording phase stopped (and how long it took to write), and how many recorded calls were lost
 // (calls sent through the recording proxy minus tool_calls rows stored).
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
 // upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
-// Database: in-memory PGlite (in its worker thread, as the server runs it; BENCH_PGLITE_MAIN_THREAD=1
+// Database: PGlite with a data folder in the temp directory, in its worker thread, as the server runs
+// it (BENCH_PGLITE_MEMORY=1: in memory, as the tests run it; BENCH_PGLITE_MAIN_THREAD=1
 // runs it on the proxy's thread for comparison), or PostgreSQL with BENCH_DATABASE_URL=postgres://…
 // (a scratch database is created and dropped).
 // Options (env): BENCH_SINGLE_CALLS (default 2000), BENCH_CONCURRENT_CALLS (default 20000),
@@ -20,7 +21,10 @@
 // BENCH_THREADS=1 (also print Toolscope's CPU per call for each of its threads, Linux),
 // BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof),
 // TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -88,8 +92,13 @@ async function openBenchDatabase() {
     const onCallingThread = process.env.BENCH_PGLITE_MAIN_THREAD === '1';
     // The server's default nice for PGlite's thread (TOOLSCOPE_PGLITE_NICE), unless BENCH_PGLITE_NICE says otherwise.
     const nice = Number(process.env.BENCH_PGLITE_NICE ?? loadConfig({}, { secret: 'x'.repeat(32) }).pgliteNice);
-    const engine = `PGlite in memory, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : `in its worker thread (nice ${nice})`}`;
-    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread, pgliteNice: nice }), engine, drop: async () => {} };
+    // A data folder on disk, as `npm start` runs it; BENCH_PGLITE_MEMORY=1 keeps it in memory (as
+    // the tests do: Emscripten's in-memory files grow by copying, which costs more as tables grow).
+    const inMemory = process.env.BENCH_PGLITE_MEMORY === '1';
+    const dataDir = inMemory ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-'));
+    const engine = `PGlite ${inMemory ? 'in memory' : 'on disk'}, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : `in its worker thread (nice ${nice})`}`;
+    const drop = async () => dataDir && fs.rmSync(dataDir, { recursive: true, force: true });
+    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread, pgliteNice: nice, dataDir }), engine, drop };
   }
   const scratch = await createScratchDatabase(base, 'toolscope_bench_proxy');
   return {
