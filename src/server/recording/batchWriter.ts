@@ -5,9 +5,9 @@ import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from
 
 // One flush = one statement: the inserts are data-modifying CTEs of a single statement (PGlite and
 // PostgreSQL alike). A statement is atomic on its own, so the batch needs no BEGIN/COMMIT; and it is
-// one round trip whatever the rows: PGlite spends ~0.5 ms of CPU per statement before it touches a
-// row. Foreign keys are checked at the end of the statement, so calls may reference sessions it
-// inserts. How the rows travel (docs/benchmarks.md, "Recorder batch encoding"):
+// one round trip whatever the rows: PGlite spends ~1 ms per statement besides its rows (planning,
+// protocol round trips, commit). Foreign keys are checked at the end of the statement, so calls may
+// reference sessions it inserts. How the rows travel (docs/benchmarks.md, "Recorder batch encoding"):
 // - Tool calls, the bulk of every batch, as one binary array per column (binaryArrays.ts),
 //   unnested side by side: nothing is escaped here or parsed there.
 // - Sessions, messages and usage (a few rows per flush) as one JSON text per table, unpacked by
