@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PARAMETER_SERIALIZERS_SOURCE, NOTIFY_SQL, PgliteThreadDatabase } from './pgliteThread';
+import { PARAMETER_SERIALIZERS_SOURCE, NOTIFY_SQL, notifyParams, PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
@@ -62,7 +62,7 @@ class PgliteDatabase implements Database {
   }
 
   async notify(channel: string, ...payloads: string[]): Promise<void> {
-    await this.db.query(NOTIFY_SQL, [channel, payloads]);
+    await this.db.query(NOTIFY_SQL, notifyParams(channel, payloads), this.options);
   }
 
   async close(): Promise<void> {
@@ -185,7 +185,7 @@ class PostgresDatabase implements Database {
   }
 
   async notify(channel: string, ...payloads: string[]): Promise<void> {
-    await this.pool.query(NOTIFY_SQL, [channel, payloads]);
+    await this.pool.query(NOTIFY_SQL, notifyParams(channel, payloads));
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,16 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { binaryArray } from './binaryArrays';
 import type { Database, Queryable } from './database';
 
 /** A function scan yields the array's elements in order, so the NOTIFYs are sent in that order. */
 export const NOTIFY_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
+/**
+ * NOTIFY_SQL's parameters. The payloads (JSON, up to 8 KB each, quotes throughout) go as a binary
+ * array: as a JavaScript array, node-postgres would escape every quote into an array literal and
+ * the server parse it back (binaryArrays.ts).
+ */
+export const notifyParams = (channel: string, payloads: readonly string[]): unknown[] => [channel, binaryArray('text', payloads)];
 
 // PGlite (PostgreSQL compiled to WASM) executes on the thread that calls it. On the server's own
 // thread, every statement — a recorder flush of a few hundred rows takes 10–30 ms — stalls every
@@ -320,7 +327,7 @@ export class PgliteThreadDatabase implements Database {
   }
 
   async notify(channel: string, ...payloads: string[]): Promise<void> {
-    await this.query(NOTIFY_SQL, [channel, payloads]);
+    await this.query(NOTIFY_SQL, notifyParams(channel, payloads));
   }
 
   async close(): Promise<void> {
