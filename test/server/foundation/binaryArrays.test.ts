@@ -43,6 +43,10 @@ describe(`binary array parameters (${engineName})`, () => {
 
   it('refuses values of the wrong kind before anything is sent', () => {
     expect(() => binaryArray('uuid', ['not-a-uuid'])).toThrow('Not a uuid');
+    expect(() => binaryArray('uuid', ['0b8f5c1e-3d7a-4f2b-9c1d-2e3f4a5b6czz'])).toThrow('Not a uuid');
+    // U+0130's low seven bits are those of "0": a character beyond ASCII is never a hex digit.
+    expect(() => binaryArray('uuid', ['0b8f5c1e-3d7a-4f2b-9c1d-2e3f4a5b6c7d'.replace('0', '\u0130')])).toThrow('Not a uuid');
+    expect(() => binaryArray('uuid', ['0b8f5c1e+3d7a-4f2b-9c1d-2e3f4a5b6c7d'])).toThrow('Not a uuid');
     expect(() => binaryArray('timestamptz', ['yesterday'])).toThrow('Not a timestamp');
   });
 
