@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { analyzeGrownTables } from '../db/tableStatistics';
+import { vacuumTables } from '../db/tableVacuum';
 import { startBusRelay, type BusRelay } from '../events/busRelay';
 import { HealthMonitor } from './healthMonitor';
 import { SchemaDiscovery } from './schemaDiscovery';
@@ -8,8 +9,9 @@ import { PINS_CHANNEL, ToolsListRewriter } from './toolsListRewriter';
 
 // The work Toolscope does on its own, beside requests: health rounds, schema discovery and
 // drift detection fed by the proxy, the tools/list rewriter cache, (on PostgreSQL) the
-// cross-instance relay of live messages, and (on PGlite) the table statistics autovacuum would keep. All of it starts when the app is ready and stops when
-// it closes — before the server stops listening, so nothing holds a graceful shutdown up.
+// cross-instance relay of live messages, and (on PGlite) the vacuuming and table statistics
+// autovacuum would do. All of it starts when the app is ready and stops when it closes — before
+// the server stops listening, so nothing holds a graceful shutdown up.
 declare module 'fastify' {
   interface FastifyInstance {
     healthMonitor: HealthMonitor;
@@ -18,9 +20,9 @@ declare module 'fastify' {
   }
 }
 
-/** On PGlite, table statistics are refreshed a minute after start, then every 10 minutes. */
-const STATISTICS_FIRST_MS = 60_000;
-const STATISTICS_EVERY_MS = 10 * 60_000;
+/** On PGlite, tables are vacuumed and their statistics refreshed a minute after start, then every 10 minutes. */
+const MAINTENANCE_FIRST_MS = 60_000;
+const MAINTENANCE_EVERY_MS = 10 * 60_000;
 
 interface ToolsListEvent {
   workspaceId: string;
@@ -68,10 +70,21 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
     }
     app.healthMonitor.start();
     if (app.db.engine === 'pglite') {
-      // No autovacuum in PGlite: keep the planner's statistics (see tableStatistics.ts).
-      const analyze = () => void analyzeGrownTables(app.db).catch(logError('analyzing grown tables failed'));
-      const first = setTimeout(analyze, STATISTICS_FIRST_MS);
-      const every = setInterval(analyze, STATISTICS_EVERY_MS);
+      // No autovacuum in PGlite: reclaim space, freeze old rows and keep the planner's statistics
+      // (tableVacuum.ts, tableStatistics.ts). One run at a time: a long first vacuum of a big
+      // database is not joined by the next.
+      let running = false;
+      const maintain = () => {
+        if (running) return;
+        running = true;
+        void vacuumTables(app.db)
+          .catch(logError('vacuuming tables failed'))
+          .then(() => analyzeGrownTables(app.db))
+          .catch(logError('analyzing grown tables failed'))
+          .finally(() => (running = false));
+      };
+      const first = setTimeout(maintain, MAINTENANCE_FIRST_MS);
+      const every = setInterval(maintain, MAINTENANCE_EVERY_MS);
       first.unref();
       every.unref();
       cleanups.push(() => {
