@@ -1,7 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
-import { analyzeGrownTables } from '../db/tableStatistics';
-import { vacuumTables } from '../db/tableVacuum';
+import { TableMaintenance } from '../db/tableMaintenance';
 import { startBusRelay, type BusRelay } from '../events/busRelay';
 import { HealthMonitor } from './healthMonitor';
 import { SchemaDiscovery } from './schemaDiscovery';
@@ -42,6 +41,7 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   app.decorate('healthMonitor', new HealthMonitor(app));
 
   const cleanups: (() => Promise<void> | void)[] = [];
+  const maintenance = app.db.engine === 'pglite' ? new TableMaintenance(app.db) : null;
   const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
 
   app.addHook('onReady', async () => {
@@ -69,19 +69,12 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
       });
     }
     app.healthMonitor.start();
-    if (app.db.engine === 'pglite') {
-      // No autovacuum in PGlite: reclaim space, freeze old rows and keep the planner's statistics
-      // (tableVacuum.ts, tableStatistics.ts). One run at a time: a long first vacuum of a big
-      // database is not joined by the next.
-      let running = false;
+    if (maintenance) {
+      // No autovacuum in PGlite: vacuum, freeze and analyze (tableMaintenance.ts).
       const maintain = () => {
-        if (running) return;
-        running = true;
-        void vacuumTables(app.db)
-          .catch(logError('vacuuming tables failed'))
-          .then(() => analyzeGrownTables(app.db))
-          .catch(logError('analyzing grown tables failed'))
-          .finally(() => (running = false));
+        void maintenance.run().then(({ failed }) => {
+          for (const { table, error } of failed) logError(`maintaining table ${table} failed`)(error);
+        }, logError('table maintenance failed'));
       };
       const first = setTimeout(maintain, MAINTENANCE_FIRST_MS);
       const every = setInterval(maintain, MAINTENANCE_EVERY_MS);
@@ -95,6 +88,8 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   });
 
   app.addHook('preClose', async () => {
+    // A maintenance run stops after its current table, so the recorder's last flush need not wait for the rest.
+    await maintenance?.stop();
     // Discovery first: its background tasks may still ask the health monitor for a first check.
     await app.schemaDiscovery.close();
     await app.healthMonitor.stop();
