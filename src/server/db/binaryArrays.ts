@@ -74,6 +74,8 @@ function writeElement(type: ElementType, value: unknown, out: Buffer, at: number
       writeUuid(value as string, out, at);
       return;
     case 'int4':
+      // Buffer would write 1.5 as 1 and NaN as 0; the text form refused both.
+      if (!Number.isInteger(value)) throw new TypeError(`Not an integer: ${String(value)}`);
       out.writeInt32BE(value as number, at);
       return;
     case 'bool':

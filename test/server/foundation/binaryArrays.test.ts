@@ -48,6 +48,9 @@ describe(`binary array parameters (${engineName})`, () => {
     expect(() => binaryArray('uuid', ['0b8f5c1e-3d7a-4f2b-9c1d-2e3f4a5b6c7d'.replace('0', '\u0130')])).toThrow('Not a uuid');
     expect(() => binaryArray('uuid', ['0b8f5c1e+3d7a-4f2b-9c1d-2e3f4a5b6c7d'])).toThrow('Not a uuid');
     expect(() => binaryArray('timestamptz', ['yesterday'])).toThrow('Not a timestamp');
+    expect(() => binaryArray('int4', [1.5])).toThrow('Not an integer');
+    expect(() => binaryArray('int4', [Number.NaN])).toThrow('Not an integer');
+    expect(() => binaryArray('int4', [2 ** 31])).toThrow(/out of range/);
   });
 
   it('sends long JSON parameters as bytes and reads them as their text', async () => {
