@@ -34,9 +34,11 @@ export const SystemHealthResult = z.object({
   version: z.string(),
   uptimeSeconds: z.number(),
   startedAt: z.string(),
-  nodeVersion: z.string(),
+  /** Only for a signed-in caller (a valid access token): the runtime's version helps an attacker more than a load balancer. */
+  nodeVersion: z.string().optional(),
   database: z.object({ engine: z.enum(['pglite', 'postgres']), reachable: z.boolean(), pendingMigrations: z.array(z.string()) }),
-  memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }),
+  /** Only for a signed-in caller, as nodeVersion. */
+  memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }).optional(),
   services: z.array(ServiceHealth),
 });
 export type SystemHealthResult = z.infer<typeof SystemHealthResult>;

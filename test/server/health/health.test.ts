@@ -1,6 +1,7 @@
 // Building the app and its database takes seconds on a loaded machine.
 jest.setTimeout(60_000);
 
+import { bearer, registerAccount } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName, openTestDatabase } from '../helpers/testDatabase';
 import { MIGRATIONS } from '../../../src/server/db/migrations';
@@ -57,14 +58,24 @@ describe(`health routes, unauthenticated (${engineName})`, () => {
     });
   });
 
-  it('GET /api/v1/system/health gives the system overview', async () => {
+  it('GET /api/v1/system/health gives the system overview; the runtime and memory only to a signed-in caller', async () => {
     const res = await get('/api/v1/system/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       status: 'healthy',
       version: '9.8.7',
-      nodeVersion: process.version,
       database: { engine: t.database.db.engine, reachable: true, pendingMigrations: [] },
+    });
+    expect(res.json()).not.toHaveProperty('nodeVersion');
+    expect(res.json()).not.toHaveProperty('memory');
+    // A forged or expired token counts as none.
+    const forged = await t.app.inject({ method: 'GET', url: '/api/v1/system/health', headers: { authorization: 'Bearer not-a-token' } });
+    expect(forged.json()).not.toHaveProperty('nodeVersion');
+
+    const account = await registerAccount(t.app, { email: 'health-operator@example.com' });
+    const signedIn = await t.app.inject({ method: 'GET', url: '/api/v1/system/health', headers: bearer(account.accessToken) });
+    expect(signedIn.json()).toMatchObject({
+      nodeVersion: process.version,
       memory: { rssBytes: expect.any(Number), heapUsedBytes: expect.any(Number) },
     });
   });

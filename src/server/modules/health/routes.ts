@@ -2,12 +2,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResult, ServiceHealth, ServiceNameParams, ServicesHealthResult, SystemHealthResult } from '../../../contract/health';
 import { Paths } from '../../../contract/routes';
+import { verifyAccessToken } from '../../auth/accessToken';
+import { bearerToken } from '../../auth/guards';
 import { notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
 import { apiCheck, databaseCheck, migrationsCheck, recorderCheck, uptimeSeconds, type ServiceCheck } from './checks';
 
 // Unauthenticated health: /api/health for load balancers (503 when anything is unhealthy, so a
-// broken instance leaves the pool), and per-service detail for operators and the SPA.
+// broken instance leaves the pool), and per-service detail for operators and the SPA. The runtime's
+// version and memory in /system/health are shown to signed-in callers only.
 export const healthRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const startedAt = new Date();
@@ -50,24 +53,30 @@ export const healthRoutes: FastifyPluginAsync = async (plugin) => {
     },
   );
 
-  app.get(Paths.systemHealth, { schema: { ...schema, summary: 'System overview: version, uptime, database, memory', response: { 200: SystemHealthResult, 503: SystemHealthResult } } }, async (_request, reply) => {
-    const services = await runAll();
-    const status = overall(services);
-    const migrations = services.find((s) => s.name === 'migrations');
-    const memory = process.memoryUsage();
-    return reply.status(status === 'healthy' ? 200 : 503).send({
-      status,
-      version: app.config.version,
-      uptimeSeconds: uptimeSeconds(startedAt, new Date()),
-      startedAt: startedAt.toISOString(),
-      nodeVersion: process.version,
-      database: {
-        engine: app.db.engine,
-        reachable: services.find((s) => s.name === 'database')?.status === 'healthy',
-        pendingMigrations: (migrations?.details?.pending as string[] | undefined) ?? [],
-      },
-      memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
-      services,
-    });
-  });
+  app.get(
+    Paths.systemHealth,
+    { schema: { ...schema, summary: 'System overview: version, uptime, database (and, signed in: runtime, memory)', response: { 200: SystemHealthResult, 503: SystemHealthResult } } },
+    async (request, reply) => {
+      const services = await runAll();
+      const status = overall(services);
+      const migrations = services.find((s) => s.name === 'migrations');
+      const token = bearerToken(request);
+      const signedIn = token !== undefined && verifyAccessToken(token, app.config.secret) !== null;
+      const memory = signedIn ? process.memoryUsage() : undefined;
+      return reply.status(status === 'healthy' ? 200 : 503).send({
+        status,
+        version: app.config.version,
+        uptimeSeconds: uptimeSeconds(startedAt, new Date()),
+        startedAt: startedAt.toISOString(),
+        ...(signedIn ? { nodeVersion: process.version } : {}),
+        database: {
+          engine: app.db.engine,
+          reachable: services.find((s) => s.name === 'database')?.status === 'healthy',
+          pendingMigrations: (migrations?.details?.pending as string[] | undefined) ?? [],
+        },
+        ...(memory ? { memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed } } : {}),
+        services,
+      });
+    },
+  );
 };
