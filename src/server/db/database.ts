@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PARAMETER_SERIALIZERS_SOURCE, NOTIFY_SQL, notifyParams, PgliteThreadDatabase } from './pgliteThread';
+import { NOTIFY_SQL, notifyParams } from './notifyStatement';
+import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
+import { PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.

@@ -1,16 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { binaryArray } from './binaryArrays';
 import type { Database, Queryable } from './database';
-
-/** A function scan yields the array's elements in order, so the NOTIFYs are sent in that order. */
-export const NOTIFY_SQL = 'select pg_notify($1, payload) from unnest($2::text[]) as payload';
-/**
- * NOTIFY_SQL's parameters. The payloads (JSON, up to 8 KB each, quotes throughout) go as a binary
- * array: as a JavaScript array, node-postgres would escape every quote into an array literal and
- * the server parse it back (binaryArrays.ts).
- */
-export const notifyParams = (channel: string, payloads: readonly string[]): unknown[] => [channel, binaryArray('text', payloads)];
+import { NOTIFY_SQL, notifyParams } from './notifyStatement';
+import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 
 // PGlite (PostgreSQL compiled to WASM) executes on the thread that calls it. On the server's own
 // thread, every statement — a recorder flush of a few hundred rows takes 10–30 ms — stalls every
@@ -21,55 +13,6 @@ export const notifyParams = (channel: string, payloads: readonly string[]): unkn
 // The worker's code is a string evaluated in the worker (`eval: true`), so the same file works
 // from TypeScript sources (ts-node, Jest) and from the compiled build alike; it loads PGlite's
 // CommonJS build by absolute path.
-
-/**
- * How the worker's PGlite sends parameters (and, through new Function, PGlite on the calling thread:
- * database.ts). Two changes to PGlite's own serializers, which send every parameter as text:
- * - A parameter given as bytes (Buffer/Uint8Array) goes as bytes, in PostgreSQL's binary format,
- *   whatever its type: the recorder's tool-call columns are binary arrays (binaryArrays.ts).
- *   PGlite's default would call toString() on them for a type it has no serializer for (uuid[]).
- * - A long JSON text goes as bytes too: PGlite measures and encodes a string's UTF-8 in JavaScript
- *   loops (twice over), Buffer.from natively; for json the binary format is the text itself, for
- *   jsonb a version byte 1 and the text. The database reads and validates it exactly as the text
- *   form. Short ones stay text: a Buffer costs more than the loop there.
- * The recorder's batches (hundreds of KB per flush) spent ~15 µs per recorded call in those loops
- * (docs/benchmarks.md, "Recorder batch encoding").
- */
-export const PARAMETER_SERIALIZERS_SOURCE = String.raw`
-const BYTES_FROM_LENGTH = 2048;
-const jsonText = (value) => (typeof value === 'string' ? value : JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)));
-function jsonAsBytes(value) {
-  const text = jsonText(value);
-  return text.length < BYTES_FROM_LENGTH ? text : Buffer.from(text, 'utf8');
-}
-function jsonbAsBytes(value) {
-  const text = jsonText(value);
-  if (text.length < BYTES_FROM_LENGTH) return text;
-  const bytes = Buffer.allocUnsafe(1 + Buffer.byteLength(text, 'utf8'));
-  bytes[0] = 1;
-  bytes.write(text, 1, 'utf8');
-  return bytes;
-}
-// PGlite asks serializers[typeOid] for each parameter; its own table (db.serializers) gains array
-// types as it learns them, so it is read at each call.
-function parameterSerializers(db) {
-  const byOid = new Map();
-  const serializerFor = (oid) => {
-    const own = oid === '114' ? jsonAsBytes : oid === '3802' ? jsonbAsBytes : undefined;
-    return (value) => {
-      if (ArrayBuffer.isView(value)) return value;
-      const serialize = own ?? db.serializers[oid];
-      return serialize ? serialize(value) : value.toString();
-    };
-  };
-  return new Proxy({}, {
-    get: (_target, oid) => {
-      let serializer = byOid.get(oid);
-      if (!serializer) byOid.set(oid, (serializer = serializerFor(String(oid))));
-      return serializer;
-    },
-  });
-}`;
 
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');

@@ -59,8 +59,10 @@ describe(`table maintenance (${engineName})`, () => {
     expect(tableBefore).toBeGreaterThanOrEqual(20);
     await new TableMaintenance(database.db).run();
     expect(await tableAge()).toBeLessThan(tableBefore);
-    // The database's horizon is the oldest of all its tables': it moves only when the catalogs are frozen too.
-    expect(await databaseAge()).toBeLessThan(databaseBefore);
+    // The database's horizon is the oldest of all its tables': it moves only when the catalogs are
+    // frozen too. Asserted on PGlite, the engine this job runs on: on a PostgreSQL server the shared
+    // catalogs' horizon also waits for transactions of other databases (the other test workers').
+    if (engineName === 'pglite') expect(await databaseAge()).toBeLessThan(databaseBefore);
   });
 
   it('starts no table after stop(), and stop() waits for the run under way', async () => {
