@@ -7,9 +7,8 @@ import type { Queryable } from '../db/database';
 // still active well past the longest idle limit has no owner left (an owner rewrites an active
 // session's row at least once a second while it has traffic, and ends it once idle): it is ended
 // here as of its last activity, and its unanswered calls are settled as errors, as a graceful
-// shutdown would have done — counted into their minute's usage rollup as the recorder counts an
-// unanswered call (a call and an error, no duration: the first histogram bucket, tokens of the
-// request). Usage of calls the dead instance had settled but not yet written is lost with it.
+// shutdown would have done (their minute's usage rollup, kept in the dead instance's memory, is
+// not rebuilt: usage counts answered and failed calls the recorder saw settle).
 
 export const ORPHANED_CALL_MESSAGE = 'No response recorded: Toolscope stopped before the answer';
 
@@ -42,17 +41,7 @@ export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: rea
        update tool_calls tc set status = 'error', error_message = $3, ended_at = greatest(e.last_activity_at, tc.started_at)
          from ended e
         where tc.session_id = e.id and tc.status = 'pending'
-        returning tc.workspace_id, tc.server_id, tc.tool_name, tc.ended_at, tc.tokens_estimate),
-     usage as (
-       insert into usage_minutes as u (workspace_id, server_id, tool_name, bucket, calls, errors, duration_hist, tokens)
-       select workspace_id, server_id, tool_name, to_timestamp(floor(extract(epoch from ended_at) / 60) * 60),
-              count(*), count(*), array[count(*), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::int[], sum(tokens_estimate)
-         from settled group by 1, 2, 3, 4
-       on conflict (workspace_id, server_id, tool_name, bucket) do update set
-         calls = u.calls + excluded.calls,
-         errors = u.errors + excluded.errors,
-         duration_hist = array(select a + b from unnest(u.duration_hist, excluded.duration_hist) as h(a, b)),
-         tokens = u.tokens + excluded.tokens)
+        returning 1)
      select (select count(*) from ended)::int as sessions, (select count(*) from settled)::int as calls`,
     [cutoff.toISOString(), keep, ORPHANED_CALL_MESSAGE],
   );
