@@ -39,7 +39,7 @@ interface TableSize {
 }
 
 export class TableMaintenance {
-  /** Pages of each table when this process last analyzed it (VACUUM updates relpages too). */
+  /** Pages of each table when this process last analyzed it, or first saw it (VACUUM updates relpages too). */
   private readonly analyzedAtPages = new Map<string, number>();
   private running: Promise<MaintenanceResult> | null = null;
   private stopped = false;
@@ -71,7 +71,10 @@ export class TableMaintenance {
     for (const table of tables) {
       if (this.stopped) break;
       const key = `${table.schema}.${table.name}`;
-      const analyzedAt = this.analyzedAtPages.get(key) ?? Math.max(table.relpages, 0);
+      // First seen: growth counts from what PostgreSQL last measured (its last VACUUM or ANALYZE,
+      // 0 for a new table) — taken now, before this run's VACUUM overwrites it with today's size.
+      let analyzedAt = this.analyzedAtPages.get(key);
+      if (analyzedAt === undefined) this.analyzedAtPages.set(key, (analyzedAt = Math.max(table.relpages, 0)));
       const grown = table.own && table.pages > analyzedAt * 1.2 + 8;
       try {
         await this.db.query(`vacuum (freeze${grown ? ', analyze' : ''}) ${quoted(table.schema)}.${quoted(table.name)}`);

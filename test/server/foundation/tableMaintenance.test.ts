@@ -42,6 +42,19 @@ describe(`table maintenance (${engineName})`, () => {
     expect((await maintenance.run()).analyzed).toContain('statistics_probe');
   });
 
+  it('analyzes a table that grows slowly, once its growth since first seen adds up', async () => {
+    await database.db.query('create table slow_probe (id int primary key, body text) with (autovacuum_enabled = false)');
+    const grow = (from: number, rows: number) =>
+      database.db.query("insert into slow_probe select g, repeat('s', 500) from generate_series($1::int, $2::int) g", [from, from + rows - 1]);
+    const maintenance = new TableMaintenance(database.db);
+    await grow(1, 30); // ~2 pages: too small to analyze
+    expect((await maintenance.run()).analyzed).not.toContain('slow_probe');
+    await grow(31, 90); // ~8 pages in all, each run's VACUUM recording the size
+    expect((await maintenance.run()).analyzed).not.toContain('slow_probe');
+    await grow(121, 90); // ~14 pages: grown past a fifth and 8 pages since first seen, though not since the last VACUUM
+    expect((await maintenance.run()).analyzed).toContain('slow_probe');
+  });
+
   it('lets rewritten rows reuse the space of their old versions', async () => {
     const maintenance = new TableMaintenance(database.db);
     await rewriteAll();
