@@ -55,7 +55,8 @@ export const healthRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     Paths.systemHealth,
-    { schema: { ...schema, summary: 'System overview: version, uptime, database (and, signed in: runtime, memory)', response: { 200: SystemHealthResult, 503: SystemHealthResult } } },
+    // Security: none required; a bearer token, when given, adds the runtime and memory.
+    { schema: { ...schema, security: [{}, { bearer: [] }], summary: 'System overview: version, uptime, database (and, signed in: runtime, memory)', response: { 200: SystemHealthResult, 503: SystemHealthResult } } },
     async (request, reply) => {
       const services = await runAll();
       const status = overall(services);
