@@ -60,12 +60,12 @@ const USAGE_COLUMNS: Columns = [
 ];
 
 const names = (columns: readonly (readonly [string, string])[]) => columns.map(([name]) => name).join(', ');
-const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${RECORDSET_END}`;
+const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${ROWS_END}`;
 /** The columns' binary arrays ($1…$n, in order), zipped into rows. */
 const unnested = (columns: typeof TOOL_CALL_COLUMNS) =>
-  `unnest(${columns.map(([, type], i) => `$${i + 1}::${ARRAY_TYPE[type]}`).join(', ')}) as x(${names(columns)})${RECORDSET_END}`;
-/** Marks where a guarded batch adds its condition (after the recordset, before any on conflict). */
-const RECORDSET_END = ' /*rows*/';
+  `unnest(${columns.map(([, type], i) => `$${i + 1}::${ARRAY_TYPE[type]}`).join(', ')}) as x(${names(columns)})${ROWS_END}`;
+/** Marks where a guarded batch adds its condition (after the rows' source — recordset or unnest — before any on conflict). */
+const ROWS_END = ' /*rows*/';
 /** `name = excluded.name` for each column a later write of the same row may change. */
 const updates = (...columns: string[]) => columns.map((name) => `${name} = excluded.${name}`).join(', ');
 
@@ -111,7 +111,7 @@ function storableJsonText(value: unknown): string {
 }
 
 /** The rows as one JSON text (only the listed columns), safe for the database to read as text. */
-export function rowsAsJson(rows: readonly object[], columns: Columns): string {
+function rowsAsJson(rows: readonly object[], columns: Columns): string {
   return storableJsonText(
     rows.map((row) => {
       const out: Record<string, unknown> = {};
@@ -145,7 +145,7 @@ class CombinedInsert {
   add(sql: string, params: readonly unknown[]): void {
     const first = this.params.length;
     this.params.push(...params);
-    const guarded = this.guarded ? sql.replace(RECORDSET_END, ' where exists (select 1 from guard)') : sql;
+    const guarded = this.guarded ? sql.replace(ROWS_END, ' where exists (select 1 from guard)') : sql;
     this.parts.push(`w${this.parts.length} as (${guarded.replace(/\$(\d+)\b/g, (_, n: string) => `$${first + Number(n)}`)})`);
   }
 
@@ -172,8 +172,9 @@ export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTick
   insert.addRows(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
   insert.addRows(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
   const newCalls = batch.toolCalls.filter((call) => !call.writtenBefore);
+  const rewrittenCalls = batch.toolCalls.filter((call) => call.writtenBefore);
   if (newCalls.length > 0) insert.add(INSERT_NEW_TOOL_CALLS, toolCallArrays(newCalls));
-  if (newCalls.length < batch.toolCalls.length) insert.add(UPSERT_TOOL_CALLS, toolCallArrays(batch.toolCalls.filter((call) => call.writtenBefore)));
+  if (rewrittenCalls.length > 0) insert.add(UPSERT_TOOL_CALLS, toolCallArrays(rewrittenCalls));
   insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
   if (!insert.empty) await db.query(insert.sql, insert.params);
 }
