@@ -6,11 +6,18 @@ import type { QueuedSession } from './rows';
 /**
  * The live events of what a write stored, published after it (a dashboard that fetches on an event
  * finds the row): a session's start once, each call once with its outcome (not while pending), and
- * an end by the write that stored it, after that write's calls. `sessions[i]` is the live session
- * of `batch.sessions[i]`, the row as written (the live one may have moved on while the write ran).
- * Returns the ids of the sessions whose end was announced.
+ * an end after every call and message of that session. `sessions[i]` is the live session of
+ * `batch.sessions[i]`, the row as written (the live one may have moved on while the write ran).
+ * `rowsWaiting` says whether rows of a session still wait for a later write (a backlog takes
+ * several writes; a failed one puts rows back): such a session's end is held, not announced.
+ * Returns the sessions whose end was announced, and those whose end was held.
  */
-export function announceStored(bus: EventBus, sessions: readonly QueuedSession[], batch: Batch): string[] {
+export function announceStored(
+  bus: EventBus,
+  sessions: readonly QueuedSession[],
+  batch: Batch,
+  rowsWaiting: (sessionId: string) => boolean,
+): { ended: string[]; held: QueuedSession[] } {
   sessions.forEach((session, i) => {
     if (session.announced) return;
     session.announced = true;
@@ -20,13 +27,17 @@ export function announceStored(bus: EventBus, sessions: readonly QueuedSession[]
     if (call.status !== 'pending' && bus.isListened(call.workspace_id)) bus.publish(call.workspace_id, { type: 'tool_call', data: toToolCallDto(call) });
   }
   const ended: string[] = [];
+  const held: QueuedSession[] = [];
   sessions.forEach((session, i) => {
     const written = batch.sessions[i];
-    if (written.status === 'ended' && !session.endAnnounced) {
-      session.endAnnounced = true;
-      bus.publish(written.workspace_id, { type: 'session_ended', data: toSessionDto(written) });
-      ended.push(written.id);
+    if (written.status !== 'ended' || session.endAnnounced) return;
+    if (rowsWaiting(written.id)) {
+      held.push(session);
+      return;
     }
+    session.endAnnounced = true;
+    bus.publish(written.workspace_id, { type: 'session_ended', data: toSessionDto(written) });
+    ended.push(written.id);
   });
-  return ended;
+  return { ended, held };
 }

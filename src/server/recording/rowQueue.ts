@@ -114,6 +114,11 @@ export class RowQueue {
     this.usage.forgetServer(serverId);
   }
 
+  /** Whether messages or calls of the session still wait here (its end is announced after them). */
+  holdsRowsOf(sessionId: string): boolean {
+    return this.toolCalls.some((call) => call.session_id === sessionId) || this.messages.some((message) => message.session_id === sessionId);
+  }
+
   /** A session's end was announced: it has no more rows to come. */
   sessionDone(sessionId: string): void {
     this.sessionsOfServer.delete(sessionId);

@@ -231,11 +231,21 @@ export class WriteQueue {
     this.counters.messages += stored.batch.messages.length;
     this.counters.toolCalls += stored.batch.toolCalls.filter((call) => call.status !== 'pending').length;
     try {
-      for (const ended of announceStored(this.bus, stored.sessions, stored.batch)) this.rows.sessionDone(ended);
+      const { ended, held } = announceStored(this.bus, stored.sessions, stored.batch, (sessionId) => this.rowsWaiting(sessionId));
+      for (const sessionId of ended) this.rows.sessionDone(sessionId);
+      // Its row goes with a later write again, whose announcement follows the session's last rows.
+      for (const session of held) this.rows.markDirty(session);
     } finally {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
+  }
+
+  /** Rows of the session still to be written: queued, or in the batch waiting to be written again. */
+  private rowsWaiting(sessionId: string): boolean {
+    const retrying = this.retrying?.taken.batch;
+    const inRetry = retrying !== undefined && (retrying.toolCalls.some((call) => call.session_id === sessionId) || retrying.messages.some((message) => message.session_id === sessionId));
+    return inRetry || this.rows.holdsRowsOf(sessionId);
   }
 
   private nextTicket(): BatchTicket {

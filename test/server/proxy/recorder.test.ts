@@ -63,6 +63,26 @@ describe('recorder', () => {
     expect(usage).toEqual([{ calls: 2, errors: 1, duration_sum_ms: 250, tokens: 125 }]);
   });
 
+  it("announces a session's end after every call of it, when its calls take several writes", async () => {
+    const bus = new EventBus();
+    const live: LiveMessage[] = [];
+    bus.subscribe(origin.workspaceId, (m) => void live.push(m));
+    // Two calls per statement: a backlog of six settled calls takes three writes.
+    const recorder = make(bus, { maxBatchRows: 4 });
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'backlog' });
+    for (let id = 1; id <= 6; id++) {
+      recorder.record(session, 'client_to_server', call(id), 100);
+      recorder.record(session, 'server_to_client', result(id), 100);
+    }
+    recorder.endSession(session);
+    await recorder.flush();
+    const types = live.filter((m) => m.type !== 'notification').map((m) => m.type);
+    expect(types).toEqual(['session_started', ...Array(6).fill('tool_call'), 'session_ended']);
+    expect(live.at(-1)?.data).toMatchObject({ id: session.row.id, status: 'ended', callCount: 6 });
+    expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toHaveLength(6);
+    await recorder.close();
+  });
+
   it('ends idle sessions and starts a new inferred session after the gap', async () => {
     const recorder = make(new EventBus(), { statefulIdleMs: 60_000, inferredIdleGapMs: 30_000 });
     const stateful = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'idle' });

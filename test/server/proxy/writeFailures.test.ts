@@ -178,7 +178,10 @@ describe('recorder writes that fail', () => {
       if (params.some((p) => String(p).includes('POISON'))) return sqlError('22P02', 'invalid input syntax');
       return statements === 3 ? sqlError('57P01', 'terminating connection due to administrator command') : null;
     });
-    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const bus = new EventBus();
+    const live: LiveMessage[] = [];
+    bus.subscribe(origin.workspaceId, (m) => void live.push(m));
+    const recorder = new Recorder(db, bus, { queueLimit: 1000, flushMs: 60_000 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'part-way' });
     for (let id = 1; id <= 4; id++) {
       recorder.record(session, 'client_to_server', call(id, id === 2 ? 'POISON' : 'fine'), 80);
@@ -188,6 +191,10 @@ describe('recorder writes that fail', () => {
     expect(recorder.stats()).toMatchObject({ lostOnWriteError: 1, written: { toolCalls: 3 } });
     const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '3', '4']);
+    // The session's ended row went in before the database went away; its end is announced once
+    // its calls are stored too, after them.
+    const events = live.filter((m) => m.type !== 'notification');
+    expect(events.map((m) => m.type)).toEqual(['session_started', 'tool_call', 'tool_call', 'tool_call', 'session_ended']);
   });
 
   it('does not put back the rows of a server deleted while their write failed', async () => {
