@@ -4,12 +4,19 @@ import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
+import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 import { PgliteThreadDatabase } from './pgliteThread';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs a statement whose text is sent again and again (the recorder's batches), its rows unread:
+   * prepared once (per connection), then only bound and executed. Every parameter's type must be
+   * given by a cast. Absent where it would not pay (a transaction's statements).
+   */
+  runPrepared?(sql: string, params: unknown[]): Promise<void>;
 }
 
 export interface Database extends Queryable {
@@ -35,17 +42,27 @@ export interface Database extends Queryable {
  * bytes, which these rely on.)
  */
 const parameterSerializers = new Function(`${PARAMETER_SERIALIZERS_SOURCE}\nreturn parameterSerializers;`)() as (db: PGlite) => QueryOptions['serializers'];
+/** The worker's prepared statements (pglitePrepared.ts), likewise. */
+const preparedStatements = new Function(`${PREPARED_STATEMENTS_SOURCE}\nreturn preparedStatements;`)() as (db: PGlite) => {
+  run(sql: string, params: unknown[]): Promise<void>;
+};
 
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   private readonly options: QueryOptions;
+  private readonly prepared: ReturnType<typeof preparedStatements>;
   constructor(private readonly db: PGlite) {
     this.options = { serializers: parameterSerializers(db) };
+    this.prepared = preparedStatements(db);
   }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const result = await this.db.query<T>(sql, params, this.options);
     return result.rows;
+  }
+
+  runPrepared(sql: string, params: unknown[]): Promise<void> {
+    return this.prepared.run(sql, params);
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -96,6 +113,15 @@ class PostgresDatabase implements Database {
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const result = await this.pool.query(sql, params);
     return result.rows as T[];
+  }
+
+  /** Statement text → name: node-postgres prepares a named statement once per pooled connection. */
+  private readonly statementNames = new Map<string, string>();
+
+  async runPrepared(sql: string, params: unknown[]): Promise<void> {
+    let name = this.statementNames.get(sql);
+    if (name === undefined && this.statementNames.size < 64) this.statementNames.set(sql, (name = `toolscope_prepared_${this.statementNames.size}`));
+    await this.pool.query(name === undefined ? { text: sql, values: params } : { name, text: sql, values: params });
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './database';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
+import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 
 // PGlite (PostgreSQL compiled to WASM) executes on the thread that calls it. On the server's own
 // thread, every statement — a recorder flush of a few hundred rows takes 10–30 ms — stalls every
@@ -42,7 +43,9 @@ function lowerThreadPriority(nice) {
   } catch {}
 }
 ${PARAMETER_SERIALIZERS_SOURCE}
+${PREPARED_STATEMENTS_SOURCE}
 let QUERY_OPTIONS;
+let PREPARED;
 const reply = (id, rows) => parentPort.postMessage({ id, ok: true, rows });
 const fail = (id, error) => parentPort.postMessage({ id, ok: false, error: errorShape(error) });
 
@@ -95,6 +98,7 @@ parentPort.on('message', async (message) => {
       lowerThreadPriority(workerData.nice);
       db = await PGlite.create(workerData.dataDir);
       QUERY_OPTIONS = { serializers: parameterSerializers(db) };
+      PREPARED = preparedStatements(db);
       return reply(id, []);
     }
     if (message.txId !== undefined && op !== 'begin') {
@@ -103,6 +107,10 @@ parentPort.on('message', async (message) => {
       return deliver(message);
     }
     if (op === 'query') return reply(id, (await db.query(message.sql, message.params, QUERY_OPTIONS)).rows);
+    if (op === 'prepared') {
+      await PREPARED.run(message.sql, message.params);
+      return reply(id, []);
+    }
     if (op === 'exec') {
       await db.exec(message.sql);
       return reply(id, []);
@@ -236,6 +244,10 @@ export class PgliteThreadDatabase implements Database {
 
   query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return this.send<T>({ op: 'query', sql, params });
+  }
+
+  async runPrepared(sql: string, params: unknown[]): Promise<void> {
+    await this.send({ op: 'prepared', sql, params });
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

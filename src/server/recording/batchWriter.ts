@@ -176,5 +176,8 @@ export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTick
   if (newCalls.length > 0) insert.add(INSERT_NEW_TOOL_CALLS, toolCallArrays(newCalls));
   if (rewrittenCalls.length > 0) insert.add(UPSERT_TOOL_CALLS, toolCallArrays(rewrittenCalls));
   insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
-  if (!insert.empty) await db.query(insert.sql, insert.params);
+  if (insert.empty) return;
+  // The same few statement texts come back with every flush: prepared once, then only executed.
+  if (db.runPrepared) await db.runPrepared(insert.sql, insert.params);
+  else await db.query(insert.sql, insert.params);
 }
