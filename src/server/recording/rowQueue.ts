@@ -38,6 +38,8 @@ export class RowQueue {
   private readonly sessionsOfServer = new Map<string, string>();
   /** Servers deleted while this process runs: rows of theirs are not put back after a failed write. */
   private readonly forgottenServers = new Set<string>();
+  /** Session id → how many of its messages and calls wait here (its end is announced after them). */
+  private readonly waitingBySession = new Map<string, number>();
 
   constructor(
     private readonly queueLimit: number,
@@ -70,6 +72,7 @@ export class RowQueue {
       return false;
     }
     this.messages.push(message);
+    this.countWaiting(message.session_id, 1);
     return true;
   }
 
@@ -108,15 +111,20 @@ export class RowQueue {
     this.toolCalls = this.toolCalls.filter((call) => {
       if (call.server_id !== serverId) return true;
       this.queuedCalls.delete(call);
+      this.countWaiting(call.session_id, -1);
       return false;
     });
-    this.messages = this.messages.filter((m) => this.sessionsOfServer.get(m.session_id) !== serverId);
+    this.messages = this.messages.filter((m) => {
+      if (this.sessionsOfServer.get(m.session_id) !== serverId) return true;
+      this.countWaiting(m.session_id, -1);
+      return false;
+    });
     this.usage.forgetServer(serverId);
   }
 
   /** Whether messages or calls of the session still wait here (its end is announced after them). */
   holdsRowsOf(sessionId: string): boolean {
-    return this.toolCalls.some((call) => call.session_id === sessionId) || this.messages.some((message) => message.session_id === sessionId);
+    return this.waitingBySession.has(sessionId);
   }
 
   /** A session's end was announced: it has no more rows to come. */
@@ -132,11 +140,14 @@ export class RowQueue {
   take(limit: number, all: boolean): TakenBatch {
     const sessions = this.takeSessions(all);
     const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
+    const messages = this.messages.splice(0, limit);
+    for (const message of messages) this.countWaiting(message.session_id, -1);
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
-      messages: this.messages.splice(0, limit),
+      messages,
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
+        this.countWaiting(call.session_id, -1);
         const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
         if (call.status === 'pending') this.writtenPending.add(call);
         return copy;
@@ -153,10 +164,15 @@ export class RowQueue {
    */
   putBack(unwritten: Batch, taken: TakenBatch): void {
     const kept = (serverId: string | undefined) => serverId === undefined || !this.forgottenServers.has(serverId);
-    this.messages = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id))).concat(this.messages);
+    const messagesBack = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id)));
+    for (const message of messagesBack) this.countWaiting(message.session_id, 1);
+    this.messages = messagesBack.concat(this.messages);
     const left = new Set<unknown>(unwritten.toolCalls);
     const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
-    for (const call of back) this.queuedCalls.add(call);
+    for (const call of back) {
+      this.queuedCalls.add(call);
+      this.countWaiting(call.session_id, 1);
+    }
     this.toolCalls = back.concat(this.toolCalls);
     this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
     const sessionsLeft = new Set<unknown>(unwritten.sessions);
@@ -183,6 +199,7 @@ export class RowQueue {
     this.messages = [];
     this.toolCalls = [];
     this.queuedCalls.clear();
+    this.waitingBySession.clear();
     this.usage.take();
     this.dirty.clear();
     return dropped;
@@ -191,6 +208,13 @@ export class RowQueue {
   private enqueueCall(call: QueuedToolCall): void {
     this.toolCalls.push(call);
     this.queuedCalls.add(call);
+    this.countWaiting(call.session_id, 1);
+  }
+
+  private countWaiting(sessionId: string, delta: number): void {
+    const waiting = (this.waitingBySession.get(sessionId) ?? 0) + delta;
+    if (waiting > 0) this.waitingBySession.set(sessionId, waiting);
+    else this.waitingBySession.delete(sessionId);
   }
 
   /**

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
-import { announceStored } from './announceStored';
+import { announceEnd, announceStored } from './announceStored';
 import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
-import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
+import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from './rows';
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 
@@ -43,6 +43,8 @@ export class WriteQueue {
   private retryAt = 0;
   /** The batch whose write the database could not take: written again, as it was, before anything else. */
   private retrying: { taken: TakenBatch; ticket: BatchTicket } | null = null;
+  /** Ended sessions whose end waits for rows of theirs still to be written, with their row as written. */
+  private readonly heldEnds = new Map<QueuedSession, SessionState>();
   /** This recorder's batches are numbered (batchGuard.ts). */
   private readonly recorderId = randomUUID();
   private lastSeq = 0;
@@ -90,6 +92,7 @@ export class WriteQueue {
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
     this.rows.forgetServer(serverId);
+    for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
     if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
 
@@ -127,6 +130,7 @@ export class WriteQueue {
     if (failed) this.counters.lost += failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
     this.retrying = null;
     this.counters.lost += this.rows.dropAll();
+    this.heldEnds.clear();
     this.stopTimer();
     this.retryMs = 0;
     this.retryAt = 0;
@@ -211,7 +215,7 @@ export class WriteQueue {
         // The database went away part way: the row whose write met it is written again with its
         // ticket before anything else; the rows not tried yet wait for it in the queue.
         unwritten = interrupted.rest;
-        this.retrying = { taken: filterTaken(taken, (row) => row === interrupted.row), ticket: interrupted.ticket };
+        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket };
         this.rows.putBack(interrupted.rest, taken);
         this.pauseForRetry();
       }
@@ -233,12 +237,23 @@ export class WriteQueue {
     try {
       const { ended, held } = announceStored(this.bus, stored.sessions, stored.batch, (sessionId) => this.rowsWaiting(sessionId));
       for (const sessionId of ended) this.rows.sessionDone(sessionId);
-      // Its row goes with a later write again, whose announcement follows the session's last rows.
-      for (const session of held) this.rows.markDirty(session);
+      for (const [session, row] of held) this.heldEnds.set(session, row);
+      this.announceReleasedEnds();
     } finally {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
+  }
+
+  /** Held ends whose sessions have no rows left to write: announced now, after this write's rows. */
+  private announceReleasedEnds(): void {
+    for (const [session, row] of this.heldEnds) {
+      if (!session.endAnnounced && this.rowsWaiting(row.id)) continue;
+      this.heldEnds.delete(session);
+      if (session.endAnnounced) continue; // a later write of its row announced it
+      announceEnd(this.bus, session, row);
+      this.rows.sessionDone(row.id);
+    }
   }
 
   /** Rows of the session still to be written: queued, or in the batch waiting to be written again. */

@@ -80,6 +80,8 @@ describe('recorder', () => {
     expect(types).toEqual(['session_started', ...Array(6).fill('tool_call'), 'session_ended']);
     expect(live.at(-1)?.data).toMatchObject({ id: session.row.id, status: 'ended', callCount: 6 });
     expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toHaveLength(6);
+    // Its row went once: holding the end does not write the session again with every write.
+    expect(recorder.stats().written.sessions).toBe(1);
     await recorder.close();
   });
 
