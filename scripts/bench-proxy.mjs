@@ -50,7 +50,7 @@ const { loadConfig, generateSecret } = require('../src/server/config.ts');
 const SINGLE_CALLS = Number(process.env.BENCH_SINGLE_CALLS ?? 2000);
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 20000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const RESULT_TEXT = 'x'.repeat(1000);
 
 // ---- the upstream: an official SDK server, stateful, JSON responses ----

@@ -117,11 +117,30 @@ class PostgresDatabase implements Database {
 
   /** Statement text → name: node-postgres prepares a named statement once per pooled connection. */
   private readonly statementNames = new Map<string, string>();
+  /**
+   * Off once the server lost a statement this connection had prepared, or had one it had not: a
+   * pooler in transaction mode (PgBouncer without prepared-statement support, RDS Proxy…) hands
+   * each statement to any server connection. Unnamed statements work behind every pooler.
+   */
+  private namedStatements = true;
 
   async runPrepared(sql: string, params: unknown[]): Promise<void> {
     let name = this.statementNames.get(sql);
     if (name === undefined && this.statementNames.size < 64) this.statementNames.set(sql, (name = `toolscope_prepared_${this.statementNames.size}`));
-    await this.pool.query(name === undefined ? { text: sql, values: params } : { name, text: sql, values: params });
+    if (name === undefined || !this.namedStatements) {
+      await this.pool.query(sql, params);
+      return;
+    }
+    try {
+      await this.pool.query({ name, text: sql, values: params });
+    } catch (error) {
+      // 26000: no such prepared statement; 42P05: it exists already. Neither says anything about
+      // the rows: the statement runs again, unnamed (and so does every later one).
+      const code = (error as { code?: unknown }).code;
+      if (code !== '26000' && code !== '42P05') throw error;
+      this.namedStatements = false;
+      await this.pool.query(sql, params);
+    }
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

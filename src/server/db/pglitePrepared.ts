@@ -10,8 +10,8 @@
  * (docs/benchmarks.md, "Prepared batch statements").
  *
  * Parameters: a byte array (Buffer/Uint8Array) goes in binary format, as query() sends it here
- * (the recorder's binary arrays); null/undefined as NULL; anything else as its text (objects as
- * JSON). The statement must give every parameter's type (a cast), as none is sent with the Parse.
+ * (the recorder's binary arrays); null/undefined as NULL; anything else as its text (objects, and
+ * JavaScript arrays too, as JSON: give a PostgreSQL array as a binary array). The statement must give every parameter's type (a cast), as none is sent with the Parse.
  * Statements run under the same two locks as query(), so one never runs inside a transaction that
  * another caller holds open on PGlite's single session.
  */
@@ -47,19 +47,30 @@ function preparedStatements(db) {
     return message('B', [cstring(''), cstring(name), ...formats, ...values, int16(0)]);
   }
   const exclusive = (fn) => db._runExclusiveTransaction(() => db.runExclusive(fn));
+  let nextName = 0;
+  async function runOnce(sql, params) {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED) {
+      const candidate = 'toolscope_prepared_' + nextName++;
+      // On its own: a Parse that succeeded is remembered even when the first run then fails.
+      await db.execProtocol(Buffer.concat([parse(candidate, sql), SYNC]), { syncToFs: false });
+      names.set(sql, (name = candidate));
+    }
+    const head = name === undefined ? [parse('', sql)] : [];
+    await db.execProtocol(Buffer.concat([...head, bind(name ?? '', params), EXECUTE, SYNC]));
+  }
   return {
     /** Runs the statement; its rows, if any, are not read. */
     run(sql, params) {
       return exclusive(async () => {
-        let name = names.get(sql);
-        if (name === undefined && names.size < MAX_NAMED) {
-          const candidate = 'toolscope_prepared_' + names.size;
-          // On its own: a Parse that succeeded is remembered even when the first run then fails.
-          await db.execProtocol(Buffer.concat([parse(candidate, sql), SYNC]), { syncToFs: false });
-          names.set(sql, (name = candidate));
+        try {
+          await runOnce(sql, params);
+        } catch (error) {
+          // 26000: the statement is gone (someone ran DEALLOCATE on this session): prepared again.
+          if (!error || error.code !== '26000' || !names.has(sql)) throw error;
+          names.delete(sql);
+          await runOnce(sql, params);
         }
-        const head = name === undefined ? [parse('', sql)] : [];
-        await db.execProtocol(Buffer.concat([...head, bind(name ?? '', params), EXECUTE, SYNC]));
       });
     },
   };

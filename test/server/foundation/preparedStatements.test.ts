@@ -68,6 +68,18 @@ describe(`runPrepared (${engineName})`, () => {
   it('writes text, binary and NULL parameters, and survives an error with its SQLSTATE', () => exercise(database.db));
   it("never runs inside a transaction another caller holds open", () => notInsideAnotherTransaction(database.db));
 
+  it('runs again when the server lost its prepared statements (DEALLOCATE; a pooler switching connections)', async () => {
+    const db = database.db;
+    await db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
+    const [first, second] = [randomUUID(), randomUUID()];
+    await db.runPrepared!(INSERT, [first, 'before', null, 1]);
+    // Sequential statements reuse the one idle pooled connection on PostgreSQL; PGlite has one session.
+    await db.query('deallocate all');
+    await db.runPrepared!(INSERT, [second, 'after', null, 2]);
+    const rows = await db.query<{ label: string }>('select label from prepared_probe where id = any($1::uuid[]) order by n', [[first, second]]);
+    expect(rows.map((r) => r.label)).toEqual(['before', 'after']);
+  });
+
   if (engineName === 'pglite') {
     // The benches' PGlite on the calling thread runs the same source as the worker.
     it('works the same with PGlite on the calling thread', async () => {
