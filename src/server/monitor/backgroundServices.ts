@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { deleteExpiredCredentials } from '../auth/expiredCredentials';
 import { TableMaintenance } from '../db/tableMaintenance';
 import { startBusRelay, type BusRelay } from '../events/busRelay';
 import { HealthMonitor } from './healthMonitor';
@@ -9,7 +10,7 @@ import { PINS_CHANNEL, ToolsListRewriter } from './toolsListRewriter';
 // The work Toolscope does on its own, beside requests: health rounds, schema discovery and
 // drift detection fed by the proxy, the tools/list rewriter cache, (on PostgreSQL) the
 // cross-instance relay of live messages, and (on PGlite) the vacuuming and table statistics
-// autovacuum would do. All of it starts when the app is ready and stops when it closes — before
+// autovacuum would do, and the deletion of expired sign-in rows. All of it starts when the app is ready and stops when it closes — before
 // the server stops listening, so nothing holds a graceful shutdown up.
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +23,9 @@ declare module 'fastify' {
 /** On PGlite, tables are vacuumed and their statistics refreshed a minute after start, then every 10 minutes. */
 const MAINTENANCE_FIRST_MS = 60_000;
 const MAINTENANCE_EVERY_MS = 10 * 60_000;
+/** Expired refresh tokens, password resets and login throttles: deleted 2 minutes after start, then hourly. */
+const CREDENTIAL_CLEANUP_FIRST_MS = 2 * 60_000;
+const CREDENTIAL_CLEANUP_EVERY_MS = 60 * 60_000;
 
 interface ToolsListEvent {
   workspaceId: string;
@@ -69,6 +73,16 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
       });
     }
     app.healthMonitor.start();
+    // Two instances deleting the same expired rows at once is harmless: each deletes what is left.
+    const cleanCredentials = () => void deleteExpiredCredentials(app.db).catch(logError('deleting expired sign-in rows failed'));
+    const firstCleanup = setTimeout(cleanCredentials, CREDENTIAL_CLEANUP_FIRST_MS);
+    const everyCleanup = setInterval(cleanCredentials, CREDENTIAL_CLEANUP_EVERY_MS);
+    firstCleanup.unref();
+    everyCleanup.unref();
+    cleanups.push(() => {
+      clearTimeout(firstCleanup);
+      clearInterval(everyCleanup);
+    });
     if (maintenance) {
       // No autovacuum in PGlite: vacuum, freeze and analyze (tableMaintenance.ts).
       const maintain = () => {
