@@ -27,6 +27,18 @@ const MAINTENANCE_EVERY_MS = 10 * 60_000;
 const CREDENTIAL_CLEANUP_FIRST_MS = 2 * 60_000;
 const CREDENTIAL_CLEANUP_EVERY_MS = 60 * 60_000;
 
+/** Runs `task` after `firstMs`, then every `everyMs`, without keeping the process alive; returns the stop. */
+function repeat(task: () => void, firstMs: number, everyMs: number): () => void {
+  const first = setTimeout(task, firstMs);
+  const every = setInterval(task, everyMs);
+  first.unref();
+  every.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
+
 interface ToolsListEvent {
   workspaceId: string;
   serverId: string;
@@ -75,14 +87,7 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
     app.healthMonitor.start();
     // Two instances deleting the same expired rows at once is harmless: each deletes what is left.
     const cleanCredentials = () => void deleteExpiredCredentials(app.db).catch(logError('deleting expired sign-in rows failed'));
-    const firstCleanup = setTimeout(cleanCredentials, CREDENTIAL_CLEANUP_FIRST_MS);
-    const everyCleanup = setInterval(cleanCredentials, CREDENTIAL_CLEANUP_EVERY_MS);
-    firstCleanup.unref();
-    everyCleanup.unref();
-    cleanups.push(() => {
-      clearTimeout(firstCleanup);
-      clearInterval(everyCleanup);
-    });
+    cleanups.push(repeat(cleanCredentials, CREDENTIAL_CLEANUP_FIRST_MS, CREDENTIAL_CLEANUP_EVERY_MS));
     if (maintenance) {
       // No autovacuum in PGlite: vacuum, freeze and analyze (tableMaintenance.ts).
       const maintain = () => {
@@ -90,14 +95,7 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
           for (const { table, error } of failed) logError(`maintaining table ${table} failed`)(error);
         }, logError('table maintenance failed'));
       };
-      const first = setTimeout(maintain, MAINTENANCE_FIRST_MS);
-      const every = setInterval(maintain, MAINTENANCE_EVERY_MS);
-      first.unref();
-      every.unref();
-      cleanups.push(() => {
-        clearTimeout(first);
-        clearInterval(every);
-      });
+      cleanups.push(repeat(maintain, MAINTENANCE_FIRST_MS, MAINTENANCE_EVERY_MS));
     }
   });
 
