@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
@@ -115,7 +116,11 @@ class PostgresDatabase implements Database {
     return result.rows as T[];
   }
 
-  /** Statement text → name: node-postgres prepares a named statement once per pooled connection. */
+  /**
+   * Statement text → name: node-postgres prepares a named statement once per pooled connection. The
+   * name is a hash of the text, so that through a pooler (where instances, and an instance after a
+   * restart, share server connections) one name never stands for two texts.
+   */
   private readonly statementNames = new Map<string, string>();
   /**
    * Off once the server lost a statement this connection had prepared, or had one it had not: a
@@ -126,7 +131,10 @@ class PostgresDatabase implements Database {
 
   async runPrepared(sql: string, params: unknown[]): Promise<void> {
     let name = this.statementNames.get(sql);
-    if (name === undefined && this.statementNames.size < 64) this.statementNames.set(sql, (name = `toolscope_prepared_${this.statementNames.size}`));
+    if (name === undefined && this.statementNames.size < 64) {
+      name = `toolscope_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`;
+      this.statementNames.set(sql, name);
+    }
     if (name === undefined || !this.namedStatements) {
       await this.pool.query(sql, params);
       return;

@@ -59,6 +59,10 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   const cleanups: (() => Promise<void> | void)[] = [];
   const maintenance = app.db.engine === 'pglite' ? new TableMaintenance(app.db) : null;
   const logError = (what: string) => (error: unknown) => app.log.error({ err: error }, what);
+  // The hourly deletion of expired sign-in rows: one run at a time; a shutdown stops it between chunks.
+  let closing = false;
+  let credentialRun: Promise<void> | undefined;
+  let stopCredentialTimers: (() => void) | undefined;
 
   app.addHook('onReady', async () => {
     await rewriter.loadAll();
@@ -86,8 +90,13 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
     }
     app.healthMonitor.start();
     // Two instances deleting the same expired rows at once is harmless: each deletes what is left.
-    const cleanCredentials = () => void deleteExpiredCredentials(app.db).catch(logError('deleting expired sign-in rows failed'));
-    cleanups.push(repeat(cleanCredentials, CREDENTIAL_CLEANUP_FIRST_MS, CREDENTIAL_CLEANUP_EVERY_MS));
+    const cleanCredentials = () => {
+      if (closing || credentialRun) return;
+      credentialRun = deleteExpiredCredentials(app.db, { shouldStop: () => closing })
+        .then(() => undefined, logError('deleting expired sign-in rows failed'))
+        .finally(() => (credentialRun = undefined));
+    };
+    stopCredentialTimers = repeat(cleanCredentials, CREDENTIAL_CLEANUP_FIRST_MS, CREDENTIAL_CLEANUP_EVERY_MS);
     if (maintenance) {
       // No autovacuum in PGlite: vacuum, freeze and analyze (tableMaintenance.ts).
       const maintain = () => {
@@ -100,6 +109,9 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   });
 
   app.addHook('preClose', async () => {
+    closing = true;
+    stopCredentialTimers?.();
+    await credentialRun;
     // A maintenance run stops after its current table, so the recorder's last flush need not wait for the rest.
     await maintenance?.stop();
     // Discovery first: its background tasks may still ask the health monitor for a first check.

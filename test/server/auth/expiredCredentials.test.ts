@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { openTestDatabase, engineName, type TestDatabase } from '../helpers/testDatabase';
 import { deleteExpiredCredentials } from '../../../src/server/auth/expiredCredentials';
 import { issueRefreshToken, rotateRefreshToken } from '../../../src/server/auth/refreshTokens';
@@ -58,9 +59,43 @@ describe(`deleting expired sign-in rows (${engineName})`, () => {
     expect(await deleteExpiredCredentials(database.db)).toEqual({ refreshTokens: 0, passwordResets: 0, loginThrottles: 0 });
   });
 
+  it("keeps a live sign-in's replaced tokens, however old: presented again, one still revokes the sign-in", async () => {
+    const stolen = await issueRefreshToken(database.db, userId, undefined, -3 * 86_400); // replaced long ago
+    const live = await issueRefreshToken(database.db, userId, stolen.familyId);
+    await database.db.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [stolen.id, live.id]);
+    const ended = await issueRefreshToken(database.db, userId, undefined, -3 * 86_400); // a sign-in that lapsed
+    await deleteExpiredCredentials(database.db);
+    expect(await rotateRefreshToken(database.db, stolen.token)).toEqual({ ok: false, reason: 'reused' });
+    expect(await rotateRefreshToken(database.db, live.token)).toMatchObject({ ok: false }); // revoked with its sign-in
+    expect(await rotateRefreshToken(database.db, ended.token)).toEqual({ ok: false, reason: 'unknown' });
+    // Revoked, the sign-in has ended: the next cleanup takes its expired token.
+    expect((await deleteExpiredCredentials(database.db)).refreshTokens).toBe(1);
+  });
+
+  if (engineName === 'postgres') {
+    it('leaves a throttle row that locks its account while a cleanup chunk waits for it', async () => {
+      const email = 'racing@example.com';
+      await database.db.query("insert into login_throttle (email, failures, window_start) values ($1, 4, now() - interval '2 days')", [email]);
+      const signIn = new pg.Client({ connectionString: database.url });
+      await signIn.connect();
+      try {
+        // The fifth failure locks the account, in a transaction still open when the cleanup chooses its rows.
+        await signIn.query('begin');
+        await signIn.query("update login_throttle set locked_until = now() + interval '15 minutes', failures = 0, window_start = now() where email = $1", [email]);
+        const cleanup = deleteExpiredCredentials(database.db);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await signIn.query('commit');
+        await cleanup;
+      } finally {
+        await signIn.end();
+      }
+      expect(await remaining('login_throttle', 'email')).toContain(email);
+    });
+  }
+
   it('works through more rows than one statement takes', async () => {
     for (let i = 0; i < 7; i++) await token(`bulk-${i}`, '-5 days');
-    expect((await deleteExpiredCredentials(database.db, 3)).refreshTokens).toBe(7);
+    expect((await deleteExpiredCredentials(database.db, { chunkRows: 3 })).refreshTokens).toBe(7);
     expect((await remaining('refresh_tokens', 'token_hash')).filter((hash) => hash.startsWith('hash-bulk'))).toEqual([]);
   });
 

@@ -32,6 +32,8 @@ async function exercise(db: Database): Promise<void> {
   expect(await db.query('select label from prepared_probe where id = $1', [next])).toEqual([{ label: 'after the error' }]);
 }
 
+const db2Setup = (db: Database) => db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
+
 async function notInsideAnotherTransaction(db: Database): Promise<void> {
   await db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
   const inTransaction = randomUUID();
@@ -79,6 +81,27 @@ describe(`runPrepared (${engineName})`, () => {
     const rows = await db.query<{ label: string }>('select label from prepared_probe where id = any($1::uuid[]) order by n', [[first, second]]);
     expect(rows.map((r) => r.label)).toEqual(['before', 'after']);
   });
+
+  if (engineName === 'postgres') {
+    // Through a pooler, instances (and an instance after a restart) share server connections: a
+    // statement's name must say which text it is, whatever order each process met its texts in.
+    it('names a statement by its text, the same in every process', async () => {
+      const other = await openDatabase({ databaseUrl: database.url });
+      try {
+        await db2Setup(database.db);
+        await other.runPrepared!('update prepared_probe set n = n where id = $1::uuid', [randomUUID()]);
+        await other.runPrepared!(INSERT, [randomUUID(), 'other process', null, 3]);
+        await database.db.runPrepared!(INSERT, [randomUUID(), 'this process', null, 4]);
+        const nameIn = async (db: Database) =>
+          (await db.query<{ name: string }>('select name from pg_prepared_statements where statement = $1', [INSERT]))[0]?.name;
+        const [mine, theirs] = [await nameIn(database.db), await nameIn(other)];
+        expect(mine).toMatch(/^toolscope_[0-9a-f]{40}$/);
+        expect(theirs).toBe(mine);
+      } finally {
+        await other.close();
+      }
+    });
+  }
 
   if (engineName === 'pglite') {
     // The benches' PGlite on the calling thread runs the same source as the worker.
