@@ -92,11 +92,7 @@ export class WriteQueue {
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
     this.rows.forgetServer(serverId);
-    for (const [session, row] of this.heldEnds) {
-      if (row.server_id !== serverId) continue;
-      this.heldEnds.delete(session);
-      this.rows.sessionDone(row.id);
-    }
+    for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
     if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
 
