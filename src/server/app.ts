@@ -35,6 +35,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Lets `authenticate` read ?token= (only the SSE live stream: EventSource sends no headers). */
     allowQueryToken?: boolean;
+    /**
+     * The lowest workspace role a route under /api/v1/workspaces/:workspaceId needs (owner > admin >
+     * member). Declared on the route, enforced once by the workspace guard; absent means member.
+     */
+    minRole?: 'owner' | 'admin' | 'member';
   }
 }
 
