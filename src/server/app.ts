@@ -19,6 +19,7 @@ import { HttpError } from './http/errors';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
+import { integrationsPlugin } from './integrations/integrationsPlugin';
 import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
@@ -111,6 +112,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   });
 
   await app.register(notificationsPlugin);
+  await app.register(integrationsPlugin);
   await registerBackgroundServices(app);
   await app.register(formbody);
   await app.register(swagger, {
