@@ -147,8 +147,8 @@ describe(`integrations (${engineName})`, () => {
     });
     expect(shown.disabledReason).toMatch(/410 Gone/);
     expect(gone.requests).toHaveLength(1);
-    const notified = await t.app.db.query<{ title: string }>(`select title from notifications where user_id = $1 and title = 'Integration turned off'`, [ada.user.id]);
-    expect(notified).toHaveLength(1);
+    // Owners and admins hear of it in the app.
+    await waitUntil(async () => (await t.app.db.query(`select 1 from notifications where user_id = $1 and title = 'Integration turned off'`, [ada.user.id])).length === 1);
     // Off means off: the next notification is not sent to it.
     await raise();
     await t.app.integrationDispatcher.deliverDue();
