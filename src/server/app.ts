@@ -20,6 +20,7 @@ import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
 import { integrationsPlugin } from './integrations/integrationsPlugin';
+import { telemetryPlugin } from './telemetry/telemetryPlugin';
 import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
@@ -113,6 +114,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
 
   await app.register(notificationsPlugin);
   await app.register(integrationsPlugin);
+  await app.register(telemetryPlugin);
   await registerBackgroundServices(app);
   await app.register(formbody);
   await app.register(swagger, {
