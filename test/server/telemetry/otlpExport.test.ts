@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-// The OpenTelemetry protocol's official .proto definitions, compiled by protobufjs.
-import { opentelemetry } from 'otlp-proto-definitions/build/src/generated/root';
+import { attributesOf as attrs, decodeMetrics, decodeSpans } from './otlpProto';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
@@ -36,8 +35,6 @@ async function startOtlpReceiver(status = 200) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-type Attr = { key: string; value: { stringValue?: string; intValue?: unknown; boolValue?: boolean } };
-const attrs = (list: Attr[] | null | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue]));
 const hex = (bytes: Uint8Array | string) => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('hex'));
 
 async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
@@ -88,7 +85,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
 
       const protoTraces = await waitFor(() => {
         const bodies = protoReceiver.received.filter((r) => r.path === '/otlp/v1/traces');
-        const spans = bodies.flatMap((r) => opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.decode(r.body).resourceSpans.flatMap((rs) => rs.scopeSpans!.flatMap((ss) => ss.spans!)));
+        const spans = bodies.flatMap((r) => decodeSpans(r.body));
         return spans.length >= 2 && { bodies, spans };
       });
       expect(protoTraces.bodies[0].contentType).toBe('application/x-protobuf');
@@ -99,7 +96,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       expect(hex(echo.parentSpanId!)).toBe(agentSpan);
       expect(hex(echo.spanId!)).toMatch(/^[0-9a-f]{16}$/);
       expect(hex(echo.spanId!)).not.toBe(agentSpan);
-      expect(attrs(echo.attributes as Attr[])).toMatchObject({
+      expect(attrs(echo.attributes)).toMatchObject({
         'mcp.method.name': 'tools/call',
         'gen_ai.tool.name': 'echo',
         'gen_ai.operation.name': 'execute_tool',
@@ -110,7 +107,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
         'mcp.session.id': expect.any(String),
         'jsonrpc.request.id': expect.any(String),
       });
-      expect(attrs(fail.attributes as Attr[])['error.type']).toBe('tool_error');
+      expect(attrs(fail.attributes)['error.type']).toBe('tool_error');
       expect(fail.status?.code).toBe(2);
       // A call without a traceparent starts its own trace.
       expect(fail.parentSpanId?.length ?? 0).toBe(0);
@@ -131,12 +128,12 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       const points = await waitFor(() => {
         const metrics = protoReceiver.received
           .filter((r) => r.path === '/otlp/v1/metrics')
-          .flatMap((r) => opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest.decode(r.body).resourceMetrics.flatMap((rm) => rm.scopeMetrics!.flatMap((sm) => sm.metrics!)));
+          .flatMap((r) => decodeMetrics(r.body));
         const duration = metrics.filter((m) => m.name === 'mcp.server.operation.duration');
         const count = duration.flatMap((m) => m.histogram!.dataPoints!).reduce((n, p) => n + Number(p.count), 0);
         return count >= 2 && duration;
       });
-      const tools = new Set(points.flatMap((m) => m.histogram!.dataPoints!.map((p) => attrs(p.attributes as Attr[])['gen_ai.tool.name'])));
+      const tools = new Set(points.flatMap((m) => m.histogram!.dataPoints!.map((p) => attrs(p.attributes)['gen_ai.tool.name'])));
       expect(tools).toEqual(new Set(['echo', 'fail']));
 
       const counters = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${proto.id}/metrics`, headers: bearer(t.account.accessToken) });
@@ -157,8 +154,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       const exporter = await addExporter({ name: 'down', endpoint: failing.url, signals: ['traces'] });
       const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}/test`, headers: bearer(t.account.accessToken) });
       expect(res.json()).toMatchObject({ ok: false, statusCode: 503, message: expect.stringContaining('HTTP 503') });
-      const decoded = opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.decode(failing.received[0].body);
-      expect(decoded.resourceSpans[0].scopeSpans![0].spans![0].name).toBe('toolscope test span');
+      expect(decodeSpans(failing.received[0].body)[0].name).toBe('toolscope test span');
       const counters = (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}/metrics`, headers: bearer(t.account.accessToken) })).json();
       expect(counters).toMatchObject({ failedExports: 1, lastError: expect.stringContaining('503') });
       await t.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}`, headers: bearer(t.account.accessToken) });
