@@ -146,6 +146,10 @@ export class ExporterRuntime {
     }
   }
 
+  get queuedSpans(): number {
+    return this.queue.length;
+  }
+
   get wantsTraces(): boolean {
     return this.settings.signals.includes('traces');
   }

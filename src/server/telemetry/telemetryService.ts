@@ -53,6 +53,18 @@ export class TelemetryService {
     this.resource = resourceFromAttributes({ 'service.name': 'toolscope', 'service.version': options.version, 'telemetry.sdk.name': 'toolscope' });
   }
 
+  /** Bus subscriptions held for exporters (the metrics route tells them from live streams). */
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  /** Spans waiting in every exporter's queue. */
+  get queuedSpans(): number {
+    let queued = 0;
+    for (const entries of this.runtimes.values()) for (const { runtime } of entries) queued += runtime.queuedSpans;
+    return queued;
+  }
+
   async start(): Promise<void> {
     await this.reload();
     this.reloadTimer = setInterval(() => void this.reload(), this.options.reloadMs ?? 15_000);

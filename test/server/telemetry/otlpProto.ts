@@ -1,7 +1,7 @@
 // Decoding OTLP protobuf with the protocol's official .proto definitions (compiled by protobufjs
 // into otlp-transformer 0.52's generated root, installed as `otlp-proto-definitions`). The
 // generated typings only say "a Root", so the decoded shapes the tests read are declared here.
-import root = require('otlp-proto-definitions/build/src/generated/root');
+import * as root from 'otlp-proto-definitions/build/src/generated/root';
 
 export interface OtlpAttribute {
   key: string;
