@@ -1,9 +1,9 @@
-import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { ErrorText } from '../../../contract/errors';
 import { Paths } from '../../../contract/routes';
 import type { CreateExporterBody, ExporterDto, ExporterMetrics, ExporterTestResult, UpdateExporterBody } from '../../../contract/telemetry';
 import { apiSlice } from '../../api/apiSlice';
 import { clientError, type ApiError } from '../../api/apiError';
+import type { ApiRequestArgs } from '../../api/request';
 import { getAccessToken } from '../../api/tokens';
 
 // SPEC §7 Telemetry exporters. SPEC §5: every exporter action needs the stored token and is
@@ -11,11 +11,10 @@ import { getAccessToken } from '../../api/tokens';
 const exportersPath = (workspaceId: string) => `${Paths.workspace(workspaceId)}/telemetry/exporters`;
 const exporterPath = (workspaceId: string, id: string) => `${exportersPath(workspaceId)}/${id}`;
 
-type Request = { url: string; method?: string; body?: unknown };
 /** Runs the request through the shared base query only when a token is stored. */
-async function withStoredToken(request: Request, baseQuery: (arg: Request) => ReturnType<BaseQueryFn>) {
-  if (!getAccessToken()) return { error: clientError(ErrorText.noAuthToken) as ApiError };
-  return baseQuery(request) as Promise<{ data: unknown } | { error: ApiError }>;
+async function withStoredToken(request: ApiRequestArgs, baseQuery: (arg: ApiRequestArgs) => unknown): Promise<{ data: unknown } | { error: ApiError }> {
+  if (!getAccessToken()) return { error: clientError(ErrorText.noAuthToken) };
+  return (await baseQuery(request)) as { data: unknown } | { error: ApiError };
 }
 
 const api = apiSlice.enhanceEndpoints({ addTagTypes: ['Exporters', 'ExporterMetrics'] });
