@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { MessageDto, ToolCallDto } from '../../../../contract/sessions';
+import { isFailedCall } from '../../../../contract/sessions';
 import { formatBytes, formatDuration } from '../formatting';
 import { PayloadView } from './PayloadView';
 
@@ -17,7 +18,7 @@ interface MessageRowProps {
 function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
   if (message.kind === 'error') return true;
   // A tool can fail inside a successful JSON-RPC response (result.isError).
-  return message.kind === 'response' && toolCall?.status === 'error';
+  return message.kind === 'response' && (toolCall !== undefined && isFailedCall(toolCall.status));
 }
 
 /** One JSON-RPC message of the timeline. Its payload is shown as text only. */
@@ -58,8 +59,8 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
           </Typography>
         )}
         {toolCall && message.kind !== 'request' && (
-          <Typography variant="caption" color={toolCall.status === 'error' ? 'error.main' : 'text.secondary'}>
-            {toolCall.status === 'error' ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
+          <Typography variant="caption" color={isFailedCall(toolCall.status) ? 'error.main' : 'text.secondary'}>
+            {isFailedCall(toolCall.status) ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
           </Typography>
         )}
         <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>

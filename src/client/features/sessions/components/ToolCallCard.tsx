@@ -4,14 +4,15 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ToolCallDto } from '../../../../contract/sessions';
+import { isFailedCall } from '../../../../contract/sessions';
 import { formatBytes, formatClockTime, formatDuration } from '../formatting';
 import { PayloadView } from './PayloadView';
 
-const STATUS_COLOR = { ok: 'success', error: 'error', pending: 'warning' } as const;
+const STATUS_COLOR = { ok: 'success', error: 'error', timeout: 'error', pending: 'warning' } as const;
 
 /** A tool call with its arguments and result (collapsible JSON, text only) and a highlighted error. */
 export function ToolCallCard({ call, children }: { call: ToolCallDto; children?: ReactNode }) {
-  const failed = call.status === 'error';
+  const failed = isFailedCall(call.status);
   return (
     <Paper
       variant="outlined"
