@@ -25,7 +25,8 @@ function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
 export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowProps) {
   const error = isError(message, toolCall);
   const fromAgent = message.direction === 'client_to_server';
-  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to #${message.jsonrpcId ?? '?'}` : message.kind);
+  // The JSON-RPC id is named "id", the message's place in the session "#": two numbers, two names.
+  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to id ${message.jsonrpcId ?? '?'}` : message.kind);
   return (
     <Box
       component="li"
@@ -40,6 +41,7 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         py: 1,
         mb: 1,
         borderRadius: 1,
+        minWidth: 0,
       }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -50,11 +52,11 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
           {fromAgent ? 'agent → server' : 'server → agent'}
         </Typography>
         <Chip size="small" label={message.kind} color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'} variant="outlined" />
-        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
           {title}
         </Typography>
         {toolCall && message.kind === 'request' && (
-          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
             {toolCall.toolName}
           </Typography>
         )}
@@ -68,7 +70,7 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         </Typography>
       </Box>
       {error && toolCall?.errorMessage && (
-        <Typography variant="body2" color="error.main" sx={{ mt: 0.5 }}>
+        <Typography variant="body2" color="error.main" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {toolCall.errorMessage}
         </Typography>
       )}

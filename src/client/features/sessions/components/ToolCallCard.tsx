@@ -21,7 +21,7 @@ export function ToolCallCard({ call, children }: { call: ToolCallDto; children?:
       sx={{ p: 1.5, mb: 1, borderColor: failed ? 'error.main' : 'divider', bgcolor: failed ? 'rgba(244, 67, 54, 0.06)' : undefined }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
           {call.toolName}
         </Typography>
         <Chip size="small" label={call.status} color={STATUS_COLOR[call.status]} variant={failed ? 'filled' : 'outlined'} />
@@ -30,7 +30,7 @@ export function ToolCallCard({ call, children }: { call: ToolCallDto; children?:
         </Typography>
       </Box>
       {failed && call.errorMessage && (
-        <Typography variant="body2" color="error.main" role="alert" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        <Typography variant="body2" color="error.main" role="alert" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {call.errorMessage}
         </Typography>
       )}
