@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   TOOLSCOPE_PROXY_BODY_LIMIT_BYTES: int(4 * 1_048_576, 1024),
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
   TOOLSCOPE_UPSTREAM_TIMEOUT_MS: int(60_000, 100),
+  TOOLSCOPE_UNANSWERED_CALL_MS: int(300_000, 1000),
   TOOLSCOPE_HEALTH_INTERVAL_MS: int(30_000, 50),
   TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: bool(true),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
@@ -61,6 +62,8 @@ export interface Config {
   proxyBodyLimitBytes: number;
   proxyResponseLimitBytes: number;
   upstreamTimeoutMs: number;
+  /** A tool call with no answer after this long ends as a timeout (docs/sessions.md "Definitions"). */
+  unansweredCallMs: number;
   healthIntervalMs: number;
   allowPrivateUpstreams: boolean;
   recorderQueueLimit: number;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proxyBodyLimitBytes: e.TOOLSCOPE_PROXY_BODY_LIMIT_BYTES,
     proxyResponseLimitBytes: e.TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.TOOLSCOPE_UPSTREAM_TIMEOUT_MS,
+    unansweredCallMs: e.TOOLSCOPE_UNANSWERED_CALL_MS,
     healthIntervalMs: e.TOOLSCOPE_HEALTH_INTERVAL_MS,
     allowPrivateUpstreams: e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,

@@ -5,7 +5,7 @@ import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamReques
 import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
-import { describeFailure, errorResponse, httpFailure, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
+import { describeFailure, errorResponse, httpFailure, httpRejection, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
 import type { UpstreamTarget } from './upstreamDirectory';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
@@ -144,9 +144,22 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
-    if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else if (isJson) await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else await relayRaw(upstream.body, res, config.proxyResponseLimitBytes);
+    if (isSse) {
+      await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
+      return reply;
+    }
+    const answered = isJson ? await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure) : [];
+    const head = isJson ? '' : await relayRaw(upstream.body, res, config.proxyResponseLimitBytes);
+    // The agent's requests that this answer left unanswered got it as their answer: an HTTP error
+    // (400 for a session id an upstream forgot when it restarted, 401, 404…), or a JSON body that
+    // did not include them. Their calls end now, as the agent saw it, not as a later timeout.
+    const unanswered = tap.unanswered();
+    if (unanswered.length > 0 && (status >= 400 || (isJson && status < 300))) {
+      const failure = status >= 400 ? httpRejection(status, rejectionDetail(answered, head)) : { ...httpFailure(status), message: 'The tool server answered without a response to this request' };
+      for (const id of unanswered) tap.fromServer(errorResponse(id, failure), 0);
+    }
+    // A session the upstream no longer knows (the Streamable HTTP spec's 404) has ended.
+    if (status === 404 && tap.session && typeof request.headers['mcp-session-id'] === 'string') ctx.recorder.endSession(tap.session);
     return reply;
   }
 

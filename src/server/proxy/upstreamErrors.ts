@@ -35,6 +35,25 @@ export function httpFailure(status: number): UpstreamFailure {
   return { code: UpstreamErrorCode.failed, reason: 'failed', message: `Tool server failed with HTTP ${status}` };
 }
 
+/**
+ * An upstream that answered a request with an HTTP error (e.g. 400 "No valid session ID provided"
+ * after it restarted): the agent's call failed with that status. `detail` is the JSON-RPC error
+ * message of the body (or its text), shown as the recorded call's error.
+ */
+export function httpRejection(status: number, detail: string): UpstreamFailure {
+  const text = detail.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return { code: UpstreamErrorCode.failed, reason: 'failed', message: `Tool server answered HTTP ${status}${text ? `: ${text}` : ''}` };
+}
+
+/** What an error body says: its JSON-RPC error message, else its text. */
+export function rejectionDetail(messages: readonly JsonRpcMessage[], text: string): string {
+  for (const message of messages) {
+    const error = message.error as { message?: unknown } | undefined | null;
+    if (error && typeof error.message === 'string') return error.message;
+  }
+  return /^\s*</.test(text) ? '' : text;
+}
+
 export function errorResponse(id: JsonRpcId | null, failure: UpstreamFailure): JsonRpcMessage {
   return { jsonrpc: '2.0', id, error: { code: failure.code, message: failure.message, data: { source: 'toolscope', reason: failure.reason } } };
 }

@@ -1,3 +1,4 @@
+import { mailLinkBase } from '../../http/publicUrl';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -27,7 +28,7 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
   const mail = createOutboxDispatcher(app);
   // Links in mail come from configuration, never from the request's Host header, which a
   // caller controls (a forged Host would otherwise plant the attacker's site in a reset mail).
-  const resetLinkBase = () => app.config.publicUrl ?? `http://localhost:${app.config.port}`;
+  const resetLinkBase = () => mailLinkBase(app.config);
   const accounts = new Accounts(app.db, app.config.secret, resetLinkBase);
   const tags = ['auth'];
   const security: Record<string, string[]>[] = [];

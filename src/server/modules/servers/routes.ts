@@ -1,3 +1,4 @@
+import { ON_THE_BUS, publicBase as publicBaseOf } from '../../http/publicUrl';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,9 +23,9 @@ const WorkspaceOnly = z.object({ workspaceId: z.string() });
 const WorkspaceAndServer = z.object({ workspaceId: z.string(), serverId: z.string() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** TOOLSCOPE_PUBLIC_URL, else the origin the caller used to reach us. */
+/** TOOLSCOPE_PUBLIC_URL, else the origin the caller used to reach us (http/publicUrl.ts). */
 export function publicBase(request: FastifyRequest): string {
-  return request.server.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return publicBaseOf(request.server.config, request);
 }
 
 async function assertUpstreamUrl(app: FastifyInstance, url: string): Promise<void> {
@@ -86,7 +87,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
-      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(row, ON_THE_BUS) });
       monitorHooks(app).schemaDiscovery?.discoverInBackground(row.id);
       return reply.status(201).send(dto);
     },
@@ -114,7 +115,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       if (!row) throw notFound('Server not found');
       app.upstreams.forget(row.proxy_key);
       const dto = toServerDto(row, publicBase(request));
-      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(row, ON_THE_BUS) });
       return dto;
     },
   );
@@ -154,7 +155,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const after = await loadServer(app, workspaceId, serverId);
       const dto = toServerDto(after, publicBase(request));
       // The monitor publishes its own changes; the fallback probe publishes here.
-      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(after, ON_THE_BUS) });
       return { ...outcome, server: dto };
     },
   );
