@@ -173,7 +173,7 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     const durations = (await t.database.db.query<{ d: number }>('select duration_ms as d from tool_calls order by 1')).map((row) => row.d);
     for (const [q, key] of [[0.5, 'p50Ms'], [0.95, 'p95Ms']] as const) {
       const exact = exactQuantile(durations, q);
-      expect(Math.abs((overview.totals[key] ?? Number.NaN) - exact)).toBeLessThanOrEqual(exact * 0.01);
+      expect(Math.abs((overview.totals[key] ?? Number.NaN) - exact)).toBeLessThanOrEqual(exact * 0.01 + 1e-9); // 1 %, and a hair for floating point
     }
   });
 
