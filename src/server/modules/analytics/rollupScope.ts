@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import type { EffectivePrices } from '../../../contract/pricing';
-import { LatencySketch } from '../../recording/latencySketch';
+import { LatencySketch, type SketchBins } from '../../recording/latencySketch';
 import type { TrafficGrain } from '../../recording/trafficSql';
 import { coverRange } from './timeRange';
 
@@ -70,22 +70,19 @@ export class RollupScope {
 }
 
 /**
- * Latency sketches merged per group: the bins of every row summed in SQL (one row per group and
- * bin, not per rollup row), then read into one sketch per group. `group` is an SQL expression
- * over r (or 'null' for one group); `source` a RollupScope.source of the same scope.
+ * Latency sketches merged per group: each rollup row's bins added into its group's sketch. The
+ * merge runs here rather than in SQL: unnesting every row's jsonb into (bin, count) rows and
+ * grouping them cost the database several times what reading the rows costs (docs/benchmarks.md).
+ * `group` is an SQL expression over r (or 'null' for one group); `source` a RollupScope.source of the same scope.
  */
 export async function mergedSketches(db: Queryable, scope: RollupScope, source: string, group: string): Promise<Map<string, LatencySketch>> {
-  const rows = await db.query<{ grp: unknown; k: string; n: number }>(
-    `select ${group} as grp, b.key as k, sum(b.value::text::bigint)::float8 as n
-     from ${source} cross join lateral jsonb_each(r.latency) b group by 1, 2`,
-    scope.params,
-  );
+  const rows = await db.query<{ grp: unknown; latency: SketchBins | string }>(`select ${group} as grp, r.latency from ${source} where r.latency <> '{}'::jsonb`, scope.params);
   const sketches = new Map<string, LatencySketch>();
   for (const row of rows) {
     const key = groupKey(row.grp);
     let sketch = sketches.get(key);
     if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
-    sketch.addBin(row.k, Number(row.n));
+    sketch.addBins(typeof row.latency === 'string' ? (JSON.parse(row.latency) as SketchBins) : row.latency);
   }
   return sketches;
 }
