@@ -15,7 +15,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // the four screens go to TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
 const describeInBrowser = describeWhenChromium();
 
-jest.setTimeout(180_000);
+jest.setTimeout(480_000);
 
 describeInBrowser('analytics journey', () => {
   let upstream: EverythingServer;
@@ -39,7 +39,7 @@ describeInBrowser('analytics journey', () => {
   beforeAll(async () => {
     upstream = await startEverything();
     // A loaded machine (other suites, benches) can take minutes to start the built app.
-    app = await startBuiltApp({ TOOLSCOPE_FLAGS: 'show_cost_analytics=true,show_cost_attribution=true' }, 150_000);
+    app = await startBuiltApp({ TOOLSCOPE_FLAGS: 'show_cost_analytics=true,show_cost_attribution=true' }, 360_000);
     const password = 'ada-lovelace-1815';
     const { accessToken, refreshToken } = await api('POST', '/api/v1/auth/register', {
       email: `ada+${Date.now()}@example.com`,

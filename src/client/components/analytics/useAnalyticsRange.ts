@@ -41,9 +41,12 @@ export function useAnalyticsRange() {
       }),
     [setSearch],
   );
-  /** Replaces the named filters (undefined removes one); other query values stay. */
-  const setFilters = useCallback(
-    (next: AnalyticsFilters) =>
+  /**
+   * Replaces the named filters (undefined removes one) and other query values (`params`), in one
+   * navigation: two updates in a row would each start from the same URL and the second would win.
+   */
+  const setView = useCallback(
+    (next: AnalyticsFilters, params: Record<string, string | undefined> = {}) =>
       setSearch((current) => {
         const copy = new URLSearchParams(current);
         for (const key of FILTER_KEYS) {
@@ -52,21 +55,17 @@ export function useAnalyticsRange() {
           if (value) copy.set(key, value);
           else copy.delete(key);
         }
+        for (const [key, value] of Object.entries(params)) {
+          if (value) copy.set(key, value);
+          else copy.delete(key);
+        }
         return copy;
       }),
     [setSearch],
   );
-  const setParam = useCallback(
-    (key: string, value: string | undefined) =>
-      setSearch((current) => {
-        const copy = new URLSearchParams(current);
-        if (value) copy.set(key, value);
-        else copy.delete(key);
-        return copy;
-      }),
-    [setSearch],
-  );
-  return { range, filters, query, search, setRange, setFilters, setParam };
+  const setFilters = useCallback((next: AnalyticsFilters) => setView(next), [setView]);
+  const setParam = useCallback((key: string, value: string | undefined) => setView({}, { [key]: value }), [setView]);
+  return { range, filters, query, search, setRange, setFilters, setParam, setView };
 }
 
 /** A link to another analytics screen with the same range. */

@@ -75,7 +75,7 @@ export default function CostAnalyticsPage() {
                 <BarChart
                   height={280}
                   xAxis={[{ scaleType: 'band', data: data.byDay.map((day) => day.date.slice(5)) }]}
-                  yAxis={[{ valueFormatter: (value: number | null) => formatUsd(value ?? 0) }]}
+                  yAxis={[{ width: 72, valueFormatter: (value: number | null) => formatUsd(value ?? 0) }]}
                   series={servers.map((server) => ({
                     data: data.byDay.map((day) => day.byServer[server.id] ?? 0),
                     label: server.name,

@@ -36,7 +36,7 @@ function download(text: string, filename: string): void {
 /** /cost-attribution: the range's spend broken down by a chosen dimension, with drill-down and CSV export. */
 export default function CostAttributionPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const { range, filters, query, search, setRange, setFilters, setParam } = useAnalyticsRange();
+  const { range, filters, query, search, setRange, setFilters, setParam, setView } = useAnalyticsRange();
   const dimension = readDimension(search.get('by'));
   const costs = useGetTrafficCostsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
   const serverName = (id: string) => costs.data?.byServer.find((server) => server.id === id)?.name ?? id;
@@ -81,10 +81,9 @@ export default function CostAttributionPage() {
   const drill = (row: AttributionRow) => {
     const next = DRILL_DOWN[dimension];
     if (!next) return;
-    if (dimension === 'server') setFilters({ serverId: row.id });
-    else if (dimension === 'tool') setFilters({ serverId: row.serverId ?? undefined, tool: row.name });
-    else if (dimension === 'client') setFilters({ client: row.id });
-    setParam('by', next);
+    if (dimension === 'server') setView({ serverId: row.id }, { by: next });
+    else if (dimension === 'tool') setView({ serverId: row.serverId ?? undefined, tool: row.name }, { by: next });
+    else if (dimension === 'client') setView({ client: row.id }, { by: next });
   };
   const exportCsv = () => download(attributionCsv(rows, dimension), `cost-attribution-${dimension}-${data?.range.from.slice(0, 10)}-${data?.range.to.slice(0, 10)}.csv`);
 
