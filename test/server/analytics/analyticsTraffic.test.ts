@@ -11,7 +11,7 @@ import { startEverything, type EverythingServer } from '../proxy/support/everyth
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkUpstream';
 
-jest.setTimeout(180_000);
+jest.setTimeout(420_000);
 
 // Scripted agent traffic through the real proxy to server-everything (and to an SDK server with
 // no tools, whose tools/call answers the protocol error −32601), then every analytics call

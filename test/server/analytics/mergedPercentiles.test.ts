@@ -6,7 +6,7 @@ import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 
-jest.setTimeout(180_000);
+jest.setTimeout(420_000);
 
 // Percentiles of a range come from DDSketches merged across minutes, hours, days, tools and
 // servers. Eight hours of calls crossing midnight (UTC) are rolled up by the recorder's own

@@ -8,7 +8,7 @@ import { attributionCsv, attributionRows } from '../../../../src/client/features
 import { renderShellApp } from '../../helpers/renderShellApp';
 
 configure({ asyncUtilTimeout: 5_000 });
-jest.setTimeout(30_000);
+jest.setTimeout(120_000);
 
 const prices = {
   tableDate: '2025-10-01', tokenizer: 'o200k_base', model: 'gpt-4o', modelName: 'GPT-4o', inputPerMillion: 2.5, outputPerMillion: 10, correctionFactor: 1,
