@@ -275,7 +275,7 @@ export const TimeSeries = z.object({
 });
 export type TimeSeries = z.infer<typeof TimeSeries>;
 
-// ---- dashboard overview (GET …/analytics/overview) ----
+// ---- dashboard overview (GET …/dashboard/overview) ----
 
 export const AnalyticsOverviewQuery = z.object({
   /** Start of "today" as the viewer sees it (the client sends its local midnight); default UTC midnight. */

@@ -14,6 +14,7 @@ import { liveStreamRoutes } from '../events/liveStream';
 import { schemaRoutes } from './schemas/routes';
 import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { integrationRoutes } from './integrations/routes';
 import { telemetryRoutes } from './telemetry/routes';
 
@@ -24,4 +25,4 @@ import { telemetryRoutes } from './telemetry/routes';
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
 export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes, analyticsRoutes];

@@ -11,6 +11,7 @@ import { payloadJsonText, storedPayload } from './payload';
 import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
+import { answersToolsList } from './toolListCapture';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
@@ -131,6 +132,9 @@ export class Recorder {
         message_count: 0,
         call_count: 0,
         error_count: 0,
+        argument_tokens: 0,
+        result_tokens: 0,
+        definition_tokens: 0,
       },
       seq: 0,
       lastActivityMs: this.now(),
@@ -211,7 +215,9 @@ export class Recorder {
           return;
         }
       } else {
+        const listed = answersToolsList(session, direction, message);
         const call = settleResponse(session, direction, message, seen);
+        if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
           return;
