@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import helmet from '@fastify/helmet';
+import { securityHeaders } from './http/securityHeaders';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -30,7 +33,7 @@ declare module 'fastify' {
     db: Database;
     bus: EventBus;
     /** Every route registered, for the cross-workspace walker test and the docs. */
-    routeList: { method: string; url: string }[];
+    routeList: RegisteredRoute[];
   }
   interface FastifyContextConfig {
     /** Lets `authenticate` read ?token= (only the SSE live stream: EventSource sends no headers). */
@@ -41,6 +44,13 @@ declare module 'fastify' {
      */
     minRole?: 'owner' | 'admin' | 'member';
   }
+}
+
+/** A route as the walker tests and the docs see it: its method, path and declared minimum role. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  minRole?: 'owner' | 'admin' | 'member';
 }
 
 export interface AppOptions {
@@ -67,11 +77,21 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('bus', new EventBus());
-  app.decorate('outbound', createOutboundClient(config));
-  app.decorate('routeList', [] as { method: string; url: string }[]);
+  app.decorate(
+    'outbound',
+    createOutboundClient(config, {
+      // Toolscope's own listener is never an upstream (docs/security.md); its port is known after listen().
+      ownPorts: () => {
+        const address = app.server.address();
+        return address && typeof address === 'object' ? [address.port] : [config.port];
+      },
+    }),
+  );
+  app.decorate('routeList', [] as RegisteredRoute[]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url });
+    const minRole = route.config?.minRole;
+    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url, ...(minRole ? { minRole } : {}) });
   });
 
   // Graceful shutdown: once close() starts, new requests on kept-alive connections get a 503 and
@@ -88,6 +108,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // Every 429 says when to come back; the rate limiter and lock-outs give their own figure.
+    if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -100,7 +122,10 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       const first = Object.entries(fields)[0];
       return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
     }
-    if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
+    if (error instanceof HttpError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      return reply.status(error.statusCode).send(error.toBody());
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 429 ? 'too_many_requests' : 'bad_request';
@@ -112,7 +137,10 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
 
   await app.register(notificationsPlugin);
   await registerBackgroundServices(app);
+  await app.register(helmet, securityHeaders(config));
   await app.register(formbody);
+  // Off by default; the sign-in routes opt in with config.rateLimit (auth/authRateLimits.ts).
+  await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Toolscope API', version: config.version, description: 'REST API of Toolscope. The MCP proxy lives at /mcp/{proxyKey}.' },

@@ -89,8 +89,16 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
         stillMember().catch(() => undefined); // a failed check keeps the stream; the next one decides
       };
 
+      const signIn = request.accessTokenSid;
       const unsubscribe = app.bus.subscribe(workspaceId, (message) => {
         if (message.userId !== undefined && message.userId !== userId) return;
+        if (message.type === LiveMessageTypes.accessRevoked) {
+          // Removed, signed out or password changed (events/accessRevocation.ts): close now, on
+          // whichever instance this stream is. The message itself is never forwarded.
+          const revoked = message.data as { sid?: string };
+          if (revoked.sid === undefined || revoked.sid === signIn) stream.end();
+          return;
+        }
         write(formatLiveEvent(message));
       });
       const timer = setInterval(tick, HEARTBEAT_INTERVAL_MS);

@@ -59,6 +59,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     '/servers',
     {
+      config: { minRole: 'admin' },
       schema: {
         tags,
         summary: 'Register a tool server and get its proxy URL',
@@ -101,6 +102,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.put(
     '/servers/:serverId',
     {
+      config: { minRole: 'admin' },
       schema: { tags, summary: 'Change a tool server (headers: {} removes stored credentials)', params: WorkspaceAndServer, body: UpdateServerBody, response: { 200: ServerDto } },
     },
     async (request) => {
@@ -121,7 +123,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
 
   app.delete(
     '/servers/:serverId',
-    { schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
+    { config: { minRole: 'admin' }, schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
     async (request, reply) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
@@ -134,7 +136,8 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
 
   app.post(
     '/servers/:serverId/health',
-    { schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
+    // Any member may ask for a health check: it reads the upstream the way the monitor does.
+    { config: { minRole: 'member' }, schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       const before = await loadServer(app, workspaceId, serverId);
