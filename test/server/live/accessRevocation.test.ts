@@ -7,7 +7,7 @@ import { openSse, type SseConnection } from '../monitor/support/sseReader';
 import { startBusRelay, type BusRelay } from '../../../src/server/events/busRelay';
 import { createPasswordReset } from '../../../src/server/auth/passwordResets';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 // Issue 16 item 5: a removed member kept the live stream for ~24 s and received a tool call's
 // arguments after removal. Removing a member, signing out and changing the password now close the

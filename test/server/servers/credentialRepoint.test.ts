@@ -6,7 +6,7 @@ import { addToWorkspace } from '../helpers/workspaceMembers';
 import { engineName } from '../helpers/testDatabase';
 import type { ServerDto } from '../../../src/contract/servers';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const SECRET = 'Bearer stored-upstream-secret-7f3a';
 

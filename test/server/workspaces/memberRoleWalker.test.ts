@@ -1,5 +1,5 @@
 // Building the app and its database takes seconds on a loaded machine.
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
