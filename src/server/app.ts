@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import helmet from '@fastify/helmet';
 import { securityHeaders } from './http/securityHeaders';
+import { installSafeJsonParser } from './http/safeJson';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -18,7 +19,7 @@ import {
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { EventBus } from './events/bus';
-import { HttpError } from './http/errors';
+import { badRequest, HttpError } from './http/errors';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
@@ -101,6 +102,11 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
+  // it up front. The proxy's URLs are the agent's business and pass as they are.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api') && /%00/i.test(request.url)) throw badRequest('The URL must not contain the NUL character (%00)');
+  });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
@@ -139,6 +145,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await registerBackgroundServices(app);
   await app.register(helmet, securityHeaders(config));
   await app.register(formbody);
+  installSafeJsonParser(app);
   // Off by default; the sign-in routes opt in with config.rateLimit (auth/authRateLimits.ts).
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {

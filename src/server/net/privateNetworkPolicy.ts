@@ -50,7 +50,14 @@ export function parsePrivateUpstreamAllowList(text: string | undefined): Private
 /** The address without brackets or zone; IPv4-mapped IPv6 as its IPv4 address. */
 function plainAddress(address: string): string {
   const bare = address.replace(/^\[|\]$/g, '').split('%')[0].toLowerCase();
-  return bare.startsWith('::ffff:') && net.isIPv4(bare.slice(7)) ? bare.slice(7) : bare;
+  if (bare.startsWith('::ffff:') && net.isIPv4(bare.slice(7))) return bare.slice(7);
+  // The URL parser writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+  const hex = bare.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+  if (hex) {
+    const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+    return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+  }
+  return bare;
 }
 
 export function isListed(list: PrivateUpstreamAllowList, address: string, hostname?: string): boolean {
