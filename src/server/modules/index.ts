@@ -16,6 +16,8 @@ import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
 import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
 import { auditRoutes } from './audit/routes';
+import { integrationRoutes } from './integrations/routes';
+import { telemetryRoutes } from './telemetry/routes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -24,4 +26,17 @@ import { auditRoutes } from './audit/routes';
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
 export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, workspaceInvitationRoutes, auditRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [
+  workspaceRoute,
+  sessionRoutes,
+  toolCallRoutes,
+  liveStreamRoutes,
+  workspaceNotificationRoutes,
+  schemaRoutes,
+  serverRoutes,
+  memberRoutes,
+  workspaceInvitationRoutes,
+  auditRoutes,
+  integrationRoutes,
+  telemetryRoutes,
+];
