@@ -91,8 +91,16 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
       };
 
       const base = publicBase(app.config, request);
+      const signIn = request.accessTokenSid;
       const unsubscribe = app.bus.subscribe(workspaceId, (message) => {
         if (message.userId !== undefined && message.userId !== userId) return;
+        if (message.type === LiveMessageTypes.accessRevoked) {
+          // Removed, signed out or password changed (events/accessRevocation.ts): close now, on
+          // whichever instance this stream is. The message itself is never forwarded.
+          const revoked = message.data as { sid?: string };
+          if (revoked.sid === undefined || revoked.sid === signIn) stream.end();
+          return;
+        }
         write(formatLiveEvent(withPublicBase(message, base)));
       });
       const timer = setInterval(tick, HEARTBEAT_INTERVAL_MS);

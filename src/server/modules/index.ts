@@ -15,6 +15,8 @@ import { schemaRoutes } from './schemas/routes';
 import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
 import { analyticsRoutes } from './analytics/routes';
+import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
+import { auditRoutes } from './audit/routes';
 import { integrationRoutes } from './integrations/routes';
 import { telemetryRoutes } from './telemetry/routes';
 
@@ -24,5 +26,19 @@ import { telemetryRoutes } from './telemetry/routes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes, analyticsRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [
+  workspaceRoute,
+  sessionRoutes,
+  toolCallRoutes,
+  liveStreamRoutes,
+  workspaceNotificationRoutes,
+  schemaRoutes,
+  serverRoutes,
+  memberRoutes,
+  workspaceInvitationRoutes,
+  auditRoutes,
+  integrationRoutes,
+  telemetryRoutes,
+  analyticsRoutes,
+];

@@ -10,6 +10,7 @@ export const UpstreamErrorCode = {
   failed: -32012,
   tooLarge: -32013,
   blocked: -32014,
+  notMcp: -32015,
 } as const;
 
 export interface UpstreamFailure {
@@ -29,6 +30,12 @@ export function describeFailure(error: unknown, timeoutMs: number): UpstreamFail
   }
   const detail = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
   return { code: UpstreamErrorCode.unreachable, reason: 'unreachable', message: `Tool server unreachable${typeof detail === 'string' ? ` (${detail})` : ''}` };
+}
+
+/** The upstream answered with something that is not MCP (an HTML page, plain text, a JSON API). */
+export function notMcpFailure(status: number, contentType: string): UpstreamFailure {
+  const kind = contentType.split(';')[0].trim() || 'no content type';
+  return { code: UpstreamErrorCode.notMcp, reason: 'notMcp', message: `Tool server did not answer with MCP (HTTP ${status}, ${kind})` };
 }
 
 export function httpFailure(status: number): UpstreamFailure {
