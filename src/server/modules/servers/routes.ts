@@ -15,6 +15,7 @@ import { encryptCredentials } from './credentials';
 import { toServerDto, type ServerRow } from './mapper';
 import { monitorHooks } from './monitorHooks';
 import { probeAndRecordHealth } from './healthProbe';
+import { unknownKeyReferences } from '../keys/serverReferences';
 import { deleteServer, findServer, insertServer, listServers, updateServer } from './store';
 
 // SPEC §7 Servers, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
@@ -34,6 +35,13 @@ async function assertUpstreamUrl(app: FastifyInstance, url: string): Promise<voi
     if (error instanceof OutboundBlockedError) throw badRequest(`url: ${error.message}`, { url: error.message });
     throw error;
   }
+}
+
+/** `{{key:NAME}}` in headers must name a key of the workspace (docs/access.md). */
+async function assertKeyReferences(app: FastifyInstance, workspaceId: string, headers: Record<string, string> | undefined): Promise<void> {
+  if (!headers) return;
+  const unknown = await unknownKeyReferences(app.db, workspaceId, headers);
+  if (unknown.length > 0) throw badRequest(`headers: Unknown workspace key ${unknown.join(', ')}`, { headers: `Unknown workspace key ${unknown.join(', ')}` });
 }
 
 async function loadServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<ServerRow> {
@@ -76,6 +84,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       }
       const body = request.body;
       await assertUpstreamUrl(app, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const hasHeaders = body.headers && Object.keys(body.headers).length > 0;
       const row = await insertServer(app.db, {
         workspaceId,
@@ -108,6 +117,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const before = await loadServer(app, workspaceId, serverId);
       const body = request.body;
       if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const credentialsEnc =
         body.headers === undefined ? undefined : Object.keys(body.headers).length === 0 ? null : encryptCredentials(body.headers, app.config.secret);
       const row = await updateServer(app.db, workspaceId, serverId, { ...body, credentialsEnc });
