@@ -90,8 +90,8 @@ export type UpdatePlatformKeyBody = z.input<typeof UpdatePlatformKeyBody>;
 
 export const RevokePlatformKeyBody = z
   .object({ reason: z.string().trim().max(500, 'At most 500 characters').optional() })
-  .optional()
-  .default({});
+  // DELETE may come without a body at all.
+  .nullish();
 export type RevokePlatformKeyBody = z.input<typeof RevokePlatformKeyBody>;
 
 // Workspace keys -----------------------------------------------------------------------------
