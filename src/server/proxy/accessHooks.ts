@@ -34,7 +34,9 @@ export function authorizeAgent(ctx: ProxyContext, request: FastifyRequest, reply
   }
   if (decision.status === 401) {
     const error = decision.reason === 'missing' ? 'invalid_request' : 'invalid_token';
-    void reply.header('www-authenticate', `Bearer realm="Toolscope MCP proxy", error="${error}", error_description="${decision.message}"`);
+    // Header values are ASCII (RFC 6750's error_description has no quotes or backslashes either).
+    const description = decision.message.replace(/…/g, '...').replace(/[^\x20-\x7e]|["\\]/g, '');
+    void reply.header('www-authenticate', `Bearer realm="Toolscope MCP proxy", error="${error}", error_description="${description}"`);
   }
   const errors = requestIds(request).map((id) => ({ jsonrpc: '2.0', id, error: { code: decision.code, message: decision.message, data: { source: 'toolscope', reason: decision.reason } } }));
   void reply.status(decision.status).type('application/json').send(errors.length === 1 ? errors[0] : errors);
