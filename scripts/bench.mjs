@@ -25,6 +25,11 @@ const STEPS = [
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
+  {
+    title: 'Platform key check on the proxy path',
+    script: 'scripts/bench-platform-key.mjs',
+    before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
+  },
 ];
 
 function run(command, args) {

@@ -29,6 +29,8 @@ export const apiSlice = createApi({
     'Analytics',
     'Config',
     'Members',
+    'PlatformKeys',
+    'WorkspaceKeys',
   ],
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,

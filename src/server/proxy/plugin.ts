@@ -7,6 +7,9 @@ import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
 import { streamableHttpRoutes } from './streamableHttp';
 import { UpstreamDirectory } from './upstreamDirectory';
+import { AgentAccess } from './agentAccess';
+import { QuotaGate } from './quotaGate';
+import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +19,11 @@ declare module 'fastify' {
     upstreams: UpstreamDirectory;
     /** 'tools_list' and 'list_changed' as traffic passes (the monitor listens). */
     proxyEvents: ProxyEvents;
+    /** Platform keys at the proxy; the keys and workspace APIs tell it what changed. */
+    agentAccess: AgentAccess;
+    /** Workspace key values for upstream headers; the keys API forgets what it changes. */
+    workspaceKeys: WorkspaceKeyResolver;
+    quotaGate: QuotaGate;
   }
 }
 
@@ -36,8 +44,18 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   app.decorate('recorder', recorder);
   app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
   app.decorate('proxyEvents', new ProxyEvents());
+  const access = new AgentAccess(app.db, app.log);
+  const workspaceKeys = new WorkspaceKeyResolver(app.db, app.config.secret, app.log);
+  access.onChange = (kind, id) => {
+    if (kind === 'secrets') workspaceKeys.forget(id);
+  };
+  await access.start();
+  app.decorate('agentAccess', access);
+  app.decorate('workspaceKeys', workspaceKeys);
+  app.decorate('quotaGate', new QuotaGate(app.db, app.log));
   // Runs before the database closes (main.ts and the tests close the database after app.close()).
   app.addHook('onClose', async () => {
+    await access.stop();
     await recorder.close();
     await app.outbound.close();
   });
@@ -55,6 +73,9 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     directory: app.upstreams,
     recorder,
     events: app.proxyEvents,
+    access,
+    quota: app.quotaGate,
+    workspaceKeys,
     rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
   };
   await app.register(async (scope) => {

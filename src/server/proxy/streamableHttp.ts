@@ -8,6 +8,7 @@ import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
 import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailure, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
 import { Readable } from 'node:stream';
 import type { UpstreamTarget } from './upstreamDirectory';
+import { admitToolCalls, authorizeAgent } from './accessHooks';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -21,6 +22,8 @@ export function findTarget(ctx: ProxyContext, request: FastifyRequest, reply: Fa
   }
   return ctx.directory.get(key).then((target) => {
     if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
+    // The agent's platform key (accessHooks.ts): refused → answered here.
+    else if (!authorizeAgent(ctx, request, reply, target)) return null;
     return target;
   });
 }
@@ -62,9 +65,9 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
   if (mcpSessionId) {
     const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
     if (known) return known;
-    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, ...clientIdentity(messages, request) });
+    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
   }
-  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), ...clientIdentity(messages, request) });
+  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
 }
 
 function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure): FastifyReply {
@@ -122,12 +125,14 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       const single = messages.length === 1 && !isBatch;
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
     };
+    // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
+    if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))) return reply;
 
     let upstream;
     try {
       upstream = await ctx.outbound.request(target.url, {
         method,
-        headers: upstreamRequestHeaders(request.headers, target.headers),
+        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
         body: body ?? null,
         signal: abort.signal,
         headersTimeoutMs: config.upstreamTimeoutMs,

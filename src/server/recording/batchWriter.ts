@@ -41,7 +41,7 @@ type Columns = readonly (readonly [name: string, type: string])[];
 const SESSION_COLUMNS: Columns = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['mcp_session_id', 'text'], ['transport', 'text'],
   ['protocol_version', 'text'], ['client_name', 'text'], ['client_version', 'text'], ['client_key', 'text'], ['trace_id', 'text'],
-  ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
+  ['platform_key_id', 'uuid'], ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
   ['message_count', 'int'], ['call_count', 'int'], ['error_count', 'int'],
   ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
 ];

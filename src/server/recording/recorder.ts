@@ -125,6 +125,7 @@ export class Recorder {
         client_version: start.clientVersion ?? null,
         client_key: start.clientKey ?? null,
         trace_id: start.traceId ?? null,
+        platform_key_id: start.platformKeyId ?? null,
         status: 'active',
         started_at: at,
         last_activity_at: at,
