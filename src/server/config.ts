@@ -41,6 +41,12 @@ const EnvSchema = z.object({
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
   TOOLSCOPE_TRUST_PROXY: bool(false),
+  // The proxy's limits under load (docs/proxy.md "Limits").
+  TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
+  TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
+  TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(200, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(100, 1),
 });
 
 export interface Config {
@@ -73,6 +79,15 @@ export interface Config {
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
   version: string;
+  /** A comment is written on a quiet agent stream this often (0 = never). */
+  streamKeepAliveMs: number;
+  /** A GET stream with nothing from its upstream for this long is ended; the agent opens a new one (0 = never). */
+  streamIdleMs: number;
+  /** Open GET streams per session (per agent for sessionless traffic). */
+  streamsPerSession: number;
+  /** POSTs carrying requests in flight at once, per workspace and per server. */
+  callsInFlightPerWorkspace: number;
+  callsInFlightPerServer: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
     version: process.env.npm_package_version ?? '0.1.0',
+    streamKeepAliveMs: e.TOOLSCOPE_STREAM_KEEPALIVE_MS,
+    streamIdleMs: e.TOOLSCOPE_STREAM_IDLE_MS,
+    streamsPerSession: e.TOOLSCOPE_STREAMS_PER_SESSION,
+    callsInFlightPerWorkspace: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE,
+    callsInFlightPerServer: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER,
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
 import type { ProxyContext } from './context';
+import { Admission } from './admission';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
@@ -52,6 +53,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,
+    admission: new Admission(app.config),
     events: app.proxyEvents,
     rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
   };

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionOrigin, RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamRequestHeaders } from './headers';
-import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
+import { requestsIn, type JsonRpcMessage } from './jsonRpc';
+import { validateBody } from './requestValidation';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
 import { describeFailure, errorResponse, httpFailure, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
@@ -66,9 +67,10 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
   return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), ...clientIdentity(messages, request) });
 }
 
-function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure): FastifyReply {
-  const errors = requests.map((r) => errorResponse(r.id ?? null, failure));
-  for (const error of errors) tap.fromServer(error, 0);
+function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure, proxyAnswers: JsonRpcMessage[] = []): FastifyReply {
+  const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
+  for (const error of upstreamErrors) tap.fromServer(error, 0);
+  const errors = [...upstreamErrors, ...proxyAnswers];
   // A JSON-RPC error in a 200 is what MCP clients surface as the failed call's error.
   if (errors.length > 0) return reply.status(200).type('application/json').send(isBatch ? errors : errors[0]);
   return reply.status(502).type('application/json').send(errorResponse(null, failure));
@@ -80,28 +82,58 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   async function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
-    const body = method === 'POST' && Buffer.isBuffer(request.body) ? request.body : undefined;
-    const text = body?.toString('utf8') ?? '';
-    const messages = text ? parseMessages(text) : [];
-    const isBatch = text.trimStart().startsWith('[');
+    const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
+    // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
+    const validated = received ? validateBody(received) : null;
+    const proxyAnswers = validated?.rejected ?? [];
+    if (validated && validated.forward === null) {
+      return reply.status(400).type('application/json').send(validated.isBatch ? proxyAnswers : proxyAnswers[0]);
+    }
+    const body = validated?.forward ?? undefined;
+    const messages = validated?.valid ?? [];
+    const isBatch = validated?.isBatch ?? false;
+    const text = body && proxyAnswers.length === 0 ? body.toString('utf8') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());
     tap.expectRequests(requests);
 
+    const timeoutMs = target.timeoutMs ?? config.upstreamTimeoutMs;
     const abort = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
     if (method === 'GET') {
+      // Streams per session are capped: an agent that opens them in a loop holds its own places only.
+      const sent = request.headers['mcp-session-id'];
+      const releaseStream = ctx.admission.openStream(`${target.serverId}\u0001${typeof sent === 'string' ? `s:${sent}` : `a:${agentFingerprint(request)}`}`);
+      if (!releaseStream) {
+        const limit = ctx.admission.streamLimit;
+        const failure: UpstreamFailure = { code: UpstreamErrorCode.tooManyStreams, reason: 'tooManyStreams', message: `Too many open streams for this session (limit ${limit}); close one first` };
+        return reply.status(409).type('application/json').send(errorResponse(null, failure));
+      }
+      reply.raw.once('close', releaseStream);
       // From the start: an upstream may hold a GET stream's headers back until its first event.
       ctx.pushStreams.add(reply.raw);
       reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
     }
     const recordRequestSide = (responseSessionId: string | undefined) => {
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
-      const single = messages.length === 1 && !isBatch;
+      const single = messages.length === 1 && !isBatch && text !== '';
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
     };
+
+    // Calls in flight per workspace and per server: past a limit the calls are answered at once
+    // (and recorded as failed) rather than queued behind another tenant's hanging ones.
+    let releaseCalls: (() => void) | undefined;
+    if (requests.length > 0) {
+      const admitted = ctx.admission.admitCalls(target);
+      if ('failure' in admitted) {
+        recordRequestSide(undefined);
+        return sendFailure(reply, tap, requests, isBatch, admitted.failure, proxyAnswers);
+      }
+      releaseCalls = admitted.release;
+      reply.raw.once('close', releaseCalls);
+    }
 
     let upstream;
     try {
@@ -110,14 +142,15 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
         headers: upstreamRequestHeaders(request.headers, target.headers),
         body: body ?? null,
         signal: abort.signal,
-        headersTimeoutMs: config.upstreamTimeoutMs,
-        // A GET stream may stay quiet for long; a POST answer may not.
-        bodyTimeoutMs: method === 'GET' ? 0 : config.upstreamTimeoutMs,
+        headersTimeoutMs: timeoutMs,
+        // A GET stream may stay quiet for long (its idle limit is the relay's); a POST answer may not.
+        bodyTimeoutMs: method === 'GET' ? 0 : timeoutMs,
+        longLived: method === 'GET',
       });
     } catch (error) {
       recordRequestSide(undefined);
       if (abort.signal.aborted) return reply;
-      return sendFailure(reply, tap, requests, isBatch, describeFailure(error, config.upstreamTimeoutMs));
+      return sendFailure(reply, tap, requests, isBatch, describeFailure(error, timeoutMs), proxyAnswers);
     }
 
     const sessionHeader = upstream.headers['mcp-session-id'];
@@ -130,22 +163,37 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
     if (status >= 500 && !isJson && !isSse) {
       upstream.body.resume();
-      return sendFailure(reply, tap, requests, isBatch, httpFailure(status));
+      return sendFailure(reply, tap, requests, isBatch, httpFailure(status), proxyAnswers);
     }
     const declared = Number(upstream.headers['content-length']);
     if (!isSse && Number.isFinite(declared) && declared > config.proxyResponseLimitBytes) {
       upstream.body.destroy();
-      return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' });
+      return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' }, proxyAnswers);
+    }
+
+    if (proxyAnswers.length > 0 && !isJson && !isSse) {
+      // Only notifications or responses went on (202), or a body we cannot merge into: the
+      // refused items' answers are the batch.
+      upstream.body.resume();
+      return reply.status(status < 300 ? 200 : status).type('application/json').send(proxyAnswers);
     }
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && tap.rewritesToolsList)));
+    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0))));
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
-      isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
-    if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else if (isJson) await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
+      isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, timeoutMs);
+    if (isSse) {
+      await relaySse(upstream.body, res, tap, {
+        maxEventBytes: config.proxyResponseLimitBytes,
+        onFailure,
+        proxyAnswers,
+        keepAliveMs: config.streamKeepAliveMs,
+        idleMs: method === 'GET' ? config.streamIdleMs : 0,
+      });
+    }
+    else if (isJson) await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure, proxyAnswers);
     else await relayRaw(upstream.body, res, config.proxyResponseLimitBytes);
     return reply;
   }

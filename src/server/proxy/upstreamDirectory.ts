@@ -14,6 +14,8 @@ export interface UpstreamTarget {
   transport: 'streamable-http' | 'sse';
   /** Decrypted upstream credentials, added to every upstream request. */
   headers: Record<string, string>;
+  /** The server's own timeout; null = the instance's default. */
+  timeoutMs: number | null;
 }
 
 const CACHE_MS = 5_000;
@@ -50,6 +52,7 @@ export class UpstreamDirectory {
           url: row.url,
           transport: row.transport === 'sse' ? 'sse' : 'streamable-http',
           headers: readableCredentials(row.credentials_enc, this.secret),
+          timeoutMs: row.timeout_ms === null ? null : Number(row.timeout_ms),
         }
       : null;
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);

@@ -10,6 +10,10 @@ export const UpstreamErrorCode = {
   failed: -32012,
   tooLarge: -32013,
   blocked: -32014,
+  // The proxy's own limits (admission.ts): not the upstream's doing, but answered the same way.
+  workspaceBusy: -32015,
+  serverBusy: -32016,
+  tooManyStreams: -32017,
 } as const;
 
 export interface UpstreamFailure {

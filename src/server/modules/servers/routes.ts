@@ -83,6 +83,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         url: body.url,
         description: body.description,
         transport: body.transport,
+        timeoutMs: body.timeoutMs,
         credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
