@@ -43,10 +43,11 @@ const EnvSchema = z.object({
   TOOLSCOPE_TRUST_PROXY: bool(false),
   // The proxy's limits under load (docs/proxy.md "Limits").
   TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
+  TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
   TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
   TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
-  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(200, 1),
-  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(100, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
 });
 
 export interface Config {
@@ -79,6 +80,8 @@ export interface Config {
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
   version: string;
+  /** How long a proxy key's lookup is trusted before the database is asked again (served longer while the database is away). */
+  proxyKeyCacheMs: number;
   /** A comment is written on a quiet agent stream this often (0 = never). */
   streamKeepAliveMs: number;
   /** A GET stream with nothing from its upstream for this long is ended; the agent opens a new one (0 = never). */
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
     version: process.env.npm_package_version ?? '0.1.0',
     streamKeepAliveMs: e.TOOLSCOPE_STREAM_KEEPALIVE_MS,
+    proxyKeyCacheMs: e.TOOLSCOPE_PROXY_KEY_CACHE_MS,
     streamIdleMs: e.TOOLSCOPE_STREAM_IDLE_MS,
     streamsPerSession: e.TOOLSCOPE_STREAMS_PER_SESSION,
     callsInFlightPerWorkspace: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE,
