@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
 import { Admission } from './admission';
 import { legacySseRoutes } from './legacySse';
@@ -27,13 +28,14 @@ declare module 'fastify' {
  */
 export async function installProxy(app: FastifyInstance): Promise<void> {
   const recorder = new Recorder(app.db, app.bus, {
+    budgets: new RecordingBudgets(new WorkspacePlans(app.db).planOf),
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
     log: app.log,
   });
   recorder.start();
   app.decorate('recorder', recorder);
-  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
+  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret, app.config.proxyKeyCacheMs));
   app.decorate('proxyEvents', new ProxyEvents());
   // Runs before the database closes (main.ts and the tests close the database after app.close()).
   app.addHook('onClose', async () => {
