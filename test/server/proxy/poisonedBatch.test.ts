@@ -28,7 +28,7 @@ async function startLenientUpstream(): Promise<LenientUpstream> {
       const items = Array.isArray(value) ? value : [value];
       // Only the agent's traffic (the monitor's discovery talks to this upstream too).
       const fromAgent = req.headers['user-agent'] === AGENT;
-      const answers = items.flatMap((item: { id?: unknown; method?: unknown; params?: { name?: string } }) => {
+      const answers = items.flatMap((item: { id?: unknown; method?: unknown; params?: { name?: string } }): unknown[] => {
         if (fromAgent) received.push(item);
         if (item.method === 'tools/call') {
           if (fromAgent) executed.push(String(item.params?.name));
