@@ -7,7 +7,7 @@ import { validateBody } from './requestValidation';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
 import { describeFailure, errorResponse, httpFailure, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
-import type { UpstreamTarget } from './upstreamDirectory';
+import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirectory';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -19,10 +19,18 @@ export function findTarget(ctx: ProxyContext, request: FastifyRequest, reply: Fa
     void reply.status(403).send({ message: 'Origin not allowed', code: 'forbidden' });
     return null;
   }
-  return ctx.directory.get(key).then((target) => {
-    if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
-    return target;
-  });
+  return ctx.directory.get(key).then(
+    (target) => {
+      if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
+      return target;
+    },
+    (error: unknown) => {
+      if (!(error instanceof DirectoryUnavailableError)) throw error;
+      // A key first seen while the database is away: say "try again", not a generic 500.
+      void reply.status(503).header('retry-after', '2').send({ message: 'Service temporarily unavailable', code: 'service_unavailable' });
+      return null;
+    },
+  );
 }
 
 export function originOf(target: UpstreamTarget): SessionOrigin {

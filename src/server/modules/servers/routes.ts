@@ -127,7 +127,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
       if (!row) throw notFound('Server not found');
-      app.upstreams.forget(row.proxy_key);
+      app.upstreams.revoke(row.proxy_key);
       app.recorder.forgetServer(row.id);
       return reply.status(204).send();
     },
