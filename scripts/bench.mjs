@@ -24,6 +24,7 @@ const STEPS = [
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
+  { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
 ];
 
 function run(command, args) {
