@@ -48,6 +48,10 @@ const EnvSchema = z.object({
   TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
+  TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
+  TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
+  /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
+  TOOLSCOPE_METRICS_TOKEN: z.string().min(16).optional(),
 });
 
 export interface Config {
@@ -79,6 +83,12 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
+  integrationRetryBaseMs: number;
+  /** How often each exporter sends its metric points (OTLP). */
+  telemetryMetricsIntervalMs: number;
+  /** GET /metrics answers only with this bearer token; undefined = off. */
+  metricsToken: string | undefined;
   version: string;
   /** How long a proxy key's lookup is trusted before the database is asked again (served longer while the database is away). */
   proxyKeyCacheMs: number;
@@ -142,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
+    telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
+    metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
     version: process.env.npm_package_version ?? '0.1.0',
     streamKeepAliveMs: e.TOOLSCOPE_STREAM_KEEPALIVE_MS,
     proxyKeyCacheMs: e.TOOLSCOPE_PROXY_KEY_CACHE_MS,
