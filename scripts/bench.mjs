@@ -30,6 +30,7 @@ const STEPS = [
     script: 'scripts/bench-platform-key.mjs',
     before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
   },
+  { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
 ];
 
 function run(command, args) {

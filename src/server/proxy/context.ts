@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { OutboundClient } from '../net/outboundClient';
 import type { Recorder } from '../recording/recorder';
+import type { Admission } from './admission';
 import type { ToolsListRewriter } from './messageTap';
 import type { ProxyEvents } from './proxyEvents';
 import type { UpstreamDirectory } from './upstreamDirectory';
@@ -15,6 +16,8 @@ export interface ProxyContext {
   outbound: OutboundClient;
   directory: UpstreamDirectory;
   recorder: Recorder;
+  /** Calls in flight per workspace and server, streams per session. */
+  admission: Admission;
   events: ProxyEvents;
   /** Open server-push streams (GET and legacy SSE): ended on shutdown so they cannot hold it up. */
   pushStreams: Set<ServerResponse>;

@@ -42,6 +42,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
         signal: abort.signal,
         headersTimeoutMs: config.upstreamTimeoutMs,
         bodyTimeoutMs: 0,
+        longLived: true,
       });
     } catch (error) {
       return reply.status(502).type('application/json').send(errorResponse(null, describeFailure(error, config.upstreamTimeoutMs)));
@@ -60,13 +61,18 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     ctx.pushStreams.add(res);
     res.once('close', () => ctx.pushStreams.delete(res));
     try {
-      await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, (error) => describeFailure(error, config.upstreamTimeoutMs), (event) => {
-        if (event.event !== 'endpoint') return event;
-        const upstreamMessageUrl = new URL(event.data.trim(), target.url);
-        // The upstream may only point at itself: anything else would let it steer the proxy.
-        if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
-        streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap, res });
-        return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
+      await relaySse(upstream.body, res, tap, {
+        maxEventBytes: config.proxyResponseLimitBytes,
+        onFailure: (error) => describeFailure(error, config.upstreamTimeoutMs),
+        keepAliveMs: config.streamKeepAliveMs,
+        rewriteEvent: (event) => {
+          if (event.event !== 'endpoint') return event;
+          const upstreamMessageUrl = new URL(event.data.trim(), target.url);
+          // The upstream may only point at itself: anything else would let it steer the proxy.
+          if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
+          streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap, res });
+          return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
+        },
       });
     } finally {
       streams.delete(streamId);

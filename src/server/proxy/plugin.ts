@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
+import { Admission } from './admission';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
@@ -34,6 +36,7 @@ declare module 'fastify' {
  */
 export async function installProxy(app: FastifyInstance): Promise<void> {
   const recorder = new Recorder(app.db, app.bus, {
+    budgets: new RecordingBudgets(new WorkspacePlans(app.db).planOf),
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
     unansweredCallMs: app.config.unansweredCallMs,
@@ -42,7 +45,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   // The sweep ends idle sessions and overdue calls: often enough that a call ends within a quarter of its bound.
   recorder.start(Math.max(250, Math.min(30_000, Math.floor(app.config.unansweredCallMs / 4))));
   app.decorate('recorder', recorder);
-  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
+  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret, app.config.proxyKeyCacheMs));
   app.decorate('proxyEvents', new ProxyEvents());
   const access = new AgentAccess(app.db, app.log);
   const workspaceKeys = new WorkspaceKeyResolver(app.db, app.config.secret, app.log);
@@ -72,6 +75,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,
+    admission: new Admission(app.config),
     events: app.proxyEvents,
     access,
     quota: app.quotaGate,

@@ -48,7 +48,7 @@ const SESSION_COLUMNS: Columns = [
 
 const MESSAGE_COLUMNS: Columns = [
   ['workspace_id', 'uuid'], ['session_id', 'uuid'], ['seq', 'int'], ['direction', 'text'], ['kind', 'text'], ['method', 'text'],
-  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'],
+  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'], ['progress_count', 'int'],
 ];
 
 // The request and response texts are written as they crossed the proxy, once (migration 007).
@@ -82,7 +82,7 @@ const INSERT_SESSIONS = `insert into sessions (${names(SESSION_COLUMNS)})
 
 // The payload travels as its JSON text (exactly as it crossed the proxy) and is stored as jsonb.
 const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
-  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at
+  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at, progress_count
   from ${recordset(MESSAGE_COLUMNS)}`;
 
 // New calls (nearly all) are plain inserts; a call first written pending gets its response (and

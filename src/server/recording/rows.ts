@@ -38,6 +38,8 @@ export interface QueuedMessage {
   size_bytes: number;
   truncated: boolean;
   created_at: string;
+  /** On the last notification of a coalesced progress stream: how many the stream had. */
+  progress_count?: number | null;
 }
 
 /**

@@ -116,6 +116,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         url: body.url,
         description: body.description,
         transport: body.transport,
+        timeoutMs: body.timeoutMs,
         credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
@@ -171,7 +172,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
       if (!row) throw notFound('Server not found');
-      app.upstreams.forget(row.proxy_key);
+      app.upstreams.revoke(row.proxy_key);
       app.recorder.forgetServer(row.id);
       return reply.status(204).send();
     },
