@@ -21,3 +21,7 @@ export const InviteMemberBody = z.object({
 export type InviteMemberBody = z.input<typeof InviteMemberBody>;
 
 export const MemberParams = z.object({ workspaceId: z.string(), userId: z.string().uuid('Unknown member') });
+
+/** PUT /workspaces/{id}/members/{userId}: a new role; at least one owner always remains. */
+export const UpdateMemberRoleBody = z.object({ role: z.enum(MEMBER_ROLES) }).strict();
+export type UpdateMemberRoleBody = z.infer<typeof UpdateMemberRoleBody>;

@@ -21,8 +21,10 @@ export function signAccessToken(
   secret: string,
   nowSeconds = Math.floor(Date.now() / 1000),
   ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+  signInId?: string,
 ): string {
   const claims: AccessTokenClaims = { sub: userId, typ: 'access', iat: nowSeconds, exp: nowSeconds + ttlSeconds, jti: randomUUID() };
+  if (signInId) claims.sid = signInId;
   const body = `${encodedHeader}.${b64url(JSON.stringify(claims))}`;
   return `${body}.${sign(body, secret).toString('base64url')}`;
 }

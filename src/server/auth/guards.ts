@@ -12,6 +12,8 @@ declare module 'fastify' {
     userId: string;
     /** When the request's access token expires (ms since the epoch): long-lived streams end then. */
     accessTokenExpiresAt: number;
+    /** The sign-in (refresh-token family) the access token was issued for, when it names one. */
+    signInId?: string;
     workspaceRole?: MemberRole;
   }
 }
@@ -29,6 +31,7 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   if (!claims) throw unauthorized('Invalid or expired access token');
   request.userId = claims.sub;
   request.accessTokenExpiresAt = claims.exp * 1000;
+  request.signInId = typeof claims.sid === 'string' ? claims.sid : undefined;
 }
 
 function queryToken(request: FastifyRequest): string | undefined {

@@ -2,7 +2,8 @@ import type { Database } from '../../db/database';
 import type { LoginResult, RegisterBody, UserDto } from '../../../contract/auth';
 import { signAccessToken } from '../../auth/accessToken';
 import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../auth/passwords';
-import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken } from '../../auth/refreshTokens';
+import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken, type SignInOrigin } from '../../auth/refreshTokens';
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../../contract/constants';
 import { clearLoginFailures, lockedForSeconds, recordLoginFailure } from '../../auth/loginThrottle';
 import { consumePasswordReset, createPasswordReset } from '../../auth/passwordResets';
 import { badRequest, conflict, tooManyRequests, unauthorized } from '../../http/errors';
@@ -35,7 +36,7 @@ export class Accounts {
   ) {}
 
   /** User, personal workspace (owner) and starter subscription in one transaction; signs in. */
-  async register(body: RegisterBody): Promise<LoginResult & { user: UserDto }> {
+  async register(body: RegisterBody, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
     const passwordHash = await hashPassword(body.password);
     try {
       const userId = await this.db.transaction(async (tx) => {
@@ -45,7 +46,7 @@ export class Accounts {
         await insertStarterSubscription(tx, id);
         return id;
       });
-      return this.signIn(userId);
+      return this.signIn(userId, origin);
     } catch (error) {
       // Two sign-ups with one email at once: the unique index settles it.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(AuthText.emailTaken, { email: AuthText.emailTaken });
@@ -53,7 +54,7 @@ export class Accounts {
     }
   }
 
-  async login(email: string, password: string): Promise<LoginResult & { user: UserDto }> {
+  async login(email: string, password: string, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
     const locked = await lockedForSeconds(this.db, email);
     if (locked > 0) throw tooManyRequests(AuthText.tooManyAttempts(locked));
     const user = await findUserByEmail(this.db, email);
@@ -64,16 +65,16 @@ export class Accounts {
       throw unauthorized(AuthText.invalidCredentials);
     }
     await clearLoginFailures(this.db, email);
-    return this.signIn(user.id);
+    return this.signIn(user.id, origin);
   }
 
   /** Rotates the refresh token; a refusal is always the same 401, whatever the reason. */
-  async refresh(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
-    const rotation = await rotateRefreshToken(this.db, refreshToken);
+  async refresh(refreshToken: string, origin: SignInOrigin = {}): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
+    const rotation = await rotateRefreshToken(this.db, refreshToken, origin);
     if (!rotation.ok) throw unauthorized(AuthText.invalidRefreshToken);
     const user = await findUserById(this.db, rotation.userId);
     if (!user) throw unauthorized(AuthText.invalidRefreshToken);
-    return { accessToken: signAccessToken(user.id, this.secret), refreshToken: rotation.token, user: toUserDto(user) };
+    return { accessToken: this.accessTokenFor(user.id, rotation.familyId), refreshToken: rotation.token, user: toUserDto(user) };
   }
 
   /** Queues a reset mail when the account exists; the caller answers the same either way. */
@@ -120,9 +121,14 @@ export class Accounts {
     return toUserDto(user);
   }
 
-  private async signIn(userId: string): Promise<LoginResult & { user: UserDto }> {
+  private async signIn(userId: string, origin: SignInOrigin): Promise<LoginResult & { user: UserDto }> {
     const user = await this.currentUser(userId);
-    const refresh = await issueRefreshToken(this.db, userId);
-    return { accessToken: signAccessToken(userId, this.secret), refreshToken: refresh.token, user };
+    const refresh = await issueRefreshToken(this.db, userId, undefined, REFRESH_TOKEN_TTL_SECONDS, origin);
+    return { accessToken: this.accessTokenFor(userId, refresh.familyId), refreshToken: refresh.token, user };
+  }
+
+  /** The access token names its sign-in, so the account settings can mark "this device". */
+  private accessTokenFor(userId: string, signInId: string): string {
+    return signAccessToken(userId, this.secret, undefined, undefined, signInId);
   }
 }

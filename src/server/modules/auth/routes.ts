@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ForgotPasswordBody,
@@ -30,24 +30,25 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
   const resetLinkBase = () => app.config.publicUrl ?? `http://localhost:${app.config.port}`;
   const accounts = new Accounts(app.db, app.config.secret, resetLinkBase);
   const tags = ['auth'];
+  const originOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] ?? null, ip: request.ip });
   const security: Record<string, string[]>[] = [];
 
   app.post(
     Paths.register,
     { schema: { tags, security, summary: 'Create an account with a personal workspace and sign in', body: RegisterBody, response: { 201: LoginResult, ...errorResponses(400, 409) } } },
-    async (request, reply) => reply.status(201).send(await accounts.register(request.body)),
+    async (request, reply) => reply.status(201).send(await accounts.register(request.body, originOf(request))),
   );
 
   app.post(
     Paths.login,
     { schema: { tags, security, summary: 'Sign in with email and password', body: LoginBody, response: { 200: LoginResult, ...errorResponses(400, 401, 429) } } },
-    async (request) => accounts.login(request.body.email, request.body.password),
+    async (request) => accounts.login(request.body.email, request.body.password, originOf(request)),
   );
 
   app.post(
     Paths.refresh,
     { schema: { tags, security, summary: 'Exchange a refresh token for new tokens (the old one is used up)', body: RefreshBody, response: { 200: RefreshResult, ...errorResponses(400, 401) } } },
-    async (request) => accounts.refresh(request.body.refreshToken),
+    async (request) => accounts.refresh(request.body.refreshToken, originOf(request)),
   );
 
   app.post(
@@ -63,7 +64,7 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
       },
     },
     async (request, reply) => {
-      const result = await accounts.refresh(request.body.refresh_token);
+      const result = await accounts.refresh(request.body.refresh_token, originOf(request));
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return {
