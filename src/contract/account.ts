@@ -5,7 +5,7 @@ import { NOTIFICATION_TYPES } from './notifications';
 // The signed-in user's own settings (docs/settings.md): profile, password, sign-ins, preferences.
 
 /** An avatar the user may store: a locally generated image (data:image/svg+xml) or an https URL. */
-const AVATAR_DATA_URL = /^data:image\/svg\+xml(;charset=utf-8)?(;base64)?,/i;
+const AVATAR_DATA_URL = /^data:image\/svg\+xml(;[a-z0-9=-]+)*,/i;
 export const MAX_AVATAR_URL_LENGTH = 40_000;
 export function isStorableAvatarUrl(url: string): boolean {
   if (AVATAR_DATA_URL.test(url)) return true;

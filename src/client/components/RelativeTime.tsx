@@ -1,4 +1,5 @@
 import Tooltip from '@mui/material/Tooltip';
+import { formatDateTime, useDateDisplay } from './dates/dateDisplay';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -23,8 +24,9 @@ export function formatRelativeTime(value: string | number | Date, now: number = 
 
 export function RelativeTime({ value, now }: { value: string | number | Date; now?: number }) {
   const date = new Date(value);
+  const display = useDateDisplay();
   return (
-    <Tooltip title={date.toLocaleString()}>
+    <Tooltip title={formatDateTime(date, display)}>
       <time dateTime={date.toISOString()}>{formatRelativeTime(date, now)}</time>
     </Tooltip>
   );

@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { NotificationSettingsStore } from './NotificationSettingsStore';
 import { NOTIFICATION_COLUMNS, toNotificationDto, type NotificationRow } from './notificationRow';
+import { enqueueNotificationMails } from './notificationMail';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -141,6 +142,7 @@ export class NotificationService {
           [recipients, workspaceId, input.title, input.message, input.severity, input.type, input.actionUrl ?? null, JSON.stringify(input.metadata ?? {}), groupKey, now],
         );
         stored.push(...inserted);
+        await enqueueNotificationMails(tx, input, inserted.map((row) => row.user_id));
       }
       return stored;
     });

@@ -1,3 +1,4 @@
+import { formatPreciseTime } from '../../components/dates/dateDisplay';
 // Display helpers shared by the sessions, activity and reasoning pages.
 
 export function formatDuration(ms: number | null | undefined): string {
@@ -23,9 +24,8 @@ export function formatClient(name: string | null, version: string | null): strin
 
 /** "14:03:22.120" — the clock time of an event, to the millisecond. */
 export function formatClockTime(iso: string): string {
-  const date = new Date(iso);
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+  // In the user's time zone and hour cycle (Preferences).
+  return formatPreciseTime(iso);
 }
 
 export const sessionPath = (sessionId: string) => `/sessions/${sessionId}`;

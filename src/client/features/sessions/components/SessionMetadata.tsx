@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../components/dates/dateDisplay';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -36,8 +37,8 @@ export function SessionMetadata({ session }: { session: SessionDto }) {
         </Field>
         <Field label="Client">{formatClient(session.clientName, session.clientVersion)}</Field>
         <Field label="Protocol">{`${session.protocolVersion ?? 'unknown'} · ${session.transport}`}</Field>
-        <Field label="Started">{new Date(session.startedAt).toLocaleString()}</Field>
-        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>{new Date(session.endedAt ?? session.lastActivityAt).toLocaleString()}</Field>
+        <Field label="Started">{formatDateTime(session.startedAt)}</Field>
+        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>{formatDateTime(session.endedAt ?? session.lastActivityAt)}</Field>
         <Field label="Duration">{formatDuration(session.durationMs)}</Field>
         <Field label="Messages / calls / errors">
           {`${session.messageCount.toLocaleString()} / ${session.callCount.toLocaleString()} / `}
