@@ -16,7 +16,7 @@ function applyPreferences(preferences: Preferences): void {
 
 startAppListening({
   matcher: isAnyOf(settingsApi.endpoints.getPreferences.matchFulfilled, settingsApi.endpoints.updatePreferences.matchFulfilled),
-  effect: (action) => applyPreferences((action as { payload: Preferences }).payload),
+  effect: (action) => applyPreferences((action as unknown as { payload: Preferences }).payload),
 });
 
 startAppListening({
