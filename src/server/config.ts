@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
   TOOLSCOPE_TRUST_PROXY: bool(false),
+  TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
+  TOOLSCOPE_CATALOG_FILE: z.string().optional(),
 });
 
 export interface Config {
@@ -72,6 +74,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** A registry speaking the MCP Registry API v0 for the marketplace (docs/marketplace.md). */
+  catalogUrl: string | undefined;
+  /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
+  catalogFile: string | undefined;
   version: string;
 }
 
@@ -124,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
+    catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
   };

@@ -16,6 +16,7 @@ import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
 import { accountRoutes } from './account/routes';
 import { memberRoleRoutes } from './members/roleRoutes';
+import { marketplaceRoutes } from './marketplace/routes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -23,5 +24,5 @@ import { memberRoleRoutes } from './members/roleRoutes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, marketplaceRoutes];
 export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, memberRoleRoutes];
