@@ -22,7 +22,8 @@ describe('the bundled catalog', () => {
     const validate = ajv.compile(schema);
     const problems: string[] = [];
     for (const server of bundled.servers) {
-      if (!validate(server)) problems.push(`${server.name}: ${ajv.errorsText(validate.errors)}`);
+      const valid: boolean = validate(server);
+      if (!valid) problems.push(`${server.name}: ${ajv.errorsText(validate.errors)}`);
     }
     expect(problems).toEqual([]);
     expect(bundled.servers.length).toBeGreaterThanOrEqual(30);
@@ -71,7 +72,7 @@ describe(`marketplace API (${engineName})`, () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('reads an operator file in the registry list shape, and falls back to the bundled catalog with a warning when it is broken', async () => {
+  it('reads an operator file in the registry list shape; a broken file keeps the last good catalog, a missing one the bundled, with a warning', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'catalog-'));
     const file = path.join(dir, 'catalog.json');
     await writeFile(file, JSON.stringify({ servers: [{ server: { name: 'com.example/weather', description: 'Weather', version: '1.0.0', remotes: [{ type: 'sse', url: 'https://weather.example.com/sse' }] }, _meta: {} }, { server: { nope: true } }] }));
@@ -83,10 +84,19 @@ describe(`marketplace API (${engineName})`, () => {
       expect(body.warning).toMatch(/1 entries/);
       await writeFile(file, '{ not json');
       const broken = (await list(own.app, ada.accessToken)).json();
-      expect(broken.source).toBe('bundled');
+      expect(broken.servers.map((s: { name: string }) => s.name)).toEqual(['com.example/weather']);
       expect(broken.warning).toMatch(/could not be read/);
     } finally {
       await own.app.close();
+    }
+    const missing = await buildTestApp({ catalogFile: path.join(dir, 'nowhere.json'), secret: t.config.secret }, t.database);
+    try {
+      const body = (await list(missing.app, ada.accessToken)).json();
+      expect(body.source).toBe('bundled');
+      expect(body.servers.length).toBeGreaterThanOrEqual(30);
+      expect(body.warning).toMatch(/could not be read/);
+    } finally {
+      await missing.app.close();
     }
   });
 

@@ -4,7 +4,7 @@ import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 import { userUpdated } from '../auth/authSlice';
 import { authApi } from '../auth/authApi';
-import { mapUser, type User } from '../auth/userMapping';
+import { mapUser, readTemporaryAvatar, withTemporaryAvatar, type User } from '../auth/userMapping';
 
 // The account settings calls (docs/settings.md). A profile change updates the signed-in user in
 // the store as soon as the server accepts it, so the header shows the new name at once.
@@ -17,8 +17,10 @@ export const settingsApi = apiSlice.injectEndpoints({
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(userUpdated(data));
-          dispatch(authApi.util.upsertQueryData('getMe', undefined, data));
+          // The temporary avatar is read now, not when the answer arrived: the page may have dropped it since.
+          const user = withTemporaryAvatar(data, readTemporaryAvatar());
+          dispatch(userUpdated(user));
+          dispatch(authApi.util.upsertQueryData('getMe', undefined, user));
         } catch {
           // The form shows the error; the header keeps the name it had.
         }

@@ -85,7 +85,7 @@ export function MembersPanel({ workspace }: { workspace: WorkspaceDto }) {
       {canManage && (
         <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
           <Button variant="contained" startIcon={<PersonAddAlt1OutlinedIcon />} onClick={() => setDialog({ kind: 'add' })}>
-            Invite member
+            Add member
           </Button>
         </Stack>
       )}

@@ -79,6 +79,7 @@ export function MembersTable({ members, currentUserId, onRemove, onRoleChange, c
                       value={member.role}
                       onChange={(event) => onRoleChange(member, event.target.value as MemberRole)}
                       inputProps={{ 'aria-label': `Role of ${name}` }}
+                      data-testid="member-role"
                       sx={{ minWidth: 120 }}
                     >
                       {(canGrantOwner ? (['owner', 'admin', 'member'] as const) : (['admin', 'member'] as const)).map((role) => (
