@@ -1,4 +1,4 @@
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

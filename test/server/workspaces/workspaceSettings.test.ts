@@ -1,4 +1,4 @@
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';

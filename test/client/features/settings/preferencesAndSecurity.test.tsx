@@ -9,7 +9,7 @@ import { renderShellApp } from '../../helpers/renderShellApp';
 import type { FakeApi } from '../../helpers/fakeApi';
 
 configure({ asyncUtilTimeout: 5_000 });
-jest.setTimeout(30_000);
+jest.setTimeout(120_000);
 
 let api: FakeApi | undefined;
 beforeEach(() => {

@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Divider from '@mui/material/Divider';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -15,7 +16,8 @@ import { selectCurrentUser } from '../../auth/authSlice';
 import { setTemporaryAvatar } from '../../auth/temporaryAvatar';
 import type { AvatarChoice } from '../avatarChoices';
 import { useUpdateProfileMutation } from '../settingsApi';
-import { AvatarPicker } from './AvatarPicker';
+// DiceBear's styles weigh ~500 kB: they load with the picker, not with every settings tab.
+const AvatarPicker = lazy(() => import('./AvatarPicker').then((module) => ({ default: module.AvatarPicker })));
 
 /** Profile: name (saved to the server, the header follows at once), email, avatar. */
 export function ProfileTab() {
@@ -99,7 +101,9 @@ export function ProfileTab() {
             Drawn on this device: no image is fetched from or sent to an avatar service.
           </Typography>
           <Divider sx={{ mb: 2 }} />
-          <AvatarPicker onSave={saveAvatar} />
+          <Suspense fallback={<Skeleton variant="rounded" height={140} aria-label="Loading avatars" />}>
+            <AvatarPicker onSave={saveAvatar} />
+          </Suspense>
         </CardContent>
       </Card>
     </Stack>
