@@ -13,7 +13,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // at a local server-everything: marketplace search → that entry → Connect → it is on /servers and
 // goes online. Screenshots of the settings and marketplace go to TOOLSCOPE_E2E_SCREENSHOTS.
 const describeInBrowser = describeWhenChromium();
-jest.setTimeout(180_000);
+jest.setTimeout(400_000);
 
 describeInBrowser('settings and marketplace journey', () => {
   let upstream: EverythingServer;
@@ -47,7 +47,7 @@ describeInBrowser('settings and marketplace journey', () => {
       TOOLSCOPE_HEALTH_INTERVAL_MS: '1000',
       TOOLSCOPE_CATALOG_FILE: catalogFile,
       TOOLSCOPE_FLAGS: 'show_personal_preferences=true,show_personal_security=true',
-    });
+    }, 240_000);
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();

@@ -69,9 +69,9 @@ export function AvatarPicker({ onSave, random }: AvatarPickerProps) {
                 value={choice.id}
                 checked={checked}
                 slotProps={{ input: { 'aria-label': describeAvatar(choice) } }}
-                sx={{ position: 'absolute', opacity: 0, width: 1, height: 1, p: 0, m: 0 }}
+                sx={{ position: 'absolute', inset: 0, zIndex: 1, opacity: 0, width: 1, height: 1, p: 0, m: 0 }}
               />
-              <Avatar src={choice.url} alt="" sx={{ width: 56, height: 56 }} />
+              <Avatar src={choice.url} alt="" sx={{ width: 56, height: 56, pointerEvents: 'none' }} />
             </Box>
           );
         })}
