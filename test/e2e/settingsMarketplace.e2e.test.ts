@@ -95,6 +95,8 @@ describeInBrowser('settings and marketplace journey', () => {
 
   it('picks an avatar: the header shows it', async () => {
     const group = page.getByRole('radiogroup', { name: 'Choose an avatar' });
+    // The picker's code (DiceBear) loads with the profile tab.
+    await group.getByRole('radio').first().waitFor();
     expect(await group.getByRole('radio').count()).toBe(6);
     await page.getByRole('button', { name: 'Shuffle' }).click();
     const option = group.locator('label').nth(1);

@@ -14,8 +14,19 @@ const DEFAULT_DISPLAY: DateDisplay = { dateFormat: 'locale', timeFormat: 'locale
 let current: DateDisplay = DEFAULT_DISPLAY;
 const listeners = new Set<() => void>();
 
+function isUsableZone(zone: string | null | undefined): zone is string {
+  if (!zone) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function setDateDisplay(next: Partial<DateDisplay>): void {
-  const merged: DateDisplay = { ...DEFAULT_DISPLAY, ...next };
+  // A zone this browser does not know (or none) means the browser's own: dates never fail to show.
+  const merged: DateDisplay = { ...DEFAULT_DISPLAY, ...next, timeZone: isUsableZone(next.timeZone) ? next.timeZone : undefined };
   if (merged.timeZone === current.timeZone && merged.dateFormat === current.dateFormat && merged.timeFormat === current.timeFormat) return;
   current = merged;
   for (const listener of listeners) listener();

@@ -10,7 +10,7 @@ import { settingsApi } from './settingsApi';
 // and the default workspace is the second step of SPEC §4's selection order. They are loaded as
 // soon as someone signs in, and applied whenever they load or change.
 function applyPreferences(preferences: Preferences): void {
-  setDateDisplay({ timeZone: preferences.timezone, dateFormat: preferences.dateFormat ?? 'locale', timeFormat: preferences.timeFormat ?? 'locale' });
+  setDateDisplay({ timeZone: preferences.timezone ?? undefined, dateFormat: preferences.dateFormat ?? 'locale', timeFormat: preferences.timeFormat ?? 'locale' });
   if (preferences.defaultWorkspaceId !== undefined) saveDefaultWorkspaceId(preferences.defaultWorkspaceId ?? null);
 }
 

@@ -63,7 +63,7 @@ describe('Profile tab', () => {
         return { body: { ...TEST_USER_DTO, avatarUrl: saved.avatarUrl } };
       }),
     );
-    const group = await screen.findByRole('radiogroup', { name: 'Choose an avatar' });
+    const group = await screen.findByRole('radiogroup', { name: 'Choose an avatar' }, { timeout: 60_000 });
     const radios = within(group).getAllByRole('radio');
     expect(radios).toHaveLength(6);
     for (const radio of radios) expect(radio.getAttribute('aria-label')).toMatch(/avatar/);
@@ -90,7 +90,7 @@ describe('Profile tab', () => {
 
   it('keeps the pick as the local temporary avatar, which wins, when the server refuses it', async () => {
     const { store } = renderProfile((fake) => fake.on('PUT', Paths.me, { status: 400, body: { message: 'avatarUrl: The avatar image is too large', code: 'validation_failed' } }));
-    const radio = within(await screen.findByRole('radiogroup', { name: 'Choose an avatar' })).getAllByRole('radio')[0];
+    const radio = within(await screen.findByRole('radiogroup', { name: 'Choose an avatar' }, { timeout: 60_000 })).getAllByRole('radio')[0];
     await userEvent.click(radio);
     await userEvent.click(screen.getByRole('button', { name: 'Save avatar' }));
     await screen.findByText('Avatar kept on this device only');
