@@ -3,7 +3,6 @@ import type { Preferences, UpdatePreferencesBody } from '../../../contract/auth'
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 import { userUpdated } from '../auth/authSlice';
-import { authApi } from '../auth/authApi';
 import { mapUser, readTemporaryAvatar, withTemporaryAvatar, type User } from '../auth/userMapping';
 
 // The account settings calls (docs/settings.md). A profile change updates the signed-in user in
@@ -19,8 +18,9 @@ export const settingsApi = apiSlice.injectEndpoints({
           const { data } = await queryFulfilled;
           // The temporary avatar is read now, not when the answer arrived: the page may have dropped it since.
           const user = withTemporaryAvatar(data, readTemporaryAvatar());
+          // Only the signed-in user is updated: an upsert of getMe would land a moment later and
+          // put back a temporary avatar the page has dropped meanwhile.
           dispatch(userUpdated(user));
-          dispatch(authApi.util.upsertQueryData('getMe', undefined, user));
         } catch {
           // The form shows the error; the header keeps the name it had.
         }
