@@ -2,6 +2,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseFlagOverrides, resolveFlags, type Flags } from '../contract/flags';
+import { isLoopbackHost, parsePrivateUpstreamAllowList, type PrivateUpstreamAllowList } from './net/privateNetworkPolicy';
 
 // Every setting comes from the environment, validated here, with defaults that make
 // `npm start` work on a fresh machine. Nothing else reads process.env.
@@ -19,7 +20,8 @@ const int = (fallback: number, min = 0) =>
 
 const EnvSchema = z.object({
   PORT: int(4000, 0),
-  HOST: z.string().optional().default('0.0.0.0'),
+  // Loopback by default: a fresh install is reachable from this machine only (docs/security.md).
+  HOST: z.string().optional().default('127.0.0.1'),
   TOOLSCOPE_DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z.string().optional(),
   TOOLSCOPE_PUBLIC_URL: z.string().url().optional(),
@@ -30,8 +32,13 @@ const EnvSchema = z.object({
   TOOLSCOPE_PROXY_BODY_LIMIT_BYTES: int(4 * 1_048_576, 1024),
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
   TOOLSCOPE_UPSTREAM_TIMEOUT_MS: int(60_000, 100),
+  TOOLSCOPE_UNANSWERED_CALL_MS: int(300_000, 1000),
   TOOLSCOPE_HEALTH_INTERVAL_MS: int(30_000, 50),
-  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: bool(true),
+  // Unset: private upstreams allowed when HOST is loopback, refused otherwise (docs/security.md).
+  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).optional(),
+  TOOLSCOPE_PRIVATE_UPSTREAMS: z.string().optional(),
+  TOOLSCOPE_DEV_MAIL_LOG: bool(false),
+  TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE: int(20, 1),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
   TOOLSCOPE_RECORDER_FLUSH_MS: int(50, 1),
   TOOLSCOPE_PGLITE_NICE: int(10, 0).pipe(z.number().max(19)),
@@ -43,6 +50,10 @@ const EnvSchema = z.object({
   TOOLSCOPE_TRUST_PROXY: bool(false),
   TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
   TOOLSCOPE_CATALOG_FILE: z.string().optional(),
+  TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
+  TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
+  /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
+  TOOLSCOPE_METRICS_TOKEN: z.string().min(16).optional(),
 });
 
 export interface Config {
@@ -59,8 +70,17 @@ export interface Config {
   proxyBodyLimitBytes: number;
   proxyResponseLimitBytes: number;
   upstreamTimeoutMs: number;
+  /** A tool call with no answer after this long ends as a timeout (docs/sessions.md "Definitions"). */
+  unansweredCallMs: number;
   healthIntervalMs: number;
+  /** Every private upstream allowed (resolved from TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS and HOST). */
   allowPrivateUpstreams: boolean;
+  /** Private ranges and hosts the operator allows when allowPrivateUpstreams is false. */
+  privateUpstreamAllowList: PrivateUpstreamAllowList;
+  /** Log mail (password-reset links included) when no SMTP is configured: local use and demos only. */
+  devMailLog: boolean;
+  /** Requests per minute per client on sign-in, sign-up and forgot-password (refresh: 3×). */
+  authRateLimitPerMinute: number;
   recorderQueueLimit: number;
   recorderFlushMs: number;
   /** Nice value of the embedded database's thread (Linux): the proxy's requests win the CPU over recorder writes. */
@@ -78,6 +98,12 @@ export interface Config {
   catalogUrl: string | undefined;
   /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
   catalogFile: string | undefined;
+  /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
+  integrationRetryBaseMs: number;
+  /** How often each exporter sends its metric points (OTLP). */
+  telemetryMetricsIntervalMs: number;
+  /** GET /metrics answers only with this bearer token; undefined = off. */
+  metricsToken: string | undefined;
   version: string;
 }
 
@@ -104,6 +130,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  let privateUpstreamAllowList: PrivateUpstreamAllowList;
+  try {
+    privateUpstreamAllowList = parsePrivateUpstreamAllowList(e.TOOLSCOPE_PRIVATE_UPSTREAMS);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TOOLSCOPE_PRIVATE_UPSTREAMS: ${(error as Error).message}`);
+  }
+  const explicitPrivate = e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS;
+  const host = overrides.host ?? e.HOST;
+  const allowPrivateUpstreams =
+    explicitPrivate === undefined || explicitPrivate === '' ? isLoopbackHost(host) : ['1', 'true', 'yes', 'on'].includes(explicitPrivate);
   const defaultClientDir = path.resolve(__dirname, '../../client');
   return {
     port: e.PORT,
@@ -118,8 +154,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proxyBodyLimitBytes: e.TOOLSCOPE_PROXY_BODY_LIMIT_BYTES,
     proxyResponseLimitBytes: e.TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.TOOLSCOPE_UPSTREAM_TIMEOUT_MS,
+    unansweredCallMs: e.TOOLSCOPE_UNANSWERED_CALL_MS,
     healthIntervalMs: e.TOOLSCOPE_HEALTH_INTERVAL_MS,
-    allowPrivateUpstreams: e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS,
+    allowPrivateUpstreams,
+    privateUpstreamAllowList,
+    devMailLog: e.TOOLSCOPE_DEV_MAIL_LOG,
+    authRateLimitPerMinute: e.TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
     pgliteNice: e.TOOLSCOPE_PGLITE_NICE,
@@ -132,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
     catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
     catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
+    integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
+    telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
+    metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
   };

@@ -38,7 +38,8 @@ export async function issueRefreshToken(
 
 export type RotationResult =
   | { ok: true; userId: string; token: string; familyId: string }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' }
+  | { ok: false; reason: 'reused'; userId: string; familyId: string };
 
 interface RefreshTokenRow {
   id: string;
@@ -64,7 +65,7 @@ export async function rotateRefreshToken(db: Database, token: string, origin: Si
     if (row.revoked_at) {
       if (row.replaced_by) {
         await revokeFamily(tx, row.family_id);
-        return { ok: false, reason: 'reused' };
+        return { ok: false, reason: 'reused', userId: row.user_id, familyId: row.family_id };
       }
       return { ok: false, reason: 'revoked' };
     }
@@ -76,9 +77,11 @@ export async function rotateRefreshToken(db: Database, token: string, origin: Si
 }
 
 /** Sign-out: ends the sign-in the token belongs to. Unknown tokens are ignored. */
-export async function revokeRefreshTokenFamily(db: Queryable, token: string): Promise<void> {
-  const rows = await db.query<{ family_id: string }>('select family_id from refresh_tokens where token_hash = $1', [hashOpaqueToken(token)]);
-  if (rows[0]) await revokeFamily(db, rows[0].family_id);
+export async function revokeRefreshTokenFamily(db: Queryable, token: string): Promise<{ userId: string; familyId: string } | undefined> {
+  const rows = await db.query<{ family_id: string; user_id: string }>('select family_id, user_id from refresh_tokens where token_hash = $1', [hashOpaqueToken(token)]);
+  if (!rows[0]) return undefined;
+  await revokeFamily(db, rows[0].family_id);
+  return { userId: rows[0].user_id, familyId: rows[0].family_id };
 }
 
 /** Ends every sign-in of a user (after a password reset). */

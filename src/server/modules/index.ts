@@ -17,6 +17,11 @@ import { memberRoutes } from './members/routes';
 import { accountRoutes } from './account/routes';
 import { memberRoleRoutes } from './members/roleRoutes';
 import { marketplaceRoutes } from './marketplace/routes';
+import { analyticsRoutes } from './analytics/routes';
+import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
+import { auditRoutes } from './audit/routes';
+import { integrationRoutes } from './integrations/routes';
+import { telemetryRoutes } from './telemetry/routes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -24,5 +29,20 @@ import { marketplaceRoutes } from './marketplace/routes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, marketplaceRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, memberRoleRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [
+  workspaceRoute,
+  sessionRoutes,
+  toolCallRoutes,
+  liveStreamRoutes,
+  workspaceNotificationRoutes,
+  schemaRoutes,
+  serverRoutes,
+  memberRoutes,
+  memberRoleRoutes,
+  workspaceInvitationRoutes,
+  auditRoutes,
+  integrationRoutes,
+  telemetryRoutes,
+  analyticsRoutes,
+];

@@ -56,7 +56,7 @@ export const accountRoutes: FastifyPluginAsync = async (plugin) => {
       const passwordHash = await hashPassword(newPassword);
       const signedOutOthers = await app.db.transaction(async (tx) => {
         await updatePasswordHash(tx, request.userId, passwordHash);
-        return revokeOtherRefreshTokens(tx, request.userId, request.signInId);
+        return revokeOtherRefreshTokens(tx, request.userId, request.accessTokenSid);
       });
       return { message: AccountText.passwordChanged, signedOutOthers };
     },
@@ -65,13 +65,13 @@ export const accountRoutes: FastifyPluginAsync = async (plugin) => {
   app.get(
     Paths.signIns,
     { schema: { tags, summary: 'Active sign-ins (device, address, created, last used; the current one marked)', response: { 200: SignInListResult, ...errorResponses(401) } } },
-    async (request) => ({ signIns: await listActiveSignIns(app.db, request.userId, request.signInId) }),
+    async (request) => ({ signIns: await listActiveSignIns(app.db, request.userId, request.accessTokenSid) }),
   );
 
   app.post(
     Paths.revokeOtherSignIns,
     { schema: { tags, summary: 'Sign out everywhere else: ends every sign-in but this one', response: { 200: RevokeOthersResult, ...errorResponses(401) } } },
-    async (request) => ({ revoked: await revokeOtherRefreshTokens(app.db, request.userId, request.signInId) }),
+    async (request) => ({ revoked: await revokeOtherRefreshTokens(app.db, request.userId, request.accessTokenSid) }),
   );
 
   app.delete(

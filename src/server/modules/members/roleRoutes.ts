@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MemberListResult, MemberParams, UpdateMemberRoleBody } from '../../../contract/members';
-import { WorkspaceParams, WorkspaceText } from '../../../contract/workspaces';
+import { WorkspaceText } from '../../../contract/workspaces';
 import { conflict, forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
 import { requireRole } from '../workspaces/roleCheck';
 import { listMembers } from './store';
-import { changeMemberRole, leaveWorkspace, roleOf } from './roleStore';
+import { changeMemberRole, roleOf } from './roleStore';
 
-// Role changes and leaving a workspace (docs/settings.md). Owners and admins change roles; only an
+// Role changes (docs/settings.md); leaving is the invitations work's DELETE …/members/me. Owners and admins change roles; only an
 // owner makes someone an owner or changes an owner's role; a workspace always keeps an owner.
 export const memberRoleRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -33,22 +33,6 @@ export const memberRoleRoutes: FastifyPluginAsync = async (plugin) => {
         if (!outcome.ok) throw conflict(WorkspaceText.lastOwner, { role: WorkspaceText.lastOwner });
       });
       return { members: await listMembers(app.db, workspaceId) };
-    },
-  );
-
-  app.delete(
-    '/members/me',
-    { schema: { tags, summary: 'Leave the workspace (not its only owner, not the personal one)', params: WorkspaceParams } },
-    async (request, reply) => {
-      const { workspaceId } = request.params;
-      await app.db.transaction(async (tx) => {
-        const rows = await tx.query<{ workspace_type: string; owner_id: string }>('select workspace_type, owner_id from workspaces where id = $1', [workspaceId]);
-        if (rows[0]?.workspace_type === 'personal' && rows[0].owner_id === request.userId) throw forbidden(WorkspaceText.personalCannotBeLeft);
-        const outcome = await leaveWorkspace(tx, workspaceId, request.userId);
-        if (outcome === 'absent') throw notFound('Workspace not found');
-        if (outcome === 'last_owner') throw conflict(WorkspaceText.lastOwnerCannotLeave);
-      });
-      return reply.status(204).send();
     },
   );
 };

@@ -40,17 +40,6 @@ export async function changeMemberRole(db: Queryable, workspaceId: string, userI
   return { ok: true, previous: target.role };
 }
 
-/** The caller leaves the workspace. Call inside a transaction. */
-export async function leaveWorkspace(db: Queryable, workspaceId: string, userId: string): Promise<'left' | 'last_owner' | 'absent'> {
-  const members = await lockMembers(db, workspaceId);
-  const me = members.find((m) => m.user_id === userId);
-  if (!me) return 'absent';
-  if (me.role === 'owner' && members.filter((m) => m.role === 'owner').length <= 1) return 'last_owner';
-  await db.query('delete from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
-  await moveBillingOwnerIfNeeded(db, workspaceId);
-  return 'left';
-}
-
 export async function roleOf(db: Queryable, workspaceId: string, userId: string): Promise<MemberRole | undefined> {
   const rows = await db.query<{ role: MemberRole }>('select role from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
   return rows[0]?.role;
