@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
+  TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
+  TOOLSCOPE_CATALOG_FILE: z.string().optional(),
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
@@ -99,6 +101,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** A registry speaking the MCP Registry API v0 for the marketplace (docs/marketplace.md). */
+  catalogUrl: string | undefined;
+  /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
+  catalogFile: string | undefined;
   /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
   integrationRetryBaseMs: number;
   /** How often each exporter sends its metric points (OTLP). */
@@ -182,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
+    catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
     integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
     telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
     metricsToken: e.TOOLSCOPE_METRICS_TOKEN,

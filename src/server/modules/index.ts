@@ -14,6 +14,9 @@ import { liveStreamRoutes } from '../events/liveStream';
 import { schemaRoutes } from './schemas/routes';
 import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
+import { accountRoutes } from './account/routes';
+import { memberRoleRoutes } from './members/roleRoutes';
+import { marketplaceRoutes } from './marketplace/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
 import { auditRoutes } from './audit/routes';
@@ -28,7 +31,7 @@ import { workspaceKeyRoutes } from './keys/workspaceKeyRoutes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes];
 export const workspaceRoutes: FastifyPluginAsync[] = [
   workspaceRoute,
   sessionRoutes,
@@ -38,6 +41,7 @@ export const workspaceRoutes: FastifyPluginAsync[] = [
   schemaRoutes,
   serverRoutes,
   memberRoutes,
+  memberRoleRoutes,
   workspaceInvitationRoutes,
   auditRoutes,
   integrationRoutes,
