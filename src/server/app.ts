@@ -23,6 +23,7 @@ import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
+import { deploymentsPlugin } from './deployments/deploymentsPlugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,6 +139,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   );
 
   await installProxy(app);
+  await app.register(deploymentsPlugin);
 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));

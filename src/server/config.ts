@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -41,6 +42,15 @@ const EnvSchema = z.object({
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
   TOOLSCOPE_TRUST_PROXY: bool(false),
+  TOOLSCOPE_DEPLOYMENTS: bool(false),
+  TOOLSCOPE_DEPLOYMENT_COMMANDS: z.string().optional().default('node,npx,uvx,python3'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST: z.string().optional().default('127.0.0.1'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT: int(0, 0).pipe(z.number().max(65535)),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_URL: z.string().url().optional(),
+  TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: int(5_000, 0),
+  TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
+  PATH: z.string().optional(),
+  HOME: z.string().optional(),
 });
 
 export interface Config {
@@ -72,6 +82,22 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** Deployments run programs on this host: off unless the operator says TOOLSCOPE_DEPLOYMENTS=on. */
+  deploymentsEnabled: boolean;
+  /** Commands a deployment config may name (TOOLSCOPE_DEPLOYMENT_COMMANDS, comma-separated). */
+  deploymentCommands: string[];
+  /** Where the stdio ↔ Streamable HTTP bridge listens (loopback by default; port 0 = any free port). */
+  deploymentBridgeHost: string;
+  deploymentBridgePort: number;
+  /** How other instances reach this one's bridge (multi-instance); default http://{host}:{port}. */
+  deploymentBridgeUrl: string | undefined;
+  /** Between SIGTERM to a program's process group and SIGKILL. */
+  deploymentStopGraceMs: number;
+  /** Names this instance in deployment leases (default: the host name). */
+  instanceId: string;
+  /** The only two variables of Toolscope's own environment a deployed program gets. */
+  deploymentPath: string;
+  deploymentHome: string;
   version: string;
 }
 
@@ -124,6 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    deploymentsEnabled: e.TOOLSCOPE_DEPLOYMENTS,
+    deploymentCommands: e.TOOLSCOPE_DEPLOYMENT_COMMANDS.split(',').map((c) => c.trim()).filter(Boolean),
+    deploymentBridgeHost: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST,
+    deploymentBridgePort: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT,
+    deploymentBridgeUrl: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_URL?.replace(/\/+$/, ''),
+    deploymentStopGraceMs: e.TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS,
+    instanceId: e.TOOLSCOPE_INSTANCE_ID ?? os.hostname(),
+    deploymentPath: e.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    deploymentHome: e.HOME ?? os.homedir(),
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
   };

@@ -6,6 +6,7 @@ import { m006_notifications } from './migrations/m006_notifications';
 import { m007_calls_hold_payloads } from './migrations/m007_calls_hold_payloads';
 import { m008_recorder_batches } from './migrations/m008_recorder_batches';
 import { m009_credential_expiry } from './migrations/m009_credential_expiry';
+import { m017_deployments } from './migrations/m017_deployments';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '007_calls_hold_payloads', sql: m007_calls_hold_payloads },
   { id: '008_recorder_batches', sql: m008_recorder_batches },
   { id: '009_credential_expiry', sql: m009_credential_expiry },
+  { id: '017_deployments', sql: m017_deployments },
 ];

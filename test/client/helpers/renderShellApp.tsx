@@ -50,6 +50,7 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     proxyUrl: 'http://localhost/mcp/key',
     transport: 'streamable-http',
     hasCredentials: false,
+    kind: 'remote',
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import type { ServerDto, ServerStatus, ServerTransport } from '../../../contract/servers';
+import type { ServerDto, ServerKind, ServerStatus, ServerTransport } from '../../../contract/servers';
 import { Paths } from '../../../contract/routes';
 
 /** A row of the servers table (m002_tracing). */
@@ -16,6 +16,7 @@ export interface ServerRow {
   last_checked: Date | string | null;
   last_error: string | null;
   schema_count: number;
+  kind: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -39,5 +40,6 @@ export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
     proxyUrl: `${publicBase.replace(/\/+$/, '')}${Paths.proxy(row.proxy_key)}`,
     transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
     hasCredentials: row.credentials_enc !== null,
+    kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
   };
 }
