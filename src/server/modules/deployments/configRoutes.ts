@@ -109,7 +109,7 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
 
   app.delete(
     Paths.deploymentConfig(':id'),
-    { schema: { tags, summary: 'Delete a deployment config: its deployments stop and its tool server is removed', params: ConfigParams, response: { 204: z.null().describe('Deleted'), ...errorResponses(401, 403, 404) } } },
+    { schema: { tags, summary: 'Delete a deployment config: its deployments stop and its tool server is removed', params: ConfigParams, response: { 204: z.void(), ...errorResponses(401, 403, 404) } } },
     async (request, reply) => {
       const config = await configFor(request, request.params.id, 'admin');
       await app.deployments.forgetConfig(config);
