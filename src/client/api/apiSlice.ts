@@ -29,6 +29,7 @@ export const apiSlice = createApi({
     'Analytics',
     'Config',
     'Members',
+    'Deployments',
   ],
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,
