@@ -24,6 +24,7 @@ const STEPS = [
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
+  { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
 ];
 
 function run(command, args) {

@@ -4,6 +4,7 @@ import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
 import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
+import { stopEverythingStarted } from './helpers/processRegistry';
 import { EVERYTHING_ENTRY, processesWithMarker, waitFor } from '../server/deployments/support/processes';
 
 // Issue 21's journey in Chromium against the built app: on /servers (flag show_deployments) a
@@ -11,7 +12,7 @@ import { EVERYTHING_ENTRY, processesWithMarker, waitFor } from '../server/deploy
 // turn Running live, opens the log tail, and stops it — after which no process of it is left.
 const describeInBrowser = describeWhenChromium();
 
-jest.setTimeout(180_000);
+jest.setTimeout(240_000);
 
 describeInBrowser('hosted servers journey', () => {
   let app: BuiltApp;
@@ -22,7 +23,8 @@ describeInBrowser('hosted servers journey', () => {
   const marker = `TOOLSCOPE_JOURNEY_MARKER_${randomUUID().replace(/-/g, '')}`;
 
   beforeAll(async () => {
-    app = await startBuiltApp({ TOOLSCOPE_DEPLOYMENTS: 'on', TOOLSCOPE_FLAGS: 'show_deployments=true', TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000' });
+    // A loaded machine can take over a minute to open PGlite and listen.
+    app = await startBuiltApp({ TOOLSCOPE_DEPLOYMENTS: 'on', TOOLSCOPE_FLAGS: 'show_deployments=true', TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000' }, 150_000);
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
@@ -31,6 +33,7 @@ describeInBrowser('hosted servers journey', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
+    await stopEverythingStarted();
   });
 
   const hosted = () => page.getByRole('region', { name: 'Hosted' });
