@@ -19,6 +19,9 @@ import { HttpError } from './http/errors';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
+import { integrationsPlugin } from './integrations/integrationsPlugin';
+import { telemetryPlugin } from './telemetry/telemetryPlugin';
+import { prometheusPlugin } from './metrics/prometheusPlugin';
 import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
@@ -112,6 +115,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   });
 
   await app.register(notificationsPlugin);
+  await app.register(integrationsPlugin);
+  await app.register(telemetryPlugin);
+  await app.register(prometheusPlugin);
   await registerBackgroundServices(app);
   await app.register(formbody);
   await app.register(swagger, {

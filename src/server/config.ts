@@ -51,6 +51,10 @@ const EnvSchema = z.object({
   TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
   PATH: z.string().optional(),
   HOME: z.string().optional(),
+  TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
+  TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
+  /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
+  TOOLSCOPE_METRICS_TOKEN: z.string().min(16).optional(),
 });
 
 export interface Config {
@@ -98,6 +102,12 @@ export interface Config {
   /** The only two variables of Toolscope's own environment a deployed program gets. */
   deploymentPath: string;
   deploymentHome: string;
+  /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
+  integrationRetryBaseMs: number;
+  /** How often each exporter sends its metric points (OTLP). */
+  telemetryMetricsIntervalMs: number;
+  /** GET /metrics answers only with this bearer token; undefined = off. */
+  metricsToken: string | undefined;
   version: string;
 }
 
@@ -159,6 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     instanceId: e.TOOLSCOPE_INSTANCE_ID ?? os.hostname(),
     deploymentPath: e.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     deploymentHome: e.HOME ?? os.homedir(),
+    integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
+    telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
+    metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
     version: process.env.npm_package_version ?? '0.1.0',
     ...overrides,
   };

@@ -35,6 +35,8 @@ export interface Database extends Queryable {
    */
   notify(channel: string, ...payloads: string[]): Promise<void>;
   close(): Promise<void>;
+  /** Connections of the PostgreSQL pool (PGlite has one session and no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /**
@@ -95,6 +97,10 @@ export const LISTENER_RECONNECT_MS = 1_000;
 
 class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
+
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
   private listener: Promise<pg.Client> | undefined;
   private listenerClient: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();

@@ -7,6 +7,8 @@ import { m007_calls_hold_payloads } from './migrations/m007_calls_hold_payloads'
 import { m008_recorder_batches } from './migrations/m008_recorder_batches';
 import { m009_credential_expiry } from './migrations/m009_credential_expiry';
 import { m017_deployments } from './migrations/m017_deployments';
+import { m018_integrations } from './migrations/m018_integrations';
+import { m019_telemetry_exporters } from './migrations/m019_telemetry_exporters';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -24,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '008_recorder_batches', sql: m008_recorder_batches },
   { id: '009_credential_expiry', sql: m009_credential_expiry },
   { id: '017_deployments', sql: m017_deployments },
+  { id: '018_integrations', sql: m018_integrations },
+  { id: '019_telemetry_exporters', sql: m019_telemetry_exporters },
 ];

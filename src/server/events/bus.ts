@@ -38,6 +38,13 @@ export class EventBus {
     return this.everything.size > 0 || this.byWorkspace.has(workspaceId);
   }
 
+  /** Subscriptions to single workspaces, all of them together (live streams and exporters). */
+  totalSubscribers(): number {
+    let total = 0;
+    for (const set of this.byWorkspace.values()) total += set.size;
+    return total;
+  }
+
   subscriberCount(workspaceId: string): number {
     return this.byWorkspace.get(workspaceId)?.size ?? 0;
   }

@@ -34,9 +34,18 @@ export interface BusRelay {
   stop(): Promise<void>;
 }
 
+// Messages this process received from another instance. Module-wide so listeners that must act
+// once per cluster (telemetry export) can tell a relayed copy from a local original.
+const relayedMessages = new WeakSet<LiveMessage>();
+
+/** Did this message come from another instance (the original was handled there)? */
+export function isRelayedMessage(message: LiveMessage): boolean {
+  return relayedMessages.has(message);
+}
+
 export async function startBusRelay(bus: EventBus, db: Database, onError: (error: unknown) => void = () => undefined): Promise<BusRelay> {
   const instanceId = randomUUID();
-  const relayed = new WeakSet<LiveMessage>();
+  const relayed = relayedMessages;
   let oversizedSkipped = 0;
   let stopped = false;
 

@@ -16,6 +16,8 @@ import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
 import { deploymentConfigRoutes } from './deployments/configRoutes';
 import { deploymentRoutes } from './deployments/deploymentRoutes';
+import { integrationRoutes } from './integrations/routes';
+import { telemetryRoutes } from './telemetry/routes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -24,4 +26,4 @@ import { deploymentRoutes } from './deployments/deploymentRoutes';
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
 export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, deploymentConfigRoutes, deploymentRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes];

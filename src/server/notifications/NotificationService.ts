@@ -40,6 +40,18 @@ export type UserRaiseInput = Omit<RaiseInput, 'workspaceId'> & { workspaceId?: s
 
 const DEFAULT_GROUPING_WINDOW_MINUTES = 60;
 
+/** A workspace notification as stored anew (not a grouped repeat), for what else must hear of it. */
+export interface RaisedNotification extends RaiseInput {
+  raisedAt: Date;
+}
+/**
+ * Runs in the transaction that stored the notification (integrations queue their deliveries
+ * there, so a crash can neither lose one nor send one for a notification that was rolled back).
+ */
+export type NotificationOutlet = (tx: Queryable, raised: RaisedNotification) => Promise<AfterCommit | void>;
+/** What an outlet wants done once its rows are committed (e.g. wake the sender). */
+export type AfterCommit = () => void;
+
 export interface NotificationServiceDeps {
   db: Database;
   bus: EventBus;
@@ -55,20 +67,33 @@ export interface NotificationServiceDeps {
  */
 export class NotificationService {
   private readonly clock: () => Date;
+  private readonly outlets: NotificationOutlet[] = [];
 
   constructor(private readonly deps: NotificationServiceDeps) {
     this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /** Workspace notifications raised from now on also reach `outlet` (account-level ones do not). */
+  addOutlet(outlet: NotificationOutlet): void {
+    this.outlets.push(outlet);
   }
 
   /** One notification for every member of the workspace (none when the workspace mutes the type). */
   async raise(input: RaiseInput): Promise<NotificationDto[]> {
     const settings = await this.deps.settings.get(input.workspaceId);
     if (settings.mutedTypes.includes(input.type)) return [];
-    const rows = await this.store(input, input.workspaceId, settings.groupingWindowMinutes, (tx) =>
-      tx
-        .query<{ user_id: string }>('select user_id from workspace_members where workspace_id = $1', [input.workspaceId])
-        .then((r) => r.map((m) => m.user_id)),
+    const afterCommit: AfterCommit[] = [];
+    const rows = await this.store(
+      input,
+      input.workspaceId,
+      settings.groupingWindowMinutes,
+      (tx) =>
+        tx
+          .query<{ user_id: string }>('select user_id from workspace_members where workspace_id = $1', [input.workspaceId])
+          .then((r) => r.map((m) => m.user_id)),
+      (tx, raisedAt) => this.fanOut(tx, { ...input, raisedAt }, afterCommit),
     );
+    for (const run of afterCommit) run();
     for (const row of rows) this.publish(input.workspaceId, row);
     return rows.map(toNotificationDto);
   }
@@ -99,6 +124,7 @@ export class NotificationService {
     workspaceId: string | null,
     groupingWindowMinutes: number,
     recipientsOf: (tx: Queryable) => Promise<string[]>,
+    onStoredAnew?: (tx: Queryable, raisedAt: Date) => Promise<void>,
   ): Promise<NotificationRow[]> {
     const now = this.clock();
     return this.deps.db.transaction(async (tx) => {
@@ -142,8 +168,27 @@ export class NotificationService {
         );
         stored.push(...inserted);
       }
+      // Outlets hear of a new condition, not of a repeat the bell groups — except a server's status:
+      // the monitor raises it on each change, and offline → online → offline is an incident again.
+      const repeat = stored.length > 0 && stored.length !== stored.filter((r) => Number(r.occurrences ?? 1) === 1).length;
+      if (stored.length > 0 && (!repeat || input.type === 'tool_server_status')) await onStoredAnew?.(tx, now);
       return stored;
     });
+  }
+
+  /** Each outlet behind a savepoint: one that fails is logged and never undoes the notification. */
+  private async fanOut(tx: Queryable, raised: RaisedNotification, afterCommit: AfterCommit[]): Promise<void> {
+    for (const outlet of this.outlets) {
+      await tx.query('savepoint notification_outlet');
+      try {
+        const then = await outlet(tx, raised);
+        if (then) afterCommit.push(then);
+        await tx.query('release savepoint notification_outlet');
+      } catch (err) {
+        await tx.query('rollback to savepoint notification_outlet');
+        this.deps.log?.error({ err, workspaceId: raised.workspaceId }, 'a notification outlet failed');
+      }
+    }
   }
 
   private publish(workspaceId: string, row: NotificationRow): void {

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { TelemetryService } from './telemetryService';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Exports the workspaces' MCP traffic to their OTLP collectors. */
+    telemetry: TelemetryService;
+  }
+}
+
+/** Starts the telemetry service with the app and stops it (after a last export) when the app closes. */
+export async function telemetryPlugin(app: FastifyInstance): Promise<void> {
+  const telemetry = new TelemetryService({
+    db: app.db,
+    bus: app.bus,
+    outbound: app.outbound,
+    secret: app.config.secret,
+    log: app.log,
+    version: app.config.version,
+    metricsIntervalMs: app.config.telemetryMetricsIntervalMs,
+  });
+  app.decorate('telemetry', telemetry);
+  app.addHook('onReady', () => telemetry.start());
+  app.addHook('onClose', () => telemetry.close());
+}
+(telemetryPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

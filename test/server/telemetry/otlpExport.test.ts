@@ -1,0 +1,183 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { attributesOf as attrs, decodeMetrics, decodeSpans } from './otlpProto';
+import { bearer } from '../helpers/accounts';
+import { engineName } from '../helpers/testDatabase';
+import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
+import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkUpstream';
+
+// Scripted MCP traffic through the real proxy, exported to an OTLP/HTTP receiver written here:
+// protobuf decoded with the official definitions, JSON parsed; span names, attributes, the agent's
+// traceparent as parent, and metric points.
+jest.setTimeout(90_000);
+
+interface Received {
+  path: string;
+  contentType: string;
+  body: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+async function startOtlpReceiver(status = 200) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', contentType: String(req.headers['content-type']), body: Buffer.concat(chunks), headers: req.headers });
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(status === 200 ? '{}' : '{"message":"nope"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const hex = (bytes: Uint8Array | string) => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('hex'));
+
+async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+
+  beforeAll(async () => {
+    upstream = await startStreamableUpstream({ json: true, stateful: true });
+    t = await startProxyApp({ telemetryMetricsIntervalMs: 400 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  const addExporter = async (payload: Record<string, unknown>) => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters`, headers: bearer(t.account.accessToken), payload });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { id: string; headers: Record<string, string> };
+  };
+
+  it('exports one span per tool call as protobuf and JSON, parented by the agent traceparent, with metric points', async () => {
+    const protoReceiver = await startOtlpReceiver();
+    const jsonReceiver = await startOtlpReceiver();
+    try {
+      const proto = await addExporter({ name: 'collector', endpoint: `${protoReceiver.url}/otlp`, protocol: 'http/protobuf', headers: { 'x-api-key': 'k-123' } });
+      expect(proto.headers).toEqual({ 'x-api-key': '••••' });
+      await addExporter({ name: 'json', endpoint: jsonReceiver.url, protocol: 'http/json', signals: ['traces'] });
+
+      const { server, proxyUrl } = await t.register(upstream.url);
+      const client = new Client({ name: 'otel-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const agentSpan = '00f067aa0ba902b7';
+      await client.callTool({ name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: `00-${traceId}-${agentSpan}-01` } });
+      await client.callTool({ name: 'fail', arguments: {} });
+      await client.close();
+
+      const protoTraces = await waitFor(() => {
+        const bodies = protoReceiver.received.filter((r) => r.path === '/otlp/v1/traces');
+        const spans = bodies.flatMap((r) => decodeSpans(r.body));
+        return spans.length >= 2 && { bodies, spans };
+      });
+      expect(protoTraces.bodies[0].contentType).toBe('application/x-protobuf');
+      expect(protoTraces.bodies[0].headers['x-api-key']).toBe('k-123');
+      const echo = protoTraces.spans.find((s) => s.name === 'tools/call echo')!;
+      const fail = protoTraces.spans.find((s) => s.name === 'tools/call fail')!;
+      expect(hex(echo.traceId!)).toBe(traceId);
+      expect(hex(echo.parentSpanId!)).toBe(agentSpan);
+      expect(hex(echo.spanId!)).toMatch(/^[0-9a-f]{16}$/);
+      expect(hex(echo.spanId!)).not.toBe(agentSpan);
+      expect(attrs(echo.attributes)).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'echo',
+        'gen_ai.operation.name': 'execute_tool',
+        'toolscope.workspace.id': t.account.workspaceId,
+        'toolscope.server.id': server.id,
+        'server.address': '127.0.0.1',
+        'mcp.protocol.version': expect.any(String),
+        'mcp.session.id': expect.any(String),
+        'jsonrpc.request.id': expect.any(String),
+      });
+      expect(attrs(fail.attributes)['error.type']).toBe('tool_error');
+      expect(fail.status?.code).toBe(2);
+      // A call without a traceparent starts its own trace.
+      expect(fail.parentSpanId?.length ?? 0).toBe(0);
+
+      const jsonSpans = await waitFor(() => {
+        const spans = jsonReceiver.received
+          .filter((r) => r.path === '/v1/traces')
+          .flatMap((r) => (JSON.parse(r.body.toString()) as { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; parentSpanId?: string }[] }[] }[] }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+        return spans.length >= 2 && spans;
+      });
+      expect(jsonReceiver.received[0].contentType).toBe('application/json');
+      const jsonEcho = jsonSpans.find((s) => s.name === 'tools/call echo')!;
+      expect(jsonEcho.traceId.toLowerCase()).toBe(traceId);
+      expect(jsonEcho.parentSpanId?.toLowerCase()).toBe(agentSpan);
+      // Traces only: no metrics went to the JSON exporter.
+      expect(jsonReceiver.received.some((r) => r.path.endsWith('/v1/metrics'))).toBe(false);
+
+      const points = await waitFor(() => {
+        const metrics = protoReceiver.received
+          .filter((r) => r.path === '/otlp/v1/metrics')
+          .flatMap((r) => decodeMetrics(r.body));
+        const duration = metrics.filter((m) => m.name === 'mcp.server.operation.duration');
+        const count = duration.flatMap((m) => m.histogram!.dataPoints!).reduce((n, p) => n + Number(p.count), 0);
+        return count >= 2 && duration;
+      });
+      const tools = new Set(points.flatMap((m) => m.histogram!.dataPoints!.map((p) => attrs(p.attributes)['gen_ai.tool.name'])));
+      expect(tools).toEqual(new Set(['echo', 'fail']));
+
+      const counters = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${proto.id}/metrics`, headers: bearer(t.account.accessToken) });
+      expect(counters.json()).toMatchObject({ exportedSpans: 2, failedExports: 0, droppedSpans: 0, lastError: null });
+      expect(counters.json().exportedMetricPoints).toBeGreaterThan(0);
+    } finally {
+      await protoReceiver.close();
+      await jsonReceiver.close();
+      for (const e of (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters`, headers: bearer(t.account.accessToken) })).json().exporters) {
+        await t.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${e.id}`, headers: bearer(t.account.accessToken) });
+      }
+    }
+  });
+
+  it('test sends one span and answers with the collector response; failures are counted', async () => {
+    const failing = await startOtlpReceiver(503);
+    try {
+      const exporter = await addExporter({ name: 'down', endpoint: failing.url, signals: ['traces'] });
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}/test`, headers: bearer(t.account.accessToken) });
+      expect(res.json()).toMatchObject({ ok: false, statusCode: 503, message: expect.stringContaining('HTTP 503') });
+      expect(decodeSpans(failing.received[0].body)[0].name).toBe('toolscope test span');
+      const counters = (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}/metrics`, headers: bearer(t.account.accessToken) })).json();
+      expect(counters).toMatchObject({ failedExports: 1, lastError: expect.stringContaining('503') });
+      await t.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${exporter.id}`, headers: bearer(t.account.accessToken) });
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('refuses bad exporters with a 400 naming the field, and stores none', async () => {
+    const url = `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters`;
+    for (const [payload, message] of [
+      [{ name: 'x', endpoint: 'ftp://collector' }, /endpoint/],
+      [{ name: 'x', endpoint: 'http://169.254.169.254' }, /endpoint: .*metadata/i],
+      [{ name: 'x', endpoint: 'http://user:pw@collector.example' }, /endpoint/],
+      [{ name: 'x', endpoint: 'http://127.0.0.1:4318', headers: { 'Content-Type': 'x' } }, /headers/],
+      [{ name: 'x', endpoint: 'http://127.0.0.1:4318', samplingRatio: 2 }, /samplingRatio/],
+      [{ name: 'x', endpoint: 'http://127.0.0.1:4318', signals: [] }, /signals/],
+      [{ name: 'x', endpoint: 'http://127.0.0.1:4318', protocol: 'grpc' }, /protocol/],
+    ] as const) {
+      const res = await t.app.inject({ method: 'POST', url, headers: bearer(t.account.accessToken), payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    expect((await t.app.inject({ method: 'GET', url, headers: bearer(t.account.accessToken) })).json().exporters).toHaveLength(0);
+  });
+});
