@@ -47,10 +47,12 @@ describeInBrowser('hosted servers journey', () => {
     await page.getByLabel('Password', { exact: false }).first().fill('optimizing-compilers-1966');
     await page.getByLabel('Confirm password').fill('optimizing-compilers-1966');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/(dashboard|servers)/);
-    await page.goto(`${app.baseUrl}/servers`);
-    const onboarding = page.getByRole('dialog').filter({ hasText: 'Welcome to Toolscope' });
-    if (await onboarding.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+    // A new account with no servers meets the onboarding dialog, which leads to /servers.
+    const onboarding = page.getByRole('dialog');
+    await onboarding.getByText('Welcome to Toolscope').waitFor();
+    await onboarding.getByRole('button', { name: 'Get Started' }).click();
+    await onboarding.getByRole('button', { name: 'Connect Tool Server' }).click();
+    await page.waitForURL(/\/servers$/);
     await page.getByRole('status', { name: 'Live: connected' }).waitFor();
 
     await hosted().getByRole('button', { name: 'New hosted server' }).click();
