@@ -21,6 +21,7 @@ const STEPS = [
     },
   },
   { title: 'Sessions list at scale', script: 'scripts/bench-sessions.mjs' },
+  { title: 'Analytics at 10M calls / 90 days, and what tokenizing costs the recorder', script: 'scripts/bench-analytics.mjs' },
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },

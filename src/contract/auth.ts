@@ -121,4 +121,6 @@ export interface AccessTokenClaims {
   iat: number;
   jti: string;
   email?: string;
+  /** The sign-in (refresh-token family) this token was issued to: signing out ends its workspace access and live streams. */
+  sid?: string;
 }

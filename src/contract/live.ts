@@ -28,6 +28,11 @@ export const LiveMessageTypes = {
   deploymentLog: 'deployment_log',
   /** Sent on connect and every 25 s so proxies keep the stream open (data: {}). */
   heartbeat: 'heartbeat',
+  /**
+   * Server-internal: the addressed user lost access (removed, signed out, password changed); their
+   * streams close on every instance. Never sent to a client (docs/security.md).
+   */
+  accessRevoked: 'access_revoked',
 } as const;
 
 export type NotificationLiveMessage = LiveMessage<'notification', NotificationDto>;

@@ -35,6 +35,9 @@ export const Paths = {
   toolCallsTimeSeries: (ws: string) => `${API}/workspaces/${ws}/tool-calls/time-series`,
   analytics: (ws: string, part: 'overview' | 'costs' | 'performance' | 'usage/daily' | 'tools') =>
     `${API}/workspaces/${ws}/analytics/${part}`,
+  /** The dashboard's numbers of today (the analytics calls are `analytics`). */
+  dashboardOverview: (ws: string) => `${API}/workspaces/${ws}/dashboard/overview`,
+  analyticsPricing: (ws: string) => `${API}/workspaces/${ws}/analytics/pricing`,
   liveStream: (ws: string) => `${API}/workspaces/${ws}/platform/sse`,
   notifications: `${API}/notifications`,
   unreadCount: `${API}/notifications/unread-count`,

@@ -32,8 +32,18 @@ export const ServerDto = z.object({
 export type ServerDto = z.infer<typeof ServerDto>;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Headers a server definition must not set: the proxy owns them. */
+/**
+ * Headers a server definition must not set: the proxy owns them, or they are hop-by-hop and would
+ * break every upstream call (Expect, TE, Proxy-*), docs/proxy.md.
+ */
 const RESERVED_HEADERS = new Set([
+  'expect',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'http2-settings',
   'host',
   'content-length',
   'content-type',

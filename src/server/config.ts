@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseFlagOverrides, resolveFlags, type Flags } from '../contract/flags';
+import { isLoopbackHost, parsePrivateUpstreamAllowList, type PrivateUpstreamAllowList } from './net/privateNetworkPolicy';
 
 // Every setting comes from the environment, validated here, with defaults that make
 // `npm start` work on a fresh machine. Nothing else reads process.env.
@@ -20,7 +21,8 @@ const int = (fallback: number, min = 0) =>
 
 const EnvSchema = z.object({
   PORT: int(4000, 0),
-  HOST: z.string().optional().default('0.0.0.0'),
+  // Loopback by default: a fresh install is reachable from this machine only (docs/security.md).
+  HOST: z.string().optional().default('127.0.0.1'),
   TOOLSCOPE_DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z.string().optional(),
   TOOLSCOPE_PUBLIC_URL: z.string().url().optional(),
@@ -31,8 +33,13 @@ const EnvSchema = z.object({
   TOOLSCOPE_PROXY_BODY_LIMIT_BYTES: int(4 * 1_048_576, 1024),
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
   TOOLSCOPE_UPSTREAM_TIMEOUT_MS: int(60_000, 100),
+  TOOLSCOPE_UNANSWERED_CALL_MS: int(300_000, 1000),
   TOOLSCOPE_HEALTH_INTERVAL_MS: int(30_000, 50),
-  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: bool(true),
+  // Unset: private upstreams allowed when HOST is loopback, refused otherwise (docs/security.md).
+  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).optional(),
+  TOOLSCOPE_PRIVATE_UPSTREAMS: z.string().optional(),
+  TOOLSCOPE_DEV_MAIL_LOG: bool(false),
+  TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE: int(20, 1),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
   TOOLSCOPE_RECORDER_FLUSH_MS: int(50, 1),
   TOOLSCOPE_PGLITE_NICE: int(10, 0).pipe(z.number().max(19)),
@@ -71,8 +78,17 @@ export interface Config {
   proxyBodyLimitBytes: number;
   proxyResponseLimitBytes: number;
   upstreamTimeoutMs: number;
+  /** A tool call with no answer after this long ends as a timeout (docs/sessions.md "Definitions"). */
+  unansweredCallMs: number;
   healthIntervalMs: number;
+  /** Every private upstream allowed (resolved from TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS and HOST). */
   allowPrivateUpstreams: boolean;
+  /** Private ranges and hosts the operator allows when allowPrivateUpstreams is false. */
+  privateUpstreamAllowList: PrivateUpstreamAllowList;
+  /** Log mail (password-reset links included) when no SMTP is configured: local use and demos only. */
+  devMailLog: boolean;
+  /** Requests per minute per client on sign-in, sign-up and forgot-password (refresh: 3×). */
+  authRateLimitPerMinute: number;
   recorderQueueLimit: number;
   recorderFlushMs: number;
   /** Nice value of the embedded database's thread (Linux): the proxy's requests win the CPU over recorder writes. */
@@ -134,6 +150,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  let privateUpstreamAllowList: PrivateUpstreamAllowList;
+  try {
+    privateUpstreamAllowList = parsePrivateUpstreamAllowList(e.TOOLSCOPE_PRIVATE_UPSTREAMS);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TOOLSCOPE_PRIVATE_UPSTREAMS: ${(error as Error).message}`);
+  }
+  const explicitPrivate = e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS;
+  const host = overrides.host ?? e.HOST;
+  const allowPrivateUpstreams =
+    explicitPrivate === undefined || explicitPrivate === '' ? isLoopbackHost(host) : ['1', 'true', 'yes', 'on'].includes(explicitPrivate);
   const defaultClientDir = path.resolve(__dirname, '../../client');
   return {
     port: e.PORT,
@@ -148,8 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proxyBodyLimitBytes: e.TOOLSCOPE_PROXY_BODY_LIMIT_BYTES,
     proxyResponseLimitBytes: e.TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.TOOLSCOPE_UPSTREAM_TIMEOUT_MS,
+    unansweredCallMs: e.TOOLSCOPE_UNANSWERED_CALL_MS,
     healthIntervalMs: e.TOOLSCOPE_HEALTH_INTERVAL_MS,
-    allowPrivateUpstreams: e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS,
+    allowPrivateUpstreams,
+    privateUpstreamAllowList,
+    devMailLog: e.TOOLSCOPE_DEV_MAIL_LOG,
+    authRateLimitPerMinute: e.TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
     pgliteNice: e.TOOLSCOPE_PGLITE_NICE,

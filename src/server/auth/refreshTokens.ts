@@ -30,8 +30,9 @@ export async function issueRefreshToken(
 }
 
 export type RotationResult =
-  | { ok: true; userId: string; token: string }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+  | { ok: true; userId: string; token: string; familyId: string }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' }
+  | { ok: false; reason: 'reused'; userId: string; familyId: string };
 
 interface RefreshTokenRow {
   id: string;
@@ -57,21 +58,23 @@ export async function rotateRefreshToken(db: Database, token: string): Promise<R
     if (row.revoked_at) {
       if (row.replaced_by) {
         await revokeFamily(tx, row.family_id);
-        return { ok: false, reason: 'reused' };
+        return { ok: false, reason: 'reused', userId: row.user_id, familyId: row.family_id };
       }
       return { ok: false, reason: 'revoked' };
     }
     if (row.expired) return { ok: false, reason: 'expired' };
     const next = await issueRefreshToken(tx, row.user_id, row.family_id);
     await tx.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [row.id, next.id]);
-    return { ok: true, userId: row.user_id, token: next.token };
+    return { ok: true, userId: row.user_id, token: next.token, familyId: row.family_id };
   });
 }
 
 /** Sign-out: ends the sign-in the token belongs to. Unknown tokens are ignored. */
-export async function revokeRefreshTokenFamily(db: Queryable, token: string): Promise<void> {
-  const rows = await db.query<{ family_id: string }>('select family_id from refresh_tokens where token_hash = $1', [hashOpaqueToken(token)]);
-  if (rows[0]) await revokeFamily(db, rows[0].family_id);
+export async function revokeRefreshTokenFamily(db: Queryable, token: string): Promise<{ userId: string; familyId: string } | undefined> {
+  const rows = await db.query<{ family_id: string; user_id: string }>('select family_id, user_id from refresh_tokens where token_hash = $1', [hashOpaqueToken(token)]);
+  if (!rows[0]) return undefined;
+  await revokeFamily(db, rows[0].family_id);
+  return { userId: rows[0].user_id, familyId: rows[0].family_id };
 }
 
 /** Ends every sign-in of a user (after a password reset). */

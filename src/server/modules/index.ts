@@ -16,6 +16,9 @@ import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
 import { deploymentConfigRoutes } from './deployments/configRoutes';
 import { deploymentRoutes } from './deployments/deploymentRoutes';
+import { analyticsRoutes } from './analytics/routes';
+import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
+import { auditRoutes } from './audit/routes';
 import { integrationRoutes } from './integrations/routes';
 import { telemetryRoutes } from './telemetry/routes';
 
@@ -25,5 +28,19 @@ import { telemetryRoutes } from './telemetry/routes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, deploymentConfigRoutes, deploymentRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, deploymentConfigRoutes, deploymentRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [
+  workspaceRoute,
+  sessionRoutes,
+  toolCallRoutes,
+  liveStreamRoutes,
+  workspaceNotificationRoutes,
+  schemaRoutes,
+  serverRoutes,
+  memberRoutes,
+  workspaceInvitationRoutes,
+  auditRoutes,
+  integrationRoutes,
+  telemetryRoutes,
+  analyticsRoutes,
+];

@@ -5,6 +5,7 @@ import { Readable, Transform } from 'node:stream';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Config } from '../config';
 import { isAddressAllowed, isForbiddenHostname, normalizeHostname } from './addressPolicy';
+import { isOwnEndpoint, localAddresses, mayConnect, type PrivateUpstreamAllowList } from './privateNetworkPolicy';
 
 // The one way the server reaches out (proxy, health checks, schema discovery). Every connection
 // is checked at connect time against the resolved address — the address checked is the address
@@ -55,14 +56,10 @@ function blocked(message: string): OutboundBlockedError {
   return new OutboundBlockedError(message);
 }
 
-/** Static checks that need no DNS: scheme, forbidden names, IP literals. */
-function checkUrlShape(url: URL, allowPrivate: boolean): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked('Only http and https URLs are allowed');
-  if (url.username || url.password) throw blocked('Credentials in the URL are not allowed; store them as headers');
-  const host = normalizeHostname(url.hostname);
-  if (!host) throw blocked('The URL has no host');
-  if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
-  if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) throw blocked(addressMessage(host, allowPrivate));
+export const OWN_ADDRESS_MESSAGE = "Toolscope's own address is not allowed as an upstream";
+
+function urlPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 function addressMessage(address: string, allowPrivate: boolean): string {
@@ -71,8 +68,32 @@ function addressMessage(address: string, allowPrivate: boolean): string {
     : `Link-local and cloud metadata addresses are not allowed (${address})`;
 }
 
-export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'>): OutboundClient {
+export interface OutboundClientOptions {
+  /** The ports Toolscope itself listens on (read at each check: known only after listen()). */
+  ownPorts?: () => number[];
+}
+
+export function createOutboundClient(
+  config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'> & { privateUpstreamAllowList?: PrivateUpstreamAllowList },
+  options: OutboundClientOptions = {},
+): OutboundClient {
   const allowPrivate = config.allowPrivateUpstreams;
+  const allowList = config.privateUpstreamAllowList;
+  const allowed = (address: string, hostname?: string) => mayConnect(address, allowPrivate, allowList, hostname);
+  const locals = localAddresses();
+  const ownPorts = () => options.ownPorts?.() ?? [];
+  const isOwn = (address: string, port: number) => isOwnEndpoint(address, port, ownPorts(), locals);
+
+  /** Static checks that need no DNS: scheme, forbidden names, IP literals. */
+  function checkUrlShape(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked('Only http and https URLs are allowed');
+    if (url.username || url.password) throw blocked('Credentials in the URL are not allowed; store them as headers');
+    const host = normalizeHostname(url.hostname);
+    if (!host) throw blocked('The URL has no host');
+    if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
+    if (net.isIP(host) && !allowed(host)) throw blocked(addressMessage(host, allowPrivate));
+    if (net.isIP(host) && isOwn(host, urlPort(url))) throw blocked(OWN_ADDRESS_MESSAGE);
+  }
 
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (isForbiddenHostname(hostname)) {
@@ -81,7 +102,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     }
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 4);
-      const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+      const refused = addresses.find((a) => !allowed(a.address, hostname));
       if (refused) return callback(blocked(addressMessage(refused.address, allowPrivate)), '', 4);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -92,11 +113,20 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
   const connector: buildConnector.connector = (options, callback) => {
     // net.connect skips `lookup` for IP literals, so literals are checked here.
     const host = normalizeHostname(options.hostname);
-    if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) {
+    if (net.isIP(host) && !allowed(host)) {
       callback(blocked(addressMessage(host, allowPrivate)), null);
       return;
     }
-    baseConnector(options, callback);
+    baseConnector(options, (error, socket) => {
+      // Toolscope's own listener, whatever name led there: refused before a byte is sent.
+      if (!error && socket && socket.remoteAddress && socket.remotePort !== undefined && isOwn(socket.remoteAddress, socket.remotePort)) {
+        socket.destroy();
+        callback(blocked(OWN_ADDRESS_MESSAGE), null);
+        return;
+      }
+      if (error) callback(error, null);
+      else callback(null, socket!);
+    });
   };
 
   const agent = new Agent({
@@ -114,7 +144,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     } catch {
       throw blocked('The URL is not valid');
     }
-    checkUrlShape(url, allowPrivate);
+    checkUrlShape(url);
     const host = normalizeHostname(url.hostname);
     if (net.isIP(host)) return;
     let addresses: dns.LookupAddress[];
@@ -123,13 +153,14 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     } catch {
       throw blocked(`The host ${host} could not be resolved`);
     }
-    const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+    const refused = addresses.find((a) => !allowed(a.address, host));
     if (refused) throw blocked(addressMessage(refused.address, allowPrivate));
+    if (addresses.some((a) => isOwn(a.address, urlPort(url)))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
 
   async function request(input: string | URL, options: OutboundRequestOptions = {}): Promise<OutboundResponse> {
     const url = new URL(String(input));
-    checkUrlShape(url, allowPrivate);
+    checkUrlShape(url);
     const response = await agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
@@ -158,7 +189,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     let url = new URL(String(input instanceof Request ? input.url : input));
     let currentInit: RequestInit = { ...init };
     for (let hop = 0; ; hop++) {
-      checkUrlShape(url, allowPrivate);
+      checkUrlShape(url);
       const response = (await undiciFetch(url, {
         ...(currentInit as Parameters<typeof undiciFetch>[1]),
         redirect: 'manual',

@@ -28,9 +28,11 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   const recorder = new Recorder(app.db, app.bus, {
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
+    unansweredCallMs: app.config.unansweredCallMs,
     log: app.log,
   });
-  recorder.start();
+  // The sweep ends idle sessions and overdue calls: often enough that a call ends within a quarter of its bound.
+  recorder.start(Math.max(250, Math.min(30_000, Math.floor(app.config.unansweredCallMs / 4))));
   app.decorate('recorder', recorder);
   app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
   app.decorate('proxyEvents', new ProxyEvents());

@@ -23,8 +23,8 @@ function write(res: ServerResponse, data: Buffer | string): Promise<void> | unde
   });
 }
 
-/** JSON body: streamed through; parsed and recorded once complete. */
-export async function relayJson(body: Readable, res: ServerResponse, tap: MessageTap, limitBytes: number, onFailure: (error: unknown) => UpstreamFailure): Promise<void> {
+/** JSON body: streamed through; parsed and recorded once complete. Returns its messages (none when it broke). */
+export async function relayJson(body: Readable, res: ServerResponse, tap: MessageTap, limitBytes: number, onFailure: (error: unknown) => UpstreamFailure): Promise<JsonRpcMessage[]> {
   const chunks: Buffer[] = [];
   let size = 0;
   const whole = tap.rewritesToolsList;
@@ -37,9 +37,9 @@ export async function relayJson(body: Readable, res: ServerResponse, tap: Messag
     }
   } catch (error) {
     const failure = onFailure(error);
-    for (const id of tap.unanswered()) tap.record('server_to_client', errorResponse(id, failure), 0);
+    for (const id of tap.unanswered()) tap.fromServer(errorResponse(id, failure), 0);
     res.destroy();
-    return;
+    return [];
   }
   const text = Buffer.concat(chunks, size).toString('utf8');
   const messages = parseMessages(text);
@@ -49,6 +49,7 @@ export async function relayJson(body: Readable, res: ServerResponse, tap: Messag
     const changed = outgoing.some((m, i) => m !== messages[i]);
     res.end(changed ? JSON.stringify(single ? outgoing[0] : outgoing) : text);
   } else res.end();
+  return messages;
 }
 
 class TooLarge extends Error {}
@@ -103,11 +104,15 @@ export async function relaySse(
   res.end();
 }
 
-/** Everything else (202 Accepted, 4xx text): passed through untouched. */
-export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: number): Promise<void> {
+const RAW_HEAD_BYTES = 1024;
+
+/** Everything else (202 Accepted, 4xx text): passed through untouched. Returns the body's first KiB as text. */
+export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: number): Promise<string> {
   let size = 0;
+  const head: Buffer[] = [];
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (size < RAW_HEAD_BYTES) head.push(chunk.subarray(0, RAW_HEAD_BYTES - size));
       size += chunk.length;
       if (size > limitBytes) throw onFailureTooLarge(limitBytes);
       await write(res, chunk);
@@ -116,4 +121,5 @@ export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: 
   } catch {
     res.destroy();
   }
+  return Buffer.concat(head).toString('utf8');
 }

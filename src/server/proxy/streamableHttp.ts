@@ -5,7 +5,8 @@ import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamReques
 import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
-import { describeFailure, errorResponse, httpFailure, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
+import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailure, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
+import { Readable } from 'node:stream';
 import type { UpstreamTarget } from './upstreamDirectory';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
@@ -74,8 +75,27 @@ function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMess
   return reply.status(502).type('application/json').send(errorResponse(null, failure));
 }
 
+/** Reads a whole (bounded) body; undefined when it is larger than `limit`. */
+async function readBounded(body: Readable, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Servers whose JSON answers proved to be JSON-RPC: their later answers stream without the check. */
+const MAX_VERIFIED = 10_000;
+
 export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   const { config } = ctx.app;
+  const speaksJsonRpc = new Set<string>();
 
   async function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
@@ -138,15 +158,51 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' });
     }
 
+    // Only MCP goes back to the agent (docs/security.md, "Private networks"): the proxy is not a
+    // relay for whatever answers at an upstream URL. A body that is neither SSE nor JSON, or JSON
+    // that is not JSON-RPC (checked whole until the server has once answered with JSON-RPC), is
+    // replaced by a JSON-RPC error; an empty body (202 for notifications, 405 for GET) passes.
+    let upstreamBody: Readable = upstream.body;
+    if (!isSse && (!isJson || !speaksJsonRpc.has(`${target.serverId} ${target.url}`))) {
+      let whole: Buffer | undefined;
+      try {
+        whole = await readBounded(upstream.body, config.proxyResponseLimitBytes);
+      } catch (error) {
+        return sendFailure(reply, tap, requests, isBatch, describeFailure(error, config.upstreamTimeoutMs));
+      }
+      if (!whole) return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' });
+      if (whole.length > 0 && (!isJson || parseMessages(whole.toString('utf8')).length === 0)) {
+        return sendFailure(reply, tap, requests, isBatch, notMcpFailure(status, contentType));
+      }
+      if (isJson && whole.length > 0) {
+        if (speaksJsonRpc.size >= MAX_VERIFIED) speaksJsonRpc.clear();
+        speaksJsonRpc.add(`${target.serverId} ${target.url}`);
+      }
+      upstreamBody = Readable.from([whole]);
+    }
+
     reply.hijack();
     const res = reply.raw;
     res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && tap.rewritesToolsList)));
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
-    if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else if (isJson) await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else await relayRaw(upstream.body, res, config.proxyResponseLimitBytes);
+    if (isSse) {
+      await relaySse(upstreamBody, res, tap, config.proxyResponseLimitBytes, onFailure);
+      return reply;
+    }
+    const answered = isJson ? await relayJson(upstreamBody, res, tap, config.proxyResponseLimitBytes, onFailure) : [];
+    const head = isJson ? '' : await relayRaw(upstreamBody, res, config.proxyResponseLimitBytes);
+    // The agent's requests that this answer left unanswered got it as their answer: an HTTP error
+    // (400 for a session id an upstream forgot when it restarted, 401, 404…), or a JSON body that
+    // did not include them. Their calls end now, as the agent saw it, not as a later timeout.
+    const unanswered = tap.unanswered();
+    if (unanswered.length > 0 && (status >= 400 || (isJson && status < 300))) {
+      const failure = status >= 400 ? httpRejection(status, rejectionDetail(answered, head)) : { ...httpFailure(status), message: 'The tool server answered without a response to this request' };
+      for (const id of unanswered) tap.fromServer(errorResponse(id, failure), 0);
+    }
+    // A session the upstream no longer knows (the Streamable HTTP spec's 404) has ended.
+    if (status === 404 && tap.session && typeof request.headers['mcp-session-id'] === 'string') ctx.recorder.endSession(tap.session);
     return reply;
   }
 

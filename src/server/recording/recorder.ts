@@ -4,13 +4,14 @@ import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
+import { settleOverdue, settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
 import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
 import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
+import { answersToolsList } from './toolListCapture';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
@@ -26,6 +27,8 @@ export interface RecorderOptions extends WriteQueueOptions {
   inferredIdleGapMs?: number;
   /** How often sessions left active by an instance that stopped without shutting down are ended (default 5 min; see orphanSweep.ts). */
   orphanSweepMs?: number;
+  /** A call with no answer after this long ends as a timeout (default 5 min; docs/sessions.md). */
+  unansweredCallMs?: number;
   /** Characters of a message payload kept for replay (default 64 KiB). */
   payloadLimit?: number;
   now?: () => number;
@@ -129,6 +132,9 @@ export class Recorder {
         message_count: 0,
         call_count: 0,
         error_count: 0,
+        argument_tokens: 0,
+        result_tokens: 0,
+        definition_tokens: 0,
       },
       seq: 0,
       lastActivityMs: this.now(),
@@ -195,7 +201,6 @@ export class Recorder {
     session.lastActivityMs = nowMs;
     row.message_count++;
     const kind = messageKind(message);
-    if (kind === 'error') row.error_count++;
     this.queue.markDirty(session);
 
     const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
@@ -210,7 +215,9 @@ export class Recorder {
           return;
         }
       } else {
+        const listed = answersToolsList(session, direction, message);
         const call = settleResponse(session, direction, message, seen);
+        if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
           return;
@@ -244,10 +251,16 @@ export class Recorder {
     this.queue.markDirty(session);
   }
 
-  /** Ends sessions idle past their limit. */
+  /** Ends sessions idle past their limit, and calls unanswered past theirs. */
   sweepIdle(): void {
     const nowMs = this.now();
+    const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
     for (const session of [...this.sessions]) {
+      if (session.pending.size > 0) {
+        const overdue = settleOverdue(session, nowMs, unansweredMs);
+        for (const call of overdue) this.queue.settleToolCall(call);
+        if (overdue.length > 0) this.queue.markDirty(session);
+      }
       const limit = session.inferredIdentity ? (this.options.inferredIdleGapMs ?? 5 * 60_000) : (this.options.statefulIdleMs ?? 30 * 60_000);
       if (nowMs - session.lastActivityMs > limit) this.endSession(session);
     }

@@ -1,6 +1,7 @@
 import { filterBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { UsageRollup } from './usageRollup';
+import { TrafficRollup } from './trafficRollup';
 
 // The rows waiting for the database: changed sessions, messages, tool calls (pending or settled)
 // and the usage rollup. Bounded: beyond `queueLimit` messages + calls, new ones are dropped and
@@ -34,6 +35,8 @@ export class RowQueue {
   /** When each active session's row was last taken into a write (see takeSessions). */
   private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
   private readonly usage = new UsageRollup();
+  /** The analytics rollup: measured and summed when a write takes its batch (trafficRollup.ts). */
+  readonly traffic = new TrafficRollup();
   /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
   private readonly sessionsOfServer = new Map<string, string>();
   /** Servers deleted while this process runs: rows of theirs are not put back after a failed write. */
@@ -63,6 +66,12 @@ export class RowQueue {
   markDirty(session: QueuedSession): void {
     this.dirty.add(session);
     this.sessionsOfServer.set(session.row.id, session.row.server_id);
+    this.traffic.noteSession(session);
+  }
+
+  /** A tools/list answer reached the session's agent (its definitions are measured with the next write). */
+  noteToolsListed(session: QueuedSession, result: unknown, at: string): void {
+    this.traffic.noteToolsListed(session, result, at);
   }
 
   /** Queues a message; false (and counted) when the queue is full. */
@@ -101,6 +110,7 @@ export class RowQueue {
       this.enqueueCall(call);
     }
     this.usage.add(call);
+    this.traffic.add(call);
     return true;
   }
 
@@ -120,6 +130,7 @@ export class RowQueue {
       return false;
     });
     this.usage.forgetServer(serverId);
+    this.traffic.forgetServer(serverId);
   }
 
   /** Whether messages or calls of the session still wait here (its end is announced after them). */
@@ -130,6 +141,7 @@ export class RowQueue {
   /** A session's end was announced: it has no more rows to come. */
   sessionDone(sessionId: string): void {
     this.sessionsOfServer.delete(sessionId);
+    this.traffic.forgetSession(sessionId);
   }
 
   /**
@@ -138,6 +150,10 @@ export class RowQueue {
    * change while the write runs (an answer queues its call again).
    */
   take(limit: number, all: boolean): TakenBatch {
+    // First the analytics work: it sets the calls' token counts and the sessions' sums, which the
+    // copies below carry into this write.
+    const measured = this.traffic.take();
+    for (const session of measured.touchedSessions) this.dirty.add(session);
     const sessions = this.takeSessions(all);
     const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
     const messages = this.messages.splice(0, limit);
@@ -153,6 +169,7 @@ export class RowQueue {
         return copy;
       }),
       usage: this.usage.take(),
+      traffic: measured.traffic,
     };
     return { batch, sessions, calls };
   }
@@ -175,6 +192,7 @@ export class RowQueue {
     }
     this.toolCalls = back.concat(this.toolCalls);
     this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
+    this.traffic.putBack(unwritten.traffic ?? null, kept);
     const sessionsLeft = new Set<unknown>(unwritten.sessions);
     taken.sessions.forEach((session, i) => {
       if (!sessionsLeft.has(taken.batch.sessions[i]) || !kept(session.row.server_id)) return;
@@ -201,6 +219,7 @@ export class RowQueue {
     this.queuedCalls.clear();
     this.waitingBySession.clear();
     this.usage.take();
+    this.traffic.clear();
     this.dirty.clear();
     return dropped;
   }

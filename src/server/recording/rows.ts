@@ -11,6 +11,10 @@ export interface SessionState extends SessionRow {
   message_count: number;
   call_count: number;
   error_count: number;
+  /** Token sums of the session (o200k_base, tokenCounter.ts), added in the recorder's batch work. */
+  argument_tokens: number;
+  result_tokens: number;
+  definition_tokens: number;
 }
 
 /** What the write queue needs of a session: its row and whether its start/end were announced. */
@@ -55,6 +59,12 @@ export interface QueuedToolCall extends ToolCallRow {
   request_bytes: number;
   response_bytes: number;
   tokens_estimate: number;
+  /** Token counts and failure class, set in the batch work that writes the settled call (trafficRollup.ts). */
+  argument_tokens?: number | null;
+  result_tokens?: number | null;
+  error_class?: string | null;
+  /** The platform key the agent used, when the proxy knows it (null until keys exist). */
+  platform_key_id?: string | null;
   /**
    * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
    * and this write updates it. Every other call is new to the database (a batch written again after

@@ -51,6 +51,7 @@ export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () 
     ...batch.messages.map((message) => ({ row: message, part: { messages: [message] }, counts: 1 })),
     ...batch.toolCalls.map((call) => ({ row: call, part: { toolCalls: [call] }, counts: call.status === 'pending' ? 0 : 1 })),
     ...batch.usage.map((usage) => ({ row: usage, part: { usage: [usage] }, counts: 0 })),
+    ...(batch.traffic ? [{ row: batch.traffic, part: { traffic: batch.traffic }, counts: 0 }] : []),
   ];
   let lost = 0;
   const refused = new Set<unknown>();

@@ -181,7 +181,7 @@ describe('tool call storage', () => {
     expect(replay[2]).toMatchObject({ truncated: true, payload: expect.stringContaining('[[[') });
   });
 
-  it('settles a waiting call as an error when its id is reused, and never leaves a written call pending', async () => {
+  it('settles a waiting call as a timeout (no answer it can be paired with) when its id is reused, and never leaves a written call pending', async () => {
     const recorder = make(new EventBus(), { queueLimit: 2 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'reused' });
     const progress = (n: number) => `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${n}}}`;
@@ -199,7 +199,7 @@ describe('tool call storage', () => {
     const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(calls.map((c) => [c.jsonrpc_id, c.status, c.arguments, c.error_message])).toEqual([
       ['31', 'ok', { q: 'slow', limit: 5 }, null],
-      ['32', 'error', { q: 'first', limit: 5 }, 'No response recorded: the client reused this request id'],
+      ['32', 'timeout', { q: 'first', limit: 5 }, 'No response recorded: the client reused this request id'],
       ['32', 'ok', { q: 'second', limit: 5 }, null],
     ]);
   });

@@ -55,7 +55,7 @@ describe('recorder', () => {
     // Call 2 never gets an answer: the session's end settles it as an error.
     await recorder.close();
     expect(live.map((m) => m.type)).toEqual(['session_started', 'tool_call', 'tool_call', 'session_ended']);
-    expect(live[2].data).toMatchObject({ toolName: 'search', status: 'error', errorMessage: 'No response before the session ended' });
+    expect(live[2].data).toMatchObject({ toolName: 'search', status: 'timeout', errorMessage: 'No response before the session ended' });
     expect(live[3].data).toMatchObject({ status: 'ended', callCount: 2, errorCount: 1, messageCount: 3 });
     const usage = await database.db.query<{ calls: number; errors: number; duration_sum_ms: string; tokens: string }>(
       "select calls, errors, duration_sum_ms::int as duration_sum_ms, tokens::int as tokens from usage_minutes where tool_name = 'search'",

@@ -65,6 +65,13 @@ export async function updateServer(db: Queryable, workspaceId: string, serverId:
   if (changes.description !== undefined) set('description', changes.description);
   if (changes.transport !== undefined) set('transport', changes.transport);
   if (changes.credentialsEnc !== undefined) set('credentials_enc', changes.credentialsEnc);
+  else if (changes.url !== undefined) {
+    // A new URL without new credentials drops the stored ones: a secret stored for one host is
+    // never sent to a host chosen later. Compared in SQL against the row as it is, so two
+    // concurrent edits cannot slip a repoint past the check.
+    params.push(changes.url);
+    sets.push(`credentials_enc = case when url = $${params.length} then credentials_enc else null end`);
+  }
   sets.push('updated_at = now()');
   const rows = await db.query<ServerRow>(
     `update servers set ${sets.join(', ')} where workspace_id = $1 and id = $2 returning ${COLUMNS}`,

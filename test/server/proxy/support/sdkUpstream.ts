@@ -70,7 +70,9 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-export async function startStreamableUpstream(options: { json: boolean; stateful: boolean }): Promise<SdkUpstream> {
+/** `build`: the MCP server behind it (default buildMcpServer's fixture). */
+export async function startStreamableUpstream(options: { json: boolean; stateful: boolean; build?: () => McpServer }): Promise<SdkUpstream> {
+  const build = options.build ?? buildMcpServer;
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const requests: http.IncomingHttpHeaders[] = [];
   let hanging = false;
@@ -80,7 +82,7 @@ export async function startStreamableUpstream(options: { json: boolean; stateful
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (!options.stateful) {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
-      const mcp = buildMcpServer();
+      const mcp = build();
       res.on('close', () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
@@ -99,7 +101,7 @@ export async function startStreamableUpstream(options: { json: boolean; stateful
         onsessioninitialized: (id) => void transports.set(id, transport!),
         onsessionclosed: (id) => void transports.delete(id),
       });
-      await buildMcpServer().connect(transport);
+      await build().connect(transport);
     }
     await transport.handleRequest(req, res, body);
   });

@@ -44,9 +44,9 @@ export default function MembersPage() {
   const add = async (values: AddMemberValues) => {
     if (!workspaceId) return { message: 'Choose a workspace first', fields: {} };
     try {
-      const member = await addMember({ workspaceId, body: values }).unwrap();
+      const sent = await addMember({ workspaceId, body: values }).unwrap();
       close();
-      toast({ title: 'Member added', description: `${member.fullName || member.email} joined ${workspace?.name ?? 'the workspace'} as ${member.role}.` });
+      toast({ title: 'Invitation sent', description: `${sent.invitation.email} is invited to ${workspace?.name ?? 'the workspace'} as ${sent.invitation.role}; they join when they accept.` });
       return null;
     } catch (caught) {
       return asAddFailure(caught);

@@ -149,7 +149,7 @@ export default function ServersPage() {
           title={`Edit ${dialog.server.name}`}
           submitLabel="Save changes"
           busyLabel="Saving..."
-          initial={{ url: dialog.server.url, name: dialog.server.name, description: dialog.server.description }}
+          initial={{ url: dialog.server.url, name: dialog.server.name, description: dialog.server.description, transport: dialog.server.transport, hasCredentials: dialog.server.hasCredentials }}
           onSubmit={edit(dialog.server)}
           onClose={close}
         />
