@@ -19,7 +19,7 @@ export class BridgeServer {
   private listening: Promise<string> | undefined;
   private readonly routes = new Map<string, { token: Buffer; handler: BridgeHandler }>();
 
-  constructor(private readonly options: { host: string; port: number; advertisedUrl?: string }) {}
+  constructor(private readonly options: { host: string; port: number; advertisedUrl?: string; onListening?: (address: string, port: number) => void }) {}
 
   /** Starts listening (once) and resolves with the base URL other parts use to reach it. */
   baseUrl(): Promise<string> {
@@ -30,6 +30,7 @@ export class BridgeServer {
       server.listen(this.options.port, this.options.host, () => {
         const { port } = server.address() as AddressInfo;
         const host = this.options.host === '0.0.0.0' || this.options.host === '::' ? '127.0.0.1' : this.options.host;
+        this.options.onListening?.(host, port);
         resolve(this.options.advertisedUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
       });
       this.server = server;

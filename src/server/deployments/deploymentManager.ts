@@ -68,6 +68,8 @@ export class DeploymentManager {
       stopGraceMs: this.app.config.deploymentStopGraceMs,
       version: this.app.config.version,
       searchPath: this.app.config.deploymentPath,
+      // The proxy reaches the bridge even where private upstreams are refused (that one endpoint only).
+      onBridgeListening: (address, port) => this.app.outbound.allowInternalEndpoint(address, port),
     });
     return this.runnerInstance;
   }

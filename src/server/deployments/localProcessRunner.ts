@@ -20,6 +20,8 @@ export interface LocalRunnerOptions {
   version: string;
   /** PATH to look for prlimit/unshare on. */
   searchPath: string | undefined;
+  /** Told where the bridge listens (the outbound policy must let the proxy reach it). */
+  onBridgeListening?: (address: string, port: number) => void;
 }
 
 /** Agent sessions quiet this long are closed (health probes and agents often leave without DELETE). */
@@ -35,7 +37,7 @@ export class LocalProcessRunner implements DeploymentRunner {
 
   constructor(private readonly options: LocalRunnerOptions) {
     this.hostTools = detectHostTools(options.searchPath);
-    this.bridgeServer = new BridgeServer({ host: options.bridgeHost, port: options.bridgePort, advertisedUrl: options.bridgeUrl });
+    this.bridgeServer = new BridgeServer({ host: options.bridgeHost, port: options.bridgePort, advertisedUrl: options.bridgeUrl, onListening: options.onBridgeListening });
   }
 
   /** The bridge's base URL (starts listening on first use). */
