@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
+import { addToWorkspace } from '../helpers/workspaceMembers';
 
 // The deployment routes name their workspace through a stored row or a body/query field, not the
 // path, so the workspace guard does not cover them: this walker does, over EVERY route under
@@ -24,13 +25,7 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
     owner = await registerAccount(t.app);
     stranger = await registerAccount(t.app);
     member = await registerAccount(t.app);
-    const added = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/workspaces/${owner.workspaceId}/members`,
-      headers: bearer(owner.accessToken),
-      payload: { email: member.email, role: 'member' },
-    });
-    expect(added.statusCode).toBe(201);
+    await addToWorkspace(t.app, owner.workspaceId, member, 'member');
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/v1/deployments/configs',
