@@ -31,6 +31,7 @@ const STEPS = [
     before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
   },
   { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
+  { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
 ];
 
 function run(command, args) {

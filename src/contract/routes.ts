@@ -62,4 +62,13 @@ export const Paths = {
   notificationRead: (id: string) => `${API}/notifications/${id}/read`,
   workspaceNotifications: (ws: string) => `${API}/workspaces/${ws}/notifications`,
   proxy: (key: string) => `/mcp/${key}`,
+  deploymentConfigCreate: `${API}/deployments/configs`,
+  deploymentConfigs: `${API}/deployment-configs`,
+  deploymentConfig: (id: string) => `${API}/deployment-configs/${id}`,
+  deploymentConfigDeploy: (id: string) => `${API}/deployments/configs/${id}/deploy`,
+  deploymentConfigDeployments: (id: string) => `${API}/deployments/configs/${id}/deployments`,
+  deployment: (id: string) => `${API}/deployments/${id}`,
+  deploymentStatus: (id: string) => `${API}/deployments/${id}/status`,
+  deploymentLogs: (id: string) => `${API}/deployments/${id}/logs`,
+  deploymentRestart: (id: string) => `${API}/deployments/${id}/restart`,
 } as const;

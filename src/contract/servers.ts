@@ -7,6 +7,9 @@ export type ServerStatus = (typeof SERVER_STATUSES)[number];
 /** 'streamable-http' (2025-03-26 and later) or 'sse' (the legacy 2024-11-05 HTTP+SSE transport). */
 export const SERVER_TRANSPORTS = ['streamable-http', 'sse'] as const;
 export type ServerTransport = (typeof SERVER_TRANSPORTS)[number];
+/** 'remote': a URL the user registered; 'deployment': a stdio program Toolscope runs (contract/deployments). */
+export const SERVER_KINDS = ['remote', 'deployment'] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number];
 
 export const ServerDto = z.object({
   id: z.string(),
@@ -26,6 +29,7 @@ export const ServerDto = z.object({
   hasCredentials: z.boolean(),
   /** How long the proxy waits for this server's answer; null = the instance's default (60 s). */
   timeoutMs: z.number().int().nullable(),
+  kind: z.enum(SERVER_KINDS),
 });
 export type ServerDto = z.infer<typeof ServerDto>;
 

@@ -31,6 +31,7 @@ import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
 import type { PaymentProvider } from './modules/billing/paymentProvider';
+import { deploymentsPlugin } from './deployments/deploymentsPlugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -184,6 +185,7 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   );
 
   await installProxy(app);
+  await app.register(deploymentsPlugin);
 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -57,6 +58,15 @@ const EnvSchema = z.object({
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
   TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
   TOOLSCOPE_CATALOG_FILE: z.string().optional(),
+  TOOLSCOPE_DEPLOYMENTS: bool(false),
+  TOOLSCOPE_DEPLOYMENT_COMMANDS: z.string().optional().default('node,npx,uvx,python3'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST: z.string().optional().default('127.0.0.1'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT: int(0, 0).pipe(z.number().max(65535)),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_URL: z.string().url().optional(),
+  TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: int(5_000, 0),
+  TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
+  PATH: z.string().optional(),
+  HOME: z.string().optional(),
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
@@ -105,6 +115,22 @@ export interface Config {
   catalogUrl: string | undefined;
   /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
   catalogFile: string | undefined;
+  /** Deployments run programs on this host: off unless the operator says TOOLSCOPE_DEPLOYMENTS=on. */
+  deploymentsEnabled: boolean;
+  /** Commands a deployment config may name (TOOLSCOPE_DEPLOYMENT_COMMANDS, comma-separated). */
+  deploymentCommands: string[];
+  /** Where the stdio ↔ Streamable HTTP bridge listens (loopback by default; port 0 = any free port). */
+  deploymentBridgeHost: string;
+  deploymentBridgePort: number;
+  /** How other instances reach this one's bridge (multi-instance); default http://{host}:{port}. */
+  deploymentBridgeUrl: string | undefined;
+  /** Between SIGTERM to a program's process group and SIGKILL. */
+  deploymentStopGraceMs: number;
+  /** Names this instance in deployment leases (default: the host name). */
+  instanceId: string;
+  /** The only two variables of Toolscope's own environment a deployed program gets. */
+  deploymentPath: string;
+  deploymentHome: string;
   /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
   integrationRetryBaseMs: number;
   /** How often each exporter sends its metric points (OTLP). */
@@ -190,6 +216,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
     catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
     catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
+    deploymentsEnabled: e.TOOLSCOPE_DEPLOYMENTS,
+    deploymentCommands: e.TOOLSCOPE_DEPLOYMENT_COMMANDS.split(',').map((c) => c.trim()).filter(Boolean),
+    deploymentBridgeHost: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST,
+    deploymentBridgePort: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT,
+    deploymentBridgeUrl: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_URL?.replace(/\/+$/, ''),
+    deploymentStopGraceMs: e.TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS,
+    instanceId: e.TOOLSCOPE_INSTANCE_ID ?? os.hostname(),
+    deploymentPath: e.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    deploymentHome: e.HOME ?? os.homedir(),
     integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
     telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
     metricsToken: e.TOOLSCOPE_METRICS_TOKEN,

@@ -35,6 +35,7 @@ export const apiSlice = createApi({
     'SignIns',
     'Catalog',
     'NotificationSettings',
+    'Deployments',
   ],
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,

@@ -17,6 +17,8 @@ import { memberRoutes } from './members/routes';
 import { accountRoutes } from './account/routes';
 import { memberRoleRoutes } from './members/roleRoutes';
 import { marketplaceRoutes } from './marketplace/routes';
+import { deploymentConfigRoutes } from './deployments/configRoutes';
+import { deploymentRoutes } from './deployments/deploymentRoutes';
 import { analyticsRoutes } from './analytics/routes';
 import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
 import { auditRoutes } from './audit/routes';
@@ -31,7 +33,7 @@ import { workspaceKeyRoutes } from './keys/workspaceKeyRoutes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes, deploymentConfigRoutes, deploymentRoutes];
 export const workspaceRoutes: FastifyPluginAsync[] = [
   workspaceRoute,
   sessionRoutes,

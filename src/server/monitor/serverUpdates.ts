@@ -7,7 +7,7 @@ import { ON_THE_BUS } from '../http/publicUrl';
 // Shared by the health monitor and schema discovery: load a server by id (no request, so no
 // workspace in hand) and tell the workspace's live streams what it looks like now.
 const COLUMNS = `id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, status,
-  last_health_status, last_checked, last_error, schema_count, created_at, updated_at`;
+  last_health_status, last_checked, last_error, schema_count, kind, created_at, updated_at`;
 
 export async function loadServerById(app: FastifyInstance, serverId: string): Promise<ServerRow | undefined> {
   const rows = await app.db.query<ServerRow>(`select ${COLUMNS} from servers where id = $1`, [serverId]);

@@ -47,6 +47,12 @@ export interface OutboundClient {
   fetch: FetchLike;
   /** Throws OutboundBlockedError (with a message a user can act on) when the URL may not be called. */
   assertUrlAllowed(url: string | URL): Promise<void>;
+  /**
+   * Allows one listener of Toolscope's own making whatever the private-network policy says: the
+   * deployments' stdio bridge (an IP literal and port, e.g. 127.0.0.1:41234), which the proxy must
+   * reach even where private upstreams are refused. One address and port, not a range.
+   */
+  allowInternalEndpoint(address: string, port: number): void;
   readonly dispatcher: Dispatcher;
   close(): Promise<void>;
 }
@@ -85,6 +91,8 @@ export function createOutboundClient(
   const locals = localAddresses();
   const ownPorts = () => options.ownPorts?.() ?? [];
   const isOwn = (address: string, port: number) => isOwnEndpoint(address, port, ownPorts(), locals);
+  const internal = new Set<string>();
+  const isInternal = (address: string, port: number) => internal.has(`${normalizeHostname(address)}:${port}`);
 
   /** Static checks that need no DNS: scheme, forbidden names, IP literals. */
   function checkUrlShape(url: URL): void {
@@ -93,6 +101,7 @@ export function createOutboundClient(
     const host = normalizeHostname(url.hostname);
     if (!host) throw blocked('The URL has no host');
     if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
+    if (net.isIP(host) && isInternal(host, urlPort(url))) return;
     if (net.isIP(host) && !allowed(host)) throw blocked(addressMessage(host, allowPrivate));
     if (net.isIP(host) && isOwn(host, urlPort(url))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
@@ -115,7 +124,8 @@ export function createOutboundClient(
   const connector: buildConnector.connector = (options, callback) => {
     // net.connect skips `lookup` for IP literals, so literals are checked here.
     const host = normalizeHostname(options.hostname);
-    if (net.isIP(host) && !allowed(host)) {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    if (net.isIP(host) && !allowed(host) && !isInternal(host, port)) {
       callback(blocked(addressMessage(host, allowPrivate)), null);
       return;
     }
@@ -224,6 +234,9 @@ export function createOutboundClient(
     request,
     fetch: guardedFetch,
     assertUrlAllowed,
+    allowInternalEndpoint: (address: string, port: number) => {
+      internal.add(`${normalizeHostname(address)}:${port}`);
+    },
     dispatcher: agent,
     close: async () => {
       // Streams have no end of their own: cut at once (the proxy's preClose already ended the agents' side).

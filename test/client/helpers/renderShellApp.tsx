@@ -51,6 +51,7 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     transport: 'streamable-http',
     hasCredentials: false,
     timeoutMs: null,
+    kind: 'remote',
     ...overrides,
   };
 }

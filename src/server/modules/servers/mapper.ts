@@ -1,4 +1,4 @@
-import type { ServerDto, ServerStatus, ServerTransport } from '../../../contract/servers';
+import type { ServerDto, ServerKind, ServerStatus, ServerTransport } from '../../../contract/servers';
 import { Paths } from '../../../contract/routes';
 
 /** A row of the servers table (m002_tracing). */
@@ -18,6 +18,7 @@ export interface ServerRow {
   last_checked: Date | string | null;
   last_error: string | null;
   schema_count: number;
+  kind: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -42,5 +43,6 @@ export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
     transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
     hasCredentials: row.credentials_enc !== null,
     timeoutMs: row.timeout_ms === null || row.timeout_ms === undefined ? null : Number(row.timeout_ms),
+    kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
   };
 }

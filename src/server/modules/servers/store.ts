@@ -5,7 +5,7 @@ import type { ServerRow } from './mapper';
 // Queries of the servers table. Every read and write is scoped by workspace id, so a server of
 // another workspace is simply not found.
 const COLUMNS = `id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, timeout_ms, status,
-  last_health_status, last_checked, last_error, schema_count, created_at, updated_at`;
+  last_health_status, last_checked, last_error, schema_count, kind, created_at, updated_at`;
 
 /** 192 random bits, base64url: unguessable, URL-safe. */
 export function generateProxyKey(): string {
