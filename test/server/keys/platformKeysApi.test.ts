@@ -3,7 +3,7 @@ jest.setTimeout(60_000);
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
-import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
+import { bearer, joinWorkspace, registerAccount, type TestAccount } from '../helpers/accounts';
 import { isWellFormedPlatformKey } from '../../../src/server/auth/platformKeySecret';
 import type { CreatedPlatformKeyDto, PlatformKeyDto } from '../../../src/contract/keys';
 
@@ -30,8 +30,8 @@ describe(`platform keys API (${engineName})`, () => {
     member = await registerAccount(t.app);
     admin = await registerAccount(t.app);
     stranger = await registerAccount(t.app);
-    await call(owner, 'POST', `/api/v1/workspaces/${owner.workspaceId}/members`, { email: member.email, role: 'member' });
-    await call(owner, 'POST', `/api/v1/workspaces/${owner.workspaceId}/members`, { email: admin.email, role: 'admin' });
+    await joinWorkspace(t.app, owner, owner.workspaceId, member, 'member');
+    await joinWorkspace(t.app, owner, owner.workspaceId, admin, 'admin');
     serverId = await registerServer(owner, 'search');
     strangerServerId = await registerServer(stranger, 'theirs');
   });

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkUpstream';
-import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
+import { bearer, joinWorkspace, registerAccount, type TestAccount } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import type { WorkspaceKeyDto } from '../../../src/contract/keys';
 
@@ -28,7 +28,7 @@ describe(`workspace keys (${engineName})`, () => {
     upstream = await startStreamableUpstream({ json: true, stateful: true });
     t = await startProxyApp();
     member = await registerAccount(t.app);
-    await api('POST', '/members', { email: member.email, role: 'member' });
+    await joinWorkspace(t.app, t.account, t.account.workspaceId, member, 'member');
   });
   afterAll(async () => {
     await t.close();
