@@ -28,6 +28,8 @@ export const ServerDto = z.object({
   transport: z.enum(SERVER_TRANSPORTS),
   hasCredentials: z.boolean(),
   kind: z.enum(SERVER_KINDS),
+  /** How long the proxy waits for this server's answer; null = the instance's default (60 s). */
+  timeoutMs: z.number().int().nullable(),
 });
 export type ServerDto = z.infer<typeof ServerDto>;
 
@@ -81,12 +83,16 @@ const ServerUrl = z
     }
   }, 'URL must be an http or https URL');
 
+/** Milliseconds the proxy waits for the server's answer (null = the instance's default). */
+const ServerTimeout = z.number().int().min(100, 'At least 100 ms').max(600_000, 'At most 600000 ms (10 minutes)').nullable();
+
 export const RegisterServerBody = z.object({
   url: ServerUrl,
   name: z.string().trim().min(1, 'Name is required').max(100),
   description: z.string().trim().max(1000).optional().default(''),
   transport: z.enum(SERVER_TRANSPORTS).optional().default('streamable-http'),
   headers: UpstreamHeaders.optional(),
+  timeoutMs: ServerTimeout.optional(),
 });
 export type RegisterServerBody = z.input<typeof RegisterServerBody>;
 
@@ -97,6 +103,8 @@ export const UpdateServerBody = z.object({
   description: z.string().trim().max(1000).optional(),
   transport: z.enum(SERVER_TRANSPORTS).optional(),
   headers: UpstreamHeaders.optional(),
+  /** null goes back to the instance's default. */
+  timeoutMs: ServerTimeout.optional(),
 });
 export type UpdateServerBody = z.input<typeof UpdateServerBody>;
 

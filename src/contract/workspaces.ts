@@ -12,6 +12,8 @@ export const WorkspaceDto = z.object({
   workspaceType: z.enum(WORKSPACE_TYPES),
   role: z.enum(MEMBER_ROLES),
   createdAt: z.string(),
+  /** Agents must present a platform key at the proxy (docs/access.md). The server always sends it. */
+  requirePlatformKey: z.boolean().optional(),
 });
 export type WorkspaceDto = z.infer<typeof WorkspaceDto>;
 
@@ -21,6 +23,12 @@ export const CreateWorkspaceBody = z.object({
   workspaceType: z.enum(WORKSPACE_TYPES).optional().default('personal'),
 });
 export type CreateWorkspaceBody = z.input<typeof CreateWorkspaceBody>;
+
+/** PUT /workspaces/{id} by owners and admins: only the fields given change. */
+export const UpdateWorkspaceBody = z.object({
+  requirePlatformKey: z.boolean({ message: 'Expected true or false' }).optional(),
+});
+export type UpdateWorkspaceBody = z.input<typeof UpdateWorkspaceBody>;
 
 export const WorkspaceParams = z.object({ workspaceId: z.string().uuid('Unknown workspace') });
 

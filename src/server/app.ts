@@ -31,12 +31,14 @@ import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
 import { deploymentsPlugin } from './deployments/deploymentsPlugin';
+import type { PaymentProvider } from './modules/billing/paymentProvider';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Database;
     bus: EventBus;
+    paymentProvider: PaymentProvider | null;
     /** Every route registered, for the cross-workspace walker test and the docs. */
     routeList: RegisteredRoute[];
   }
@@ -62,12 +64,14 @@ export interface AppOptions {
   config: Config;
   db: Database;
   logger?: FastifyServerOptions['logger'];
+  /** The card payment provider behind the checkout and portal routes; none → they answer 501. */
+  paymentProvider?: PaymentProvider;
 }
 
 export type App = FastifyInstance;
 
 /** Builds the whole application as one Fastify instance; main.ts listens, tests use inject(). */
-export async function buildApp({ config, db, logger = false }: AppOptions): Promise<App> {
+export async function buildApp({ config, db, logger = false, paymentProvider }: AppOptions): Promise<App> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -92,6 +96,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       },
     }),
   );
+  app.decorate('paymentProvider', paymentProvider ?? null);
   app.decorate('routeList', [] as RegisteredRoute[]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

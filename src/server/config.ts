@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
   PATH: z.string().optional(),
   HOME: z.string().optional(),
+  // The proxy's limits under load (docs/proxy.md "Limits").
+  TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
+  TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
+  TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
+  TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
@@ -125,6 +132,17 @@ export interface Config {
   /** GET /metrics answers only with this bearer token; undefined = off. */
   metricsToken: string | undefined;
   version: string;
+  /** How long a proxy key's lookup is trusted before the database is asked again (served longer while the database is away). */
+  proxyKeyCacheMs: number;
+  /** A comment is written on a quiet agent stream this often (0 = never). */
+  streamKeepAliveMs: number;
+  /** A GET stream with nothing from its upstream for this long is ended; the agent opens a new one (0 = never). */
+  streamIdleMs: number;
+  /** Open GET streams per session (per agent for sessionless traffic). */
+  streamsPerSession: number;
+  /** POSTs carrying requests in flight at once, per workspace and per server. */
+  callsInFlightPerWorkspace: number;
+  callsInFlightPerServer: number;
 }
 
 export class ConfigError extends Error {}
@@ -203,6 +221,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
     metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
     version: process.env.npm_package_version ?? '0.1.0',
+    streamKeepAliveMs: e.TOOLSCOPE_STREAM_KEEPALIVE_MS,
+    proxyKeyCacheMs: e.TOOLSCOPE_PROXY_KEY_CACHE_MS,
+    streamIdleMs: e.TOOLSCOPE_STREAM_IDLE_MS,
+    streamsPerSession: e.TOOLSCOPE_STREAMS_PER_SESSION,
+    callsInFlightPerWorkspace: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE,
+    callsInFlightPerServer: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER,
     ...overrides,
   };
 }

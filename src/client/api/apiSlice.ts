@@ -30,6 +30,8 @@ export const apiSlice = createApi({
     'Config',
     'Members',
     'Deployments',
+    'PlatformKeys',
+    'WorkspaceKeys',
   ],
   keepUnusedDataFor: QUERY_CACHE_TIME_MS / 1000,
   refetchOnMountOrArgChange: QUERY_STALE_TIME_MS / 1000,

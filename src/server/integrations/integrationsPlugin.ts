@@ -55,7 +55,7 @@ export async function integrationsPlugin(app: FastifyInstance, options: Integrat
     sender: {
       db: app.db,
       outbound: app.outbound,
-      // Links in integration messages have no request of the recipient's, as mail (http/publicUrl.ts).
+      // Like mail, a Slack or PagerDuty message has no request of the reader's to take an origin from.
       publicBase: () => mailLinkBase(app.config),
       kickMail: () => mail.kick(),
     },

@@ -21,6 +21,8 @@ import { invitationRoutes, workspaceInvitationRoutes } from './invitations/route
 import { auditRoutes } from './audit/routes';
 import { integrationRoutes } from './integrations/routes';
 import { telemetryRoutes } from './telemetry/routes';
+import { platformKeyRoutes } from './keys/platformKeyRoutes';
+import { workspaceKeyRoutes } from './keys/workspaceKeyRoutes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -43,4 +45,6 @@ export const workspaceRoutes: FastifyPluginAsync[] = [
   integrationRoutes,
   telemetryRoutes,
   analyticsRoutes,
+  platformKeyRoutes,
+  workspaceKeyRoutes,
 ];

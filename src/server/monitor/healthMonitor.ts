@@ -125,7 +125,7 @@ export class HealthMonitor {
     const started = performance.now();
     try {
       await withUpstreamClient(
-        { url: row.url, transport: transportOf(row), headers: decryptCredentials(row.credentials_enc, this.app.config.secret) },
+        { url: row.url, transport: transportOf(row), headers: await this.app.workspaceKeys.headersFor(row.workspace_id, decryptCredentials(row.credentials_enc, this.app.config.secret)) },
         this.app.outbound.fetch,
         Math.min(PROBE_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         async (session) => {

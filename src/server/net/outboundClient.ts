@@ -29,6 +29,8 @@ export interface OutboundRequestOptions {
   headersTimeoutMs?: number;
   /** Longest silence between body chunks; 0 = none (long-lived SSE streams). */
   bodyTimeoutMs?: number;
+  /** A long-lived stream (an MCP GET stream): it goes over a pool of its own (see below). */
+  longLived?: boolean;
 }
 
 export interface OutboundResponse {
@@ -139,11 +141,21 @@ export function createOutboundClient(
     });
   };
 
+  // No cap on connections per origin: a cap shared by every tenant of an origin is what let one
+  // tenant's hanging calls (or ~256 open streams) hold everyone else's requests in undici's queue.
+  // What bounds the connections instead is the proxy's own admission: calls in flight per
+  // workspace and per server, streams per session (proxy/admission.ts, proxy/streamLimits.ts).
   const agent = new Agent({
     connect: connector,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: 256,
+    pipelining: 1,
+  });
+  // Long-lived streams hold their connection for hours: they get a pool of their own, so the
+  // connections requests reuse are never the ones parked under a quiet stream.
+  const streamAgent = new Agent({
+    connect: connector,
+    keepAliveTimeout: 4_000,
     pipelining: 1,
   });
 
@@ -171,7 +183,7 @@ export function createOutboundClient(
   async function request(input: string | URL, options: OutboundRequestOptions = {}): Promise<OutboundResponse> {
     const url = new URL(String(input));
     checkUrlShape(url);
-    const response = await agent.request({
+    const response = await (options.longLived ? streamAgent : agent).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: (options.method ?? 'GET') as Dispatcher.HttpMethod,
@@ -227,6 +239,8 @@ export function createOutboundClient(
     },
     dispatcher: agent,
     close: async () => {
+      // Streams have no end of their own: cut at once (the proxy's preClose already ended the agents' side).
+      if (!streamAgent.closed && !streamAgent.destroyed) await streamAgent.destroy();
       if (agent.closed || agent.destroyed) return;
       // Requests still running at shutdown are background work (probes, discovery): give them a
       // moment, then cut them rather than hold the shutdown up to an upstream timeout.

@@ -10,7 +10,11 @@ export const UpstreamErrorCode = {
   failed: -32012,
   tooLarge: -32013,
   blocked: -32014,
-  notMcp: -32015,
+  // The proxy's own limits (admission.ts): not the upstream's doing, but answered the same way.
+  workspaceBusy: -32015,
+  serverBusy: -32016,
+  tooManyStreams: -32017,
+  notMcp: -32018,
 } as const;
 
 export interface UpstreamFailure {

@@ -41,14 +41,14 @@ type Columns = readonly (readonly [name: string, type: string])[];
 const SESSION_COLUMNS: Columns = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['mcp_session_id', 'text'], ['transport', 'text'],
   ['protocol_version', 'text'], ['client_name', 'text'], ['client_version', 'text'], ['client_key', 'text'], ['trace_id', 'text'],
-  ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
+  ['platform_key_id', 'uuid'], ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
   ['message_count', 'int'], ['call_count', 'int'], ['error_count', 'int'],
   ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
 ];
 
 const MESSAGE_COLUMNS: Columns = [
   ['workspace_id', 'uuid'], ['session_id', 'uuid'], ['seq', 'int'], ['direction', 'text'], ['kind', 'text'], ['method', 'text'],
-  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'],
+  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'], ['progress_count', 'int'],
 ];
 
 // The request and response texts are written as they crossed the proxy, once (migration 007).
@@ -82,7 +82,7 @@ const INSERT_SESSIONS = `insert into sessions (${names(SESSION_COLUMNS)})
 
 // The payload travels as its JSON text (exactly as it crossed the proxy) and is stored as jsonb.
 const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
-  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at
+  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at, progress_count
   from ${recordset(MESSAGE_COLUMNS)}`;
 
 // New calls (nearly all) are plain inserts; a call first written pending gets its response (and

@@ -81,6 +81,7 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       server_id: session.row.server_id,
       server_name: session.row.server_name,
       session_id: session.row.id,
+      platformKeyId: session.row.platform_key_id,
       jsonrpc_id: storableText(String(message.id)),
       tool_name: typeof params.name === 'string' ? storableText(params.name) : '(unnamed)',
       arguments: storedValue(seen.payload, params.arguments),

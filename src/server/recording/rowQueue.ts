@@ -43,6 +43,8 @@ export class RowQueue {
   private readonly forgottenServers = new Set<string>();
   /** Session id → how many of its messages and calls wait here (its end is announced after them). */
   private readonly waitingBySession = new Map<string, number>();
+  /** Workspace id → how many of its messages and calls wait here (the queue's fair shares). */
+  private readonly waitingByWorkspace = new Map<string, number>();
 
   constructor(
     private readonly queueLimit: number,
@@ -76,12 +78,12 @@ export class RowQueue {
 
   /** Queues a message; false (and counted) when the queue is full. */
   pushMessage(message: QueuedMessage): boolean {
-    if (this.size >= this.queueLimit) {
+    if (!this.hasRoomFor(message.workspace_id)) {
       this.counters.droppedMessages++;
       return false;
     }
     this.messages.push(message);
-    this.countWaiting(message.session_id, 1);
+    this.countWaiting(message, 1);
     return true;
   }
 
@@ -90,7 +92,7 @@ export class RowQueue {
    * before its answer. Not counted as dropped when the queue is full: its settlement queues it again.
    */
   pushToolCall(call: QueuedToolCall): void {
-    if (this.queuedCalls.has(call) || this.size >= this.queueLimit) return;
+    if (this.queuedCalls.has(call) || !this.hasRoomFor(call.workspace_id)) return;
     this.enqueueCall(call);
   }
 
@@ -103,7 +105,7 @@ export class RowQueue {
     if (!this.queuedCalls.has(call)) {
       // A call already written as pending took its place in the queue at its request: its outcome
       // is never dropped (a full queue would otherwise leave it pending for good).
-      if (this.size >= this.queueLimit && !this.writtenPending.has(call)) {
+      if (!this.hasRoomFor(call.workspace_id) && !this.writtenPending.has(call)) {
         this.counters.droppedCalls++;
         return false;
       }
@@ -121,12 +123,12 @@ export class RowQueue {
     this.toolCalls = this.toolCalls.filter((call) => {
       if (call.server_id !== serverId) return true;
       this.queuedCalls.delete(call);
-      this.countWaiting(call.session_id, -1);
+      this.countWaiting(call, -1);
       return false;
     });
     this.messages = this.messages.filter((m) => {
       if (this.sessionsOfServer.get(m.session_id) !== serverId) return true;
-      this.countWaiting(m.session_id, -1);
+      this.countWaiting(m, -1);
       return false;
     });
     this.usage.forgetServer(serverId);
@@ -157,13 +159,13 @@ export class RowQueue {
     const sessions = this.takeSessions(all);
     const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
     const messages = this.messages.splice(0, limit);
-    for (const message of messages) this.countWaiting(message.session_id, -1);
+    for (const message of messages) this.countWaiting(message, -1);
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
       messages,
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
-        this.countWaiting(call.session_id, -1);
+        this.countWaiting(call, -1);
         const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
         if (call.status === 'pending') this.writtenPending.add(call);
         return copy;
@@ -182,13 +184,13 @@ export class RowQueue {
   putBack(unwritten: Batch, taken: TakenBatch): void {
     const kept = (serverId: string | undefined) => serverId === undefined || !this.forgottenServers.has(serverId);
     const messagesBack = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id)));
-    for (const message of messagesBack) this.countWaiting(message.session_id, 1);
+    for (const message of messagesBack) this.countWaiting(message, 1);
     this.messages = messagesBack.concat(this.messages);
     const left = new Set<unknown>(unwritten.toolCalls);
     const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
     for (const call of back) {
       this.queuedCalls.add(call);
-      this.countWaiting(call.session_id, 1);
+      this.countWaiting(call, 1);
     }
     this.toolCalls = back.concat(this.toolCalls);
     this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
@@ -218,6 +220,7 @@ export class RowQueue {
     this.toolCalls = [];
     this.queuedCalls.clear();
     this.waitingBySession.clear();
+    this.waitingByWorkspace.clear();
     this.usage.take();
     this.traffic.clear();
     this.dirty.clear();
@@ -227,13 +230,28 @@ export class RowQueue {
   private enqueueCall(call: QueuedToolCall): void {
     this.toolCalls.push(call);
     this.queuedCalls.add(call);
-    this.countWaiting(call.session_id, 1);
+    this.countWaiting(call, 1);
   }
 
-  private countWaiting(sessionId: string, delta: number): void {
-    const waiting = (this.waitingBySession.get(sessionId) ?? 0) + delta;
-    if (waiting > 0) this.waitingBySession.set(sessionId, waiting);
-    else this.waitingBySession.delete(sessionId);
+  private countWaiting(row: { session_id: string; workspace_id: string }, delta: number): void {
+    const waiting = (this.waitingBySession.get(row.session_id) ?? 0) + delta;
+    if (waiting > 0) this.waitingBySession.set(row.session_id, waiting);
+    else this.waitingBySession.delete(row.session_id);
+    const ofWorkspace = (this.waitingByWorkspace.get(row.workspace_id) ?? 0) + delta;
+    if (ofWorkspace > 0) this.waitingByWorkspace.set(row.workspace_id, ofWorkspace);
+    else this.waitingByWorkspace.delete(row.workspace_id);
+  }
+
+  /**
+   * The queue is shared fairly: once it is half full, a workspace holding more than an equal
+   * share (the queue over the workspaces with rows waiting, plus one for a newcomer) gets no more
+   * room, so one workspace's flood fills its own share and drops its own rows, never another's.
+   */
+  private hasRoomFor(workspaceId: string): boolean {
+    if (this.size >= this.queueLimit) return false;
+    if (this.size < this.queueLimit / 2) return true;
+    const share = this.queueLimit / (this.waitingByWorkspace.size + 1);
+    return (this.waitingByWorkspace.get(workspaceId) ?? 0) < share;
   }
 
   /**

@@ -5,6 +5,7 @@ export interface SessionState extends SessionRow {
   server_name: string | null;
   client_key: string | null;
   trace_id: string | null;
+  platform_key_id: string | null;
   started_at: string;
   last_activity_at: string;
   ended_at: string | null;
@@ -37,6 +38,8 @@ export interface QueuedMessage {
   size_bytes: number;
   truncated: boolean;
   created_at: string;
+  /** On the last notification of a coalesced progress stream: how many the stream had. */
+  progress_count?: number | null;
 }
 
 /**
@@ -46,6 +49,8 @@ export interface QueuedMessage {
  */
 export interface QueuedToolCall extends ToolCallRow {
   workspace_id: string;
+  /** The platform key the agent presented (docs/access.md); analytics groups calls by it. */
+  platformKeyId: string | null;
   request_seq: number;
   request_payload: string;
   request_truncated: boolean;

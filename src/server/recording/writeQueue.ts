@@ -200,6 +200,8 @@ export class WriteQueue {
     try {
       await writeBatch(this.db, batch, ticket);
       this.lastFlushMs = Math.round(performance.now() - started);
+      // A whole batch went in: the database is back (the health routes stop saying writeFailed).
+      this.lastError = null;
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
       if (isTransientWriteError(error)) {

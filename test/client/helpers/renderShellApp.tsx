@@ -51,6 +51,7 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     transport: 'streamable-http',
     hasCredentials: false,
     kind: 'remote',
+    timeoutMs: null,
     ...overrides,
   };
 }

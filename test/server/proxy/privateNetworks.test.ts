@@ -93,8 +93,8 @@ describe(`private networks through the proxy (${engineName})`, () => {
         const text = await answer.text();
         expect(text).not.toContain(INTERNAL_SECRET);
         const body = JSON.parse(text);
-        if (method === 'POST') expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32015, data: { reason: 'notMcp' } } });
-        else expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32015 } });
+        if (method === 'POST') expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32018, data: { reason: 'notMcp' } } });
+        else expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32018 } });
       }
     });
 

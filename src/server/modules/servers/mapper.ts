@@ -11,6 +11,8 @@ export interface ServerRow {
   transport: string;
   proxy_key: string;
   credentials_enc: string | null;
+  /** m014: null = the instance's default. */
+  timeout_ms: number | null;
   status: string;
   last_health_status: boolean | null;
   last_checked: Date | string | null;
@@ -41,5 +43,6 @@ export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
     transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
     hasCredentials: row.credentials_enc !== null,
     kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
+    timeoutMs: row.timeout_ms === null || row.timeout_ms === undefined ? null : Number(row.timeout_ms),
   };
 }

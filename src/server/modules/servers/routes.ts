@@ -17,6 +17,7 @@ import { encryptCredentials } from './credentials';
 import { toServerDto, type ServerRow } from './mapper';
 import { monitorHooks } from './monitorHooks';
 import { probeAndRecordHealth } from './healthProbe';
+import { unknownKeyReferences } from '../keys/serverReferences';
 import { deleteServer, findServer, insertServer, listServers, updateServer } from './store';
 
 // SPEC §7 Servers, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
@@ -57,6 +58,13 @@ function hostOf(url: string): string {
   } catch {
     return url.slice(0, 200);
   }
+}
+
+/** `{{key:NAME}}` in headers must name a key of the workspace (docs/access.md). */
+async function assertKeyReferences(app: FastifyInstance, workspaceId: string, headers: Record<string, string> | undefined): Promise<void> {
+  if (!headers) return;
+  const unknown = await unknownKeyReferences(app.db, workspaceId, headers);
+  if (unknown.length > 0) throw badRequest(`headers: Unknown workspace key ${unknown.join(', ')}`, { headers: `Unknown workspace key ${unknown.join(', ')}` });
 }
 
 async function loadServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<ServerRow> {
@@ -100,6 +108,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       }
       const body = request.body;
       await assertUpstreamUrl(app, request, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const hasHeaders = body.headers && Object.keys(body.headers).length > 0;
       const row = await insertServer(app.db, {
         workspaceId,
@@ -107,6 +116,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         url: body.url,
         description: body.description,
         transport: body.transport,
+        timeoutMs: body.timeoutMs,
         credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
@@ -133,6 +143,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const before = await loadServer(app, workspaceId, serverId);
       const body = request.body;
       if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, request, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const credentialsEnc =
         body.headers === undefined ? undefined : Object.keys(body.headers).length === 0 ? null : encryptCredentials(body.headers, app.config.secret);
       const row = await updateServer(app.db, workspaceId, serverId, { ...body, credentialsEnc });
@@ -161,7 +172,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
       if (!row) throw notFound('Server not found');
-      app.upstreams.forget(row.proxy_key);
+      app.upstreams.revoke(row.proxy_key);
       app.recorder.forgetServer(row.id);
       return reply.status(204).send();
     },

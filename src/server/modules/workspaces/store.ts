@@ -8,9 +8,10 @@ interface WorkspaceRow {
   workspace_type: WorkspaceType;
   role: MemberRole;
   created_at: Date;
+  require_platform_key: boolean;
 }
 
-const SELECT_MEMBER_WORKSPACE = `select w.id, w.name, w.description, w.workspace_type, m.role, w.created_at
+const SELECT_MEMBER_WORKSPACE = `select w.id, w.name, w.description, w.workspace_type, m.role, w.created_at, w.require_platform_key
   from workspaces w join workspace_members m on m.workspace_id = w.id`;
 
 function toWorkspaceDto(row: WorkspaceRow): WorkspaceDto {
@@ -21,6 +22,7 @@ function toWorkspaceDto(row: WorkspaceRow): WorkspaceDto {
     workspaceType: row.workspace_type,
     role: row.role,
     createdAt: new Date(row.created_at).toISOString(),
+    requirePlatformKey: row.require_platform_key === true,
   };
 }
 
@@ -46,7 +48,7 @@ export interface NewWorkspace {
 export async function insertWorkspace(db: Queryable, workspace: NewWorkspace): Promise<WorkspaceDto> {
   const rows = await db.query<Omit<WorkspaceRow, 'role'>>(
     `insert into workspaces (name, description, workspace_type, owner_id) values ($1, $2, $3, $4)
-     returning id, name, description, workspace_type, created_at`,
+     returning id, name, description, workspace_type, created_at, require_platform_key`,
     [workspace.name, workspace.description, workspace.workspaceType, workspace.ownerId],
   );
   await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [rows[0].id, workspace.ownerId]);
@@ -62,4 +64,9 @@ export async function countOwnedWorkspaces(db: Queryable, userId: string): Promi
 /** The name of the workspace made at sign-up. */
 export function personalWorkspaceName(firstName: string): string {
   return `${firstName}'s Workspace`;
+}
+
+/** Whether agents must present a platform key at the proxy (docs/access.md). */
+export async function setRequirePlatformKey(db: Queryable, workspaceId: string, required: boolean): Promise<void> {
+  await db.query('update workspaces set require_platform_key = $2 where id = $1', [workspaceId, required]);
 }
