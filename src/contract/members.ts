@@ -18,3 +18,7 @@ export const MemberListResult = z.object({ members: z.array(MemberDto) });
 export { InviteMemberBody } from './invitations';
 
 export const MemberParams = z.object({ workspaceId: z.string(), userId: z.string().uuid('Unknown member') });
+
+/** PUT /workspaces/{id}/members/{userId}: a new role; at least one owner always remains. */
+export const UpdateMemberRoleBody = z.object({ role: z.enum(MEMBER_ROLES) }).strict();
+export type UpdateMemberRoleBody = z.infer<typeof UpdateMemberRoleBody>;

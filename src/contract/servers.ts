@@ -27,9 +27,9 @@ export const ServerDto = z.object({
   proxyUrl: z.string(),
   transport: z.enum(SERVER_TRANSPORTS),
   hasCredentials: z.boolean(),
-  kind: z.enum(SERVER_KINDS),
   /** How long the proxy waits for this server's answer; null = the instance's default (60 s). */
   timeoutMs: z.number().int().nullable(),
+  kind: z.enum(SERVER_KINDS),
 });
 export type ServerDto = z.infer<typeof ServerDto>;
 

@@ -30,8 +30,8 @@ import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
-import { deploymentsPlugin } from './deployments/deploymentsPlugin';
 import type { PaymentProvider } from './modules/billing/paymentProvider';
+import { deploymentsPlugin } from './deployments/deploymentsPlugin';
 
 declare module 'fastify' {
   interface FastifyInstance {

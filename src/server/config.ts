@@ -49,6 +49,15 @@ const EnvSchema = z.object({
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
   TOOLSCOPE_TRUST_PROXY: bool(false),
+  // The proxy's limits under load (docs/proxy.md "Limits").
+  TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
+  TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
+  TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
+  TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
+  TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
+  TOOLSCOPE_CATALOG_FILE: z.string().optional(),
   TOOLSCOPE_DEPLOYMENTS: bool(false),
   TOOLSCOPE_DEPLOYMENT_COMMANDS: z.string().optional().default('node,npx,uvx,python3'),
   TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST: z.string().optional().default('127.0.0.1'),
@@ -58,13 +67,6 @@ const EnvSchema = z.object({
   TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
   PATH: z.string().optional(),
   HOME: z.string().optional(),
-  // The proxy's limits under load (docs/proxy.md "Limits").
-  TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
-  TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
-  TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
-  TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
-  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
-  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
@@ -109,6 +111,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** A registry speaking the MCP Registry API v0 for the marketplace (docs/marketplace.md). */
+  catalogUrl: string | undefined;
+  /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
+  catalogFile: string | undefined;
   /** Deployments run programs on this host: off unless the operator says TOOLSCOPE_DEPLOYMENTS=on. */
   deploymentsEnabled: boolean;
   /** Commands a deployment config may name (TOOLSCOPE_DEPLOYMENT_COMMANDS, comma-separated). */
@@ -208,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
+    catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
     deploymentsEnabled: e.TOOLSCOPE_DEPLOYMENTS,
     deploymentCommands: e.TOOLSCOPE_DEPLOYMENT_COMMANDS.split(',').map((c) => c.trim()).filter(Boolean),
     deploymentBridgeHost: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST,

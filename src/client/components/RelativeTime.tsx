@@ -1,5 +1,6 @@
 import Tooltip from '@mui/material/Tooltip';
 import { tickFor, useClock } from './useClock';
+import { formatDateTime, useDateDisplay } from './dates/dateDisplay';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -33,8 +34,9 @@ export function RelativeTime({ value, now }: { value: string | number | Date; no
   const clock = useClock(tickFor(Math.abs(Date.now() - time)));
   const current = now ?? clock;
   const valid = Number.isFinite(time);
+  const display = useDateDisplay();
   return (
-    <Tooltip title={valid ? date.toLocaleString() : ''}>
+    <Tooltip title={valid ? formatDateTime(date, display) : ''}>
       <time dateTime={valid ? date.toISOString() : undefined}>{valid ? formatRelativeTime(time, Math.max(current, time)) : ''}</time>
     </Tooltip>
   );

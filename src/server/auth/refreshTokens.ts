@@ -8,6 +8,12 @@ import { hashOpaqueToken, newOpaqueToken } from './opaqueToken';
 // already replaced means two parties hold it (a thief and the user), so the whole family is
 // revoked and both must sign in again (OAuth 2.0 Security BCP, refresh token rotation).
 
+/** Where a sign-in comes from, shown in the list of active sign-ins (docs/settings.md). */
+export interface SignInOrigin {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
 export interface IssuedRefreshToken {
   id: string;
   token: string;
@@ -19,12 +25,13 @@ export async function issueRefreshToken(
   userId: string,
   familyId: string = randomUUID(),
   ttlSeconds = REFRESH_TOKEN_TTL_SECONDS,
+  origin: SignInOrigin = {},
 ): Promise<IssuedRefreshToken> {
   const token = newOpaqueToken();
   const rows = await db.query<{ id: string }>(
-    `insert into refresh_tokens (user_id, family_id, token_hash, expires_at)
-     values ($1, $2, $3, now() + make_interval(secs => $4)) returning id`,
-    [userId, familyId, hashOpaqueToken(token), ttlSeconds],
+    `insert into refresh_tokens (user_id, family_id, token_hash, expires_at, user_agent, ip)
+     values ($1, $2, $3, now() + make_interval(secs => $4), $5, $6) returning id`,
+    [userId, familyId, hashOpaqueToken(token), ttlSeconds, origin.userAgent?.slice(0, 512) ?? null, origin.ip?.slice(0, 64) ?? null],
   );
   return { id: rows[0].id, token, familyId };
 }
@@ -44,7 +51,7 @@ interface RefreshTokenRow {
 }
 
 /** Exchanges a refresh token for a new one. Reuse of a replaced token revokes its family. */
-export async function rotateRefreshToken(db: Database, token: string): Promise<RotationResult> {
+export async function rotateRefreshToken(db: Database, token: string, origin: SignInOrigin = {}): Promise<RotationResult> {
   // The family revocation must commit even though the caller gets a refusal, so the
   // transaction returns a result instead of throwing.
   return db.transaction(async (tx) => {
@@ -63,7 +70,7 @@ export async function rotateRefreshToken(db: Database, token: string): Promise<R
       return { ok: false, reason: 'revoked' };
     }
     if (row.expired) return { ok: false, reason: 'expired' };
-    const next = await issueRefreshToken(tx, row.user_id, row.family_id);
+    const next = await issueRefreshToken(tx, row.user_id, row.family_id, REFRESH_TOKEN_TTL_SECONDS, origin);
     await tx.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [row.id, next.id]);
     return { ok: true, userId: row.user_id, token: next.token, familyId: row.family_id };
   });
@@ -80,6 +87,25 @@ export async function revokeRefreshTokenFamily(db: Queryable, token: string): Pr
 /** Ends every sign-in of a user (after a password reset). */
 export async function revokeAllRefreshTokens(db: Queryable, userId: string): Promise<void> {
   await db.query('update refresh_tokens set revoked_at = now() where user_id = $1 and revoked_at is null', [userId]);
+}
+
+/** Ends every sign-in of a user but one (a password change keeps the sign-in that made it). */
+export async function revokeOtherRefreshTokens(db: Queryable, userId: string, keepFamilyId: string | undefined): Promise<number> {
+  const rows = await db.query<{ family_id: string }>(
+    `update refresh_tokens set revoked_at = now()
+     where user_id = $1 and revoked_at is null and ($2::uuid is null or family_id <> $2::uuid) returning family_id`,
+    [userId, keepFamilyId ?? null],
+  );
+  return new Set(rows.map((r) => r.family_id)).size;
+}
+
+/** Ends one sign-in of this user; false when the user has no such active sign-in. */
+export async function revokeUserRefreshTokenFamily(db: Queryable, userId: string, familyId: string): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    'update refresh_tokens set revoked_at = now() where user_id = $1 and family_id = $2 and revoked_at is null returning id',
+    [userId, familyId],
+  );
+  return rows.length > 0;
 }
 
 async function revokeFamily(db: Queryable, familyId: string): Promise<void> {

@@ -10,6 +10,7 @@ import { m011_traffic_analytics } from './migrations/m011_traffic_analytics';
 import { m012_tenant_safety } from './migrations/m012_tenant_safety';
 import { m013_agent_access } from './migrations/m013_agent_access';
 import { m014_server_timeouts } from './migrations/m014_server_timeouts';
+import { m016_account_settings } from './migrations/m016_account_settings';
 import { m017_deployments } from './migrations/m017_deployments';
 import { m018_integrations } from './migrations/m018_integrations';
 import { m019_telemetry_exporters } from './migrations/m019_telemetry_exporters';
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '012_tenant_safety', sql: m012_tenant_safety },
   { id: '013_agent_access', sql: m013_agent_access },
   { id: '014_server_timeouts', sql: m014_server_timeouts },
+  { id: '016_account_settings', sql: m016_account_settings },
   { id: '017_deployments', sql: m017_deployments },
   { id: '018_integrations', sql: m018_integrations },
   { id: '019_telemetry_exporters', sql: m019_telemetry_exporters },

@@ -14,6 +14,9 @@ import { liveStreamRoutes } from '../events/liveStream';
 import { schemaRoutes } from './schemas/routes';
 import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
+import { accountRoutes } from './account/routes';
+import { memberRoleRoutes } from './members/roleRoutes';
+import { marketplaceRoutes } from './marketplace/routes';
 import { deploymentConfigRoutes } from './deployments/configRoutes';
 import { deploymentRoutes } from './deployments/deploymentRoutes';
 import { analyticsRoutes } from './analytics/routes';
@@ -30,7 +33,7 @@ import { workspaceKeyRoutes } from './keys/workspaceKeyRoutes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, deploymentConfigRoutes, deploymentRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes, deploymentConfigRoutes, deploymentRoutes];
 export const workspaceRoutes: FastifyPluginAsync[] = [
   workspaceRoute,
   sessionRoutes,
@@ -40,6 +43,7 @@ export const workspaceRoutes: FastifyPluginAsync[] = [
   schemaRoutes,
   serverRoutes,
   memberRoutes,
+  memberRoleRoutes,
   workspaceInvitationRoutes,
   auditRoutes,
   integrationRoutes,

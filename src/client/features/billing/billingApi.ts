@@ -1,16 +1,19 @@
-import type { WorkspaceLimitsResult } from '../../../contract/billing';
+import type { SubscriptionDto, WorkspaceLimitsResult } from '../../../contract/billing';
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 
-// GET /billing/workspace-limits: the account's workspaces and this month's agent calls against its
-// plan — the same count the proxy's quota enforces (docs/access.md).
+// The account's plan and this month's usage (docs/api.md "Billing").
 export const billingApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     getWorkspaceLimits: build.query<WorkspaceLimitsResult, void>({
       query: () => Paths.workspaceLimits,
       providesTags: ['Limits'],
     }),
+    getSubscription: build.query<SubscriptionDto, void>({
+      query: () => Paths.subscription,
+      providesTags: ['Subscription'],
+    }),
   }),
 });
 
-export const { useGetWorkspaceLimitsQuery } = billingApi;
+export const { useGetWorkspaceLimitsQuery, useGetSubscriptionQuery } = billingApi;

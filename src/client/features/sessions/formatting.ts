@@ -1,3 +1,4 @@
+import { formatDate as formatPreferredDate, formatDateTime as formatPreferredDateTime, formatPreciseTime } from '../../components/dates/dateDisplay';
 // Display helpers shared by the sessions, activity and reasoning pages.
 
 export function formatDuration(ms: number | null | undefined): string {
@@ -23,23 +24,21 @@ export function formatClient(name: string | null, version: string | null): strin
 
 // Times follow the user's locale (12 or 24 hours, order of the date), one format everywhere:
 // the clock time of an event to the millisecond, and a date with its time to the second.
-const CLOCK_TIME = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const DATE_ONLY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** "14:03:22.120" (or "2:03:22.120 PM") — the clock time of an event, to the millisecond. */
 export function formatClockTime(iso: string): string {
-  return CLOCK_TIME.format(new Date(iso));
+  // In the user's time zone and hour cycle (Preferences).
+  return formatPreciseTime(iso);
 }
 
 /** "Nov 25, 2026, 14:03:22" in the user's locale. */
 export function formatDateTime(iso: string): string {
-  return DATE_TIME.format(new Date(iso));
+  return formatPreferredDateTime(iso);
 }
 
 /** "Nov 25, 2026" in the user's locale. */
 export function formatDate(iso: string): string {
-  return DATE_ONLY.format(new Date(iso));
+  return formatPreferredDate(iso);
 }
 
 /** "MCP 2025-11-25": a protocol version is a date, and must not read as one next to Started. */

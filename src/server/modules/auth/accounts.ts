@@ -2,7 +2,8 @@ import type { Database } from '../../db/database';
 import type { LoginResult, RegisterBody, UserDto } from '../../../contract/auth';
 import { signAccessToken } from '../../auth/accessToken';
 import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../auth/passwords';
-import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken } from '../../auth/refreshTokens';
+import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken, type SignInOrigin } from '../../auth/refreshTokens';
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../../contract/constants';
 import { clearAllLoginFailures, clearLoginFailures, lockedForSeconds, recordLoginFailure } from '../../auth/loginThrottle';
 import { consumePasswordReset, createPasswordReset } from '../../auth/passwordResets';
 import { badRequest, conflict, HttpError, tooManyRequests, unauthorized } from '../../http/errors';
@@ -53,7 +54,7 @@ export class Accounts {
   ) {}
 
   /** User, personal workspace (owner) and starter subscription in one transaction; signs in. */
-  async register(body: RegisterBody): Promise<LoginResult & { user: UserDto }> {
+  async register(body: RegisterBody, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
     refuseBreachedPassword(body.password);
     const passwordHash = await hashPassword(body.password);
     try {
@@ -65,7 +66,7 @@ export class Accounts {
         return id;
       });
       await this.events.registered(userId, body.email);
-      return this.signIn(userId);
+      return this.signIn(userId, origin);
     } catch (error) {
       // Two sign-ups with one email at once: the unique index settles it.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(AuthText.emailTaken, { email: AuthText.emailTaken });
@@ -74,7 +75,7 @@ export class Accounts {
   }
 
   /** `client` is the caller's address: lock-outs hold per email and client (auth/loginThrottle.ts). */
-  async login(email: string, password: string, client: string): Promise<LoginResult & { user: UserDto }> {
+  async login(email: string, password: string, client: string, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
     const locked = await lockedForSeconds(this.db, email, client);
     if (locked > 0) throw tooManyRequests(AuthText.tooManyAttempts(locked), locked);
     const user = await findUserByEmail(this.db, email);
@@ -88,12 +89,12 @@ export class Accounts {
       throw unauthorized(AuthText.invalidCredentials);
     }
     await clearLoginFailures(this.db, email, client);
-    return this.signIn(user.id);
+    return this.signIn(user.id, origin);
   }
 
   /** Rotates the refresh token; a refusal is always the same 401, whatever the reason. */
-  async refresh(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
-    const rotation = await rotateRefreshToken(this.db, refreshToken);
+  async refresh(refreshToken: string, origin: SignInOrigin = {}): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
+    const rotation = await rotateRefreshToken(this.db, refreshToken, origin);
     if (!rotation.ok) {
       // A replaced token shown again: two parties hold it. The sign-in is revoked (in
       // rotateRefreshToken); its streams close and the account's workspaces are told.
@@ -152,9 +153,9 @@ export class Accounts {
     return toUserDto(user);
   }
 
-  private async signIn(userId: string): Promise<LoginResult & { user: UserDto }> {
+  private async signIn(userId: string, origin: SignInOrigin): Promise<LoginResult & { user: UserDto }> {
     const user = await this.currentUser(userId);
-    const refresh = await issueRefreshToken(this.db, userId);
+    const refresh = await issueRefreshToken(this.db, userId, undefined, REFRESH_TOKEN_TTL_SECONDS, origin);
     return { accessToken: this.accessToken(userId, refresh.familyId), refreshToken: refresh.token, user };
   }
 

@@ -1,5 +1,5 @@
 import { mailLinkBase } from '../../http/publicUrl';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ForgotPasswordBody,
@@ -59,25 +59,26 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
   // the answer, so an existing and an unknown email look alike in body and in time.
   const resetRequests = createBackgroundQueue(app, 'password reset request failed');
   const tags = ['auth'];
+  const originOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] ?? null, ip: request.ip });
   const security: Record<string, string[]>[] = [];
   const perMinute = app.config.authRateLimitPerMinute;
 
   app.post(
     Paths.register,
     { config: authRateLimit(perMinute), schema: { tags, security, summary: 'Create an account with a personal workspace and sign in', body: RegisterBody, response: { 201: LoginResult, ...errorResponses(400, 409) } } },
-    async (request, reply) => reply.status(201).send(await accounts.register(request.body)),
+    async (request, reply) => reply.status(201).send(await accounts.register(request.body, originOf(request))),
   );
 
   app.post(
     Paths.login,
     { config: authRateLimit(perMinute), schema: { tags, security, summary: 'Sign in with email and password', body: LoginBody, response: { 200: LoginResult, ...errorResponses(400, 401, 429) } } },
-    async (request) => accounts.login(request.body.email, request.body.password, request.ip),
+    async (request) => accounts.login(request.body.email, request.body.password, request.ip, originOf(request)),
   );
 
   app.post(
     Paths.refresh,
     { config: authRateLimit(perMinute * 3), schema: { tags, security, summary: 'Exchange a refresh token for new tokens (the old one is used up)', body: RefreshBody, response: { 200: RefreshResult, ...errorResponses(400, 401) } } },
-    async (request) => accounts.refresh(request.body.refreshToken),
+    async (request) => accounts.refresh(request.body.refreshToken, originOf(request)),
   );
 
   app.post(
@@ -94,7 +95,7 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
       },
     },
     async (request, reply) => {
-      const result = await accounts.refresh(request.body.refresh_token);
+      const result = await accounts.refresh(request.body.refresh_token, originOf(request));
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return {

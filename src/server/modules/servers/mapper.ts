@@ -42,7 +42,7 @@ export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
     proxyUrl: `${publicBase.replace(/\/+$/, '')}${Paths.proxy(row.proxy_key)}`,
     transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
     hasCredentials: row.credentials_enc !== null,
-    kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
     timeoutMs: row.timeout_ms === null || row.timeout_ms === undefined ? null : Number(row.timeout_ms),
+    kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
   };
 }

@@ -70,3 +70,25 @@ export function personalWorkspaceName(firstName: string): string {
 export async function setRequirePlatformKey(db: Queryable, workspaceId: string, required: boolean): Promise<void> {
   await db.query('update workspaces set require_platform_key = $2 where id = $1', [workspaceId, required]);
 }
+
+/** Renames or re-describes a workspace; returns it as the caller sees it. */
+export async function updateWorkspace(db: Queryable, userId: string, workspaceId: string, changes: { name?: string; description?: string }): Promise<WorkspaceDto | undefined> {
+  await db.query(
+    `update workspaces set name = coalesce($2, name), description = coalesce($3, description), updated_at = now() where id = $1`,
+    [workspaceId, changes.name ?? null, changes.description ?? null],
+  );
+  return findMemberWorkspace(db, userId, workspaceId);
+}
+
+/**
+ * Deletes a workspace with everything in it (servers, schemas, sessions, calls, members,
+ * notifications cascade). Returns the proxy keys and ids of its servers so the caller can drop
+ * them from in-memory caches. Call inside a transaction.
+ */
+export async function deleteWorkspace(db: Queryable, workspaceId: string): Promise<{ id: string; proxy_key: string }[]> {
+  const servers = await db.query<{ id: string; proxy_key: string }>('select id, proxy_key from servers where workspace_id = $1', [workspaceId]);
+  // Tables without a foreign key to the workspace (kept off the recording hot path) are cleared here.
+  await db.query('delete from tool_calls where workspace_id = $1', [workspaceId]);
+  await db.query('delete from workspaces where id = $1', [workspaceId]);
+  return servers;
+}

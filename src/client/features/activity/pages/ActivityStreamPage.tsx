@@ -23,6 +23,7 @@ import { CallsChart } from '../components/CallsChart';
 import { ACTIVITY_POLL_MS, useActivityPolling, useOlderActivity, type ActivityFilters } from '../useActivityPolling';
 import { useLiveActivity } from '../useLiveActivity';
 import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
+import { useGetPreferencesQuery } from '../../settings';
 
 const ROW_HEIGHT = 44;
 const NO_SERVERS: ServerDto[] = [];
@@ -30,7 +31,9 @@ const NO_SERVERS: ServerDto[] = [];
 /** /activity-stream: the workspace's tool calls and sessions as they happen. */
 export default function ActivityStreamPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const [feed, dispatch] = useReducer(feedReducer, initialFeed);
+  // The stream opens live or paused as the user's preference says (Settings → Preferences).
+  const startsPaused = useGetPreferencesQuery().data?.activityStreamDefault === 'paused';
+  const [feed, dispatch] = useReducer(feedReducer, initialFeed, (feed) => ({ ...feed, paused: startsPaused }));
   const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const servers = useGetServersQuery(workspaceId ?? skipToken);
   const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
