@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 
 // Shared clocks: one timer per period for every component that shows a time relative to now,
 // running only while someone listens (a list of 200 relative times costs one interval, not 200).
@@ -40,10 +40,18 @@ function subscribe(periodMs: number, listener: () => void): () => void {
 
 /** The current time, updated every `periodMs` while the component is mounted. */
 export function useClock(periodMs: number): number {
-  return useSyncExternalStore(
-    (listener) => subscribe(periodMs, listener),
-    () => (clockOf(periodMs).timer ? clockOf(periodMs).now : Date.now()),
-  );
+  // A stable subscribe (an inline one resubscribes every render, stopping and restarting the
+  // timer) and a snapshot that only moves once per period: a snapshot read as Date.now() on every
+  // call never settles, and React re-renders until it gives up ("Maximum update depth exceeded").
+  const subscribeToClock = useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
+  return useSyncExternalStore(subscribeToClock, () => currentTime(periodMs));
+}
+
+/** The clock's time; a clock nobody runs is brought forward at most once per period. */
+function currentTime(periodMs: number): number {
+  const clock = clockOf(periodMs);
+  if (!clock.timer && Date.now() - clock.now >= periodMs) clock.now = Date.now();
+  return clock.now;
 }
 
 /** How often a time this old must be redrawn for its label ("12 seconds ago", "3 minutes ago") to stay true. */
