@@ -15,8 +15,6 @@ export const FINAL_DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['crashed'
 export const LOG_STREAMS = ['stderr', 'stdout', 'system'] as const;
 export type LogStream = (typeof LOG_STREAMS)[number];
 
-/** `{{key:NAME}}`: a reference to a workspace key, resolved when the program starts. */
-export const KEY_REFERENCE = /\{\{\s*key:([A-Za-z0-9_.-]+)\s*\}\}/g;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Set by Toolscope itself for every program. */
 export const RESERVED_ENV_NAMES = ['PATH', 'HOME'] as const;

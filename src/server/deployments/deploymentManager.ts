@@ -136,7 +136,7 @@ export class DeploymentManager {
   async deploy(config: DeploymentConfigRow): Promise<DeploymentRow> {
     assertConfigAllowed(config, this.app.config.deploymentCommands, this.runner.hostTools);
     // Resolve first: a reference that cannot be resolved refuses the deploy before anything changes.
-    await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome });
+    await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
     const serverId = await this.ensureServer(config);
     for (const previous of await wantedDeploymentsOfConfig(this.app.db, config.id)) await this.stop(previous);
     const row = await insertDeployment(this.app.db, { workspaceId: config.workspace_id, configId: config.id, serverId, owner: this.app.config.instanceId });
@@ -217,7 +217,7 @@ export class DeploymentManager {
 
   /** Starts a deployment row this instance owns. */
   private async run(row: DeploymentRow, config: DeploymentConfigRow): Promise<void> {
-    const env = await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome });
+    const env = await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
     const spec: DeploymentSpec = {
       deploymentId: row.id,
       workspaceId: row.workspace_id,

@@ -172,9 +172,28 @@ describe(`deployments of stdio programs (${engineName})`, () => {
     expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ stream: 'stdout', text: expect.stringContaining('hello from a program') })]));
   });
 
-  it('refuses {{key:NAME}} references while workspace keys do not exist, and changes nothing', async () => {
-    const res = await api('POST', '/api/v1/deployments/configs', { workspace_id: t.account.workspaceId, name: 'keyed', command: 'node', env: { TOKEN: 'Bearer {{key:GITHUB_TOKEN}}' } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toContain('{{key:GITHUB_TOKEN}}');
+  it('resolves {{key:NAME}} from workspace keys into the environment, and refuses an unknown name', async () => {
+    const unknown = await api('POST', '/api/v1/deployments/configs', { workspace_id: t.account.workspaceId, name: 'keyed', command: 'node', env: { TOKEN: 'Bearer {{key:NO_SUCH_KEY}}' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toContain('Unknown workspace key: NO_SUCH_KEY');
+    const key = await api('POST', `/api/v1/workspaces/${t.account.workspaceId}/keys`, { name: 'DEPLOY_TOKEN', value: 'resolved-secret-value' });
+    expect(key.statusCode).toBe(201);
+    const created = await api('POST', '/api/v1/deployments/configs', {
+      workspace_id: t.account.workspaceId,
+      name: 'keyed env printer',
+      command: 'node',
+      args: [PRINT_ENV],
+      env: { TOKEN: 'Bearer {{key:DEPLOY_TOKEN}}' },
+      restartPolicy: 'never',
+    });
+    expect(created.statusCode).toBe(201);
+    // The config keeps the reference, never the value.
+    expect(created.json().env).toEqual({ TOKEN: 'Bearer {{key:DEPLOY_TOKEN}}' });
+    const deployed = (await api('POST', `/api/v1/deployments/configs/${created.json().id}/deploy`)).json() as DeploymentDto;
+    const envLine = await waitFor('the printed environment', async () => {
+      const { lines } = (await api('GET', `/api/v1/deployments/${deployed.id}/logs`)).json() as DeploymentLogsResult;
+      return lines.find((l) => l.stream === 'stderr' && l.text.startsWith('ENV '));
+    });
+    expect(JSON.parse(envLine.text.slice(4))).toMatchObject({ TOKEN: 'Bearer resolved-secret-value' });
   });
 });

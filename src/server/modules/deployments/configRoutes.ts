@@ -35,7 +35,7 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
 
   async function assertAllowed(workspaceId: string, fields: Omit<ConfigFields, 'name' | 'description' | 'args' | 'restartPolicy' | 'maxRestarts' | 'startTimeoutMs' | 'sessionMode'>): Promise<void> {
     assertConfigAllowed(fields, app.config.deploymentCommands, app.deployments.runner.hostTools);
-    await resolveKeyReferences(app.db, workspaceId, fields.env);
+    await resolveKeyReferences(app.db, workspaceId, fields.env, app.config.secret);
   }
 
   app.post(

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { KEY_REFERENCE } from '../../../contract/deployments';
+import { referencedKeyNames } from '../../../contract/keys';
 import type { DeploymentIsolation, DeploymentLimits } from '../../../contract/deployments';
 import { badRequest } from '../../http/errors';
 import { missingIsolation, type HostTools } from '../../deployments/hostIsolation';
@@ -32,9 +32,7 @@ export function assertCwdInside(cwd: string): void {
 
 /** Names of the workspace keys an environment refers to as {{key:NAME}}. */
 export function referencedKeys(env: Record<string, string>): string[] {
-  const names = new Set<string>();
-  for (const value of Object.values(env)) for (const match of value.matchAll(KEY_REFERENCE)) names.add(match[1]);
-  return [...names];
+  return [...new Set(Object.values(env).flatMap(referencedKeyNames))];
 }
 
 export function assertHostSupports(tools: HostTools, limits: DeploymentLimits, isolation: DeploymentIsolation): void {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Queryable } from '../../db/database';
 import { badRequest } from '../../http/errors';
 import { referencedKeys } from './configRules';
+import { WORKSPACE_KEY_REFERENCE } from '../../../contract/keys';
+import { loadSealedKeys, openKeyValue } from '../keys/workspaceKeyStore';
 
 // What a deployed program gets: exactly the config's declared variables, with {{key:NAME}}
 // references to workspace keys resolved, plus PATH and HOME — never Toolscope's own environment
@@ -12,18 +14,33 @@ export interface EnvironmentBase {
 }
 
 /**
- * Resolves {{key:NAME}}. Workspace keys (issue 17) are not part of this Toolscope yet: until they
- * are, a reference cannot be resolved and is refused with a message that says so.
+ * Resolves {{key:NAME}} references through the workspace's keys (docs/access.md): an unknown name,
+ * or a key sealed under another secret, refuses the config or the deploy with a message that says
+ * which and what to do.
  */
-export async function resolveKeyReferences(_db: Queryable, _workspaceId: string, env: Record<string, string>): Promise<Record<string, string>> {
+export async function resolveKeyReferences(db: Queryable, workspaceId: string, env: Record<string, string>, secret: string): Promise<Record<string, string>> {
   const names = referencedKeys(env);
   if (names.length === 0) return env;
-  const message = `Workspace keys are not available on this Toolscope yet, so ${names.map((n) => `{{key:${n}}}`).join(', ')} cannot be resolved; put the value in the environment directly for now`;
-  throw badRequest(message, { env: message });
+  const keys = new Map((await loadSealedKeys(db, workspaceId)).map((key) => [key.name, key]));
+  const missing = names.filter((name) => !keys.has(name));
+  if (missing.length > 0) {
+    const message = `Unknown workspace key${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}. Add ${missing.length > 1 ? 'them' : 'it'} in Workspace Settings → Security, then refer to it as {{key:NAME}}`;
+    throw badRequest(message, { env: message });
+  }
+  const values = new Map<string, string>();
+  for (const name of names) {
+    const value = openKeyValue(keys.get(name)!.value_enc, secret);
+    if (value === undefined) {
+      const message = `The workspace key ${name} cannot be read (it was stored under another secret); store its value again`;
+      throw badRequest(message, { env: message });
+    }
+    values.set(name, value);
+  }
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(WORKSPACE_KEY_REFERENCE, (_match, key: string) => values.get(key)!)]));
 }
 
-export async function programEnvironment(db: Queryable, workspaceId: string, declared: Record<string, string>, base: EnvironmentBase): Promise<Record<string, string>> {
-  const resolved = await resolveKeyReferences(db, workspaceId, declared);
+export async function programEnvironment(db: Queryable, workspaceId: string, declared: Record<string, string>, base: EnvironmentBase & { secret: string }): Promise<Record<string, string>> {
+  const resolved = await resolveKeyReferences(db, workspaceId, declared, base.secret);
   return { ...resolved, PATH: base.path, HOME: base.home };
 }
 
