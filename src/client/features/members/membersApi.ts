@@ -1,5 +1,4 @@
 import type { InviteMemberBody, MemberDto } from '../../../contract/members';
-import type { InvitationSent } from '../../../contract/invitations';
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 
@@ -15,8 +14,7 @@ export const membersApi = apiSlice.injectEndpoints({
       transformResponse: (response: { members: MemberDto[] }) => response.members,
       providesTags: (_result, _error, workspaceId) => [{ type: 'Members', id: workspaceId }],
     }),
-    // An invitation (202): the person joins when they accept, so the member list is unchanged.
-    addMember: build.mutation<InvitationSent, { workspaceId: string; body: InviteMemberBody }>({
+    addMember: build.mutation<MemberDto, { workspaceId: string; body: InviteMemberBody }>({
       query: ({ workspaceId, body }) => ({ url: membersPath(workspaceId), method: 'POST', body }),
       invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Members', id: workspaceId }]),
     }),

@@ -1,8 +1,7 @@
-import type { DeploymentStatus } from '../../../contract/deployments';
 import type { NotificationSeverity } from '../../../contract/notifications';
 import type { RaiseInput } from '../NotificationService';
 
-export type { DeploymentStatus };
+export type DeploymentStatus = 'pending' | 'deploying' | 'running' | 'failed' | 'stopped';
 
 export interface DeploymentChange {
   workspaceId: string;
@@ -14,10 +13,8 @@ export interface DeploymentChange {
 
 const SEVERITY: Record<DeploymentStatus, NotificationSeverity> = {
   pending: 'info',
-  starting: 'info',
+  deploying: 'info',
   running: 'success',
-  restarting: 'warning',
-  crashed: 'error',
   failed: 'error',
   stopped: 'warning',
 };
@@ -34,8 +31,7 @@ export function deploymentUpdateNotification(change: DeploymentChange): RaiseInp
     severity: SEVERITY[change.status],
     title: `Deployment ${change.status.charAt(0).toUpperCase()}${change.status.slice(1)}`,
     message: `${change.configName}: deployment is ${change.status}${change.error ? ` (${change.error})` : ''}`,
-    // The Hosted section of /servers shows deployments (docs/deployments.md).
-    actionUrl: `/servers?deploymentId=${encodeURIComponent(change.deploymentId)}`,
+    actionUrl: `/workspace/${change.workspaceId}/settings?tab=deployments&deploymentId=${encodeURIComponent(change.deploymentId)}`,
     metadata: { deploymentId: change.deploymentId, configName: change.configName, status: change.status },
     groupKey: `deployment:${change.deploymentId}`,
   };

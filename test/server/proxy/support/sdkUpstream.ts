@@ -14,8 +14,6 @@ export interface SdkUpstream {
   requests: http.IncomingHttpHeaders[];
   /** Makes the next requests hang (never answer) until released. */
   hang(on: boolean): void;
-  /** GET streams open now (Streamable HTTP upstreams). */
-  openStreams?(): number;
   close(): Promise<void>;
 }
 
@@ -72,24 +70,17 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-/** `build`: the MCP server behind it (default buildMcpServer's fixture). */
-export async function startStreamableUpstream(options: { json: boolean; stateful: boolean; build?: () => McpServer; keepAliveTimeoutMs?: number }): Promise<SdkUpstream> {
-  const build = options.build ?? buildMcpServer;
+export async function startStreamableUpstream(options: { json: boolean; stateful: boolean }): Promise<SdkUpstream> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const requests: http.IncomingHttpHeaders[] = [];
   let hanging = false;
-  let openStreams = 0;
   const server = http.createServer(async (req, res) => {
     requests.push(req.headers);
     if (hanging) return; // never answers
-    if (req.method === 'GET') {
-      openStreams++;
-      res.once('close', () => openStreams--);
-    }
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (!options.stateful) {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
-      const mcp = build();
+      const mcp = buildMcpServer();
       res.on('close', () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
@@ -108,19 +99,15 @@ export async function startStreamableUpstream(options: { json: boolean; stateful
         onsessioninitialized: (id) => void transports.set(id, transport!),
         onsessionclosed: (id) => void transports.delete(id),
       });
-      await build().connect(transport);
+      await buildMcpServer().connect(transport);
     }
     await transport.handleRequest(req, res, body);
   });
-  // Node closes an idle keep-alive connection after 5 s; on a loaded machine a client may reuse it
-  // just as it goes (a reset). Load tests keep connections longer than they run.
-  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   const url = `${await listen(server)}/mcp`;
   return {
     url,
     requests,
     hang: (on) => void (hanging = on),
-    openStreams: () => openStreams,
     close: async () => {
       for (const t of transports.values()) await t.close().catch(() => undefined);
       server.closeAllConnections();

@@ -2,7 +2,6 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { MessageDto, ToolCallDto } from '../../../../contract/sessions';
-import { isFailedCall } from '../../../../contract/sessions';
 import { formatBytes, formatDuration } from '../formatting';
 import { PayloadView } from './PayloadView';
 
@@ -18,15 +17,14 @@ interface MessageRowProps {
 function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
   if (message.kind === 'error') return true;
   // A tool can fail inside a successful JSON-RPC response (result.isError).
-  return message.kind === 'response' && (toolCall !== undefined && isFailedCall(toolCall.status));
+  return message.kind === 'response' && toolCall?.status === 'error';
 }
 
 /** One JSON-RPC message of the timeline. Its payload is shown as text only. */
 export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowProps) {
   const error = isError(message, toolCall);
   const fromAgent = message.direction === 'client_to_server';
-  // The JSON-RPC id is named "id", the message's place in the session "#": two numbers, two names.
-  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to id ${message.jsonrpcId ?? '?'}` : message.kind);
+  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to #${message.jsonrpcId ?? '?'}` : message.kind);
   return (
     <Box
       component="li"
@@ -41,7 +39,6 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         py: 1,
         mb: 1,
         borderRadius: 1,
-        minWidth: 0,
       }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -52,17 +49,17 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
           {fromAgent ? 'agent → server' : 'server → agent'}
         </Typography>
         <Chip size="small" label={message.kind} color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'} variant="outlined" />
-        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
           {title}
         </Typography>
         {toolCall && message.kind === 'request' && (
-          <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
             {toolCall.toolName}
           </Typography>
         )}
         {toolCall && message.kind !== 'request' && (
-          <Typography variant="caption" color={isFailedCall(toolCall.status) ? 'error.main' : 'text.secondary'}>
-            {isFailedCall(toolCall.status) ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
+          <Typography variant="caption" color={toolCall.status === 'error' ? 'error.main' : 'text.secondary'}>
+            {toolCall.status === 'error' ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
           </Typography>
         )}
         <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
@@ -70,7 +67,7 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         </Typography>
       </Box>
       {error && toolCall?.errorMessage && (
-        <Typography variant="body2" color="error.main" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        <Typography variant="body2" color="error.main" sx={{ mt: 0.5 }}>
           {toolCall.errorMessage}
         </Typography>
       )}
