@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlField } from './httpUrl';
 import { NOTIFICATION_SEVERITIES, NOTIFICATION_TYPES } from './notifications';
 
 // SPEC §3/§7 Integrations: where a workspace's notifications also go (Slack, a signed webhook,
@@ -14,18 +15,7 @@ export const MASK = '••••';
 export const ACTIVITIES_DEFAULT_LIMIT = 50;
 export const ACTIVITIES_MAX_LIMIT = 500;
 
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048, 'Must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Expected an http or https URL');
+const httpUrl = httpUrlField({ message: 'Expected an http or https URL' });
 
 /** Standard Webhooks secrets: `whsec_` + base64 of 24 to 64 random bytes. */
 export const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlField } from './httpUrl';
 
 // SPEC §7 Telemetry exporters: OTLP/HTTP destinations for the spans and metrics of a workspace's
 // MCP traffic (docs/telemetry.md). Header values (API keys) are write-only: answers show names only.
@@ -11,18 +12,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the exporter sets itself, or that would change how the request travels. */
 const RESERVED = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'te', 'expect', 'upgrade', 'proxy-authorization', 'keep-alive']);
 
-const endpoint = z
-  .string()
-  .trim()
-  .max(2048, 'Must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, 'Expected an http or https URL without credentials (put keys in headers)');
+const endpoint = httpUrlField({ withoutCredentials: true, message: 'Expected an http or https URL without credentials (put keys in headers)' });
 
 export const ExporterHeaders = z
   .record(z.string(), z.string().max(4096, 'Header values are at most 4096 characters'))
