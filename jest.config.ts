@@ -21,7 +21,9 @@ const config: Config = {
       displayName: 'client',
       testEnvironment: 'jest-fixed-jsdom',
       roots: ['<rootDir>/test/client'],
-      transform: tsJest,
+      // DiceBear ships ES modules only: ts-jest turns them into CommonJS like our own code.
+      transform: { ...tsJest, '^.+/@dicebear/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true }, diagnostics: false }] },
+      transformIgnorePatterns: ['/node_modules/(?!@dicebear/)'],
       setupFilesAfterEnv: ['<rootDir>/test/client/setup.ts'],
       moduleNameMapper: {
         '^(.*/client|\\.{1,2}(/\\.\\.)*)/env$': '<rootDir>/test/client/envDouble.ts',

@@ -140,7 +140,7 @@ async function main() {
       ['search: tool name', `${base}/sessions?limit=50&q=read_file`],
       ['search: rare word', `${base}/sessions?limit=50&q=zebracorn`],
       ['activity stream (50)', `${base}/sessions/activity-stream?limit=50`],
-      ['overview', `${base}/analytics/overview`],
+      ['dashboard overview', `${base}/dashboard/overview`],
     ];
 
     const selectOne = await time(() => db.query('select 1'));

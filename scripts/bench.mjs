@@ -21,9 +21,17 @@ const STEPS = [
     },
   },
   { title: 'Sessions list at scale', script: 'scripts/bench-sessions.mjs' },
+  { title: 'Analytics at 10M calls / 90 days, and what tokenizing costs the recorder', script: 'scripts/bench-analytics.mjs' },
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
+  {
+    title: 'Platform key check on the proxy path',
+    script: 'scripts/bench-platform-key.mjs',
+    before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
+  },
+  { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
+  { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
 ];
 
 function run(command, args) {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 // Accounts and tokens (SPEC §3, §7 Auth). Server validates with these; the client infers types.
 // The limits live in constants.ts so screens can show them without loading zod.
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './constants';
+import { ACTIVITY_STREAM_DEFAULTS, DATE_FORMATS, TIME_FORMATS, emailNotificationTypesField, timeZoneField } from './account';
+import { NOTIFICATION_TYPES } from './notifications';
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 
 const email = z.string().trim().toLowerCase().email('Enter a valid email address').max(254);
@@ -90,7 +92,12 @@ export const MessageResult = z.object({ message: z.string() });
 export const Preferences = z.looseObject({
   theme: z.literal('dark'),
   timezone: z.string().max(64).optional(),
+  dateFormat: z.enum(DATE_FORMATS).optional(),
+  timeFormat: z.enum(TIME_FORMATS).optional(),
   emailNotifications: z.boolean().optional(),
+  /** Notification types that also come by email (docs/settings.md). */
+  emailNotificationTypes: z.array(z.enum(NOTIFICATION_TYPES)).optional(),
+  activityStreamDefault: z.enum(ACTIVITY_STREAM_DEFAULTS).optional(),
   defaultWorkspaceId: z.string().max(64).nullable().optional(),
 });
 export type Preferences = z.infer<typeof Preferences>;
@@ -104,8 +111,12 @@ export const MAX_PREFERENCES_BYTES = 16_384;
 export const UpdatePreferencesBody = z
   .looseObject({
     theme: z.string().max(20).optional(),
-    timezone: z.string().max(64).nullable().optional(),
+    timezone: timeZoneField.nullable().optional(),
+    dateFormat: z.enum(DATE_FORMATS).nullable().optional(),
+    timeFormat: z.enum(TIME_FORMATS).nullable().optional(),
     emailNotifications: z.boolean().nullable().optional(),
+    emailNotificationTypes: emailNotificationTypesField.nullable().optional(),
+    activityStreamDefault: z.enum(ACTIVITY_STREAM_DEFAULTS).nullable().optional(),
     defaultWorkspaceId: z.string().max(64).nullable().optional(),
   })
   .refine((b) => JSON.stringify(b).length <= MAX_PREFERENCES_BYTES, {
@@ -121,4 +132,6 @@ export interface AccessTokenClaims {
   iat: number;
   jti: string;
   email?: string;
+  /** The sign-in (refresh-token family) this token was issued to: signing out ends its workspace access and live streams. */
+  sid?: string;
 }

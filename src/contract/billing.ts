@@ -48,3 +48,18 @@ export function paidPlanNeedsCheckoutText(planName: string): string {
 export function downgradeBlockedText(planName: string, limit: number, owned: number): string {
   return `The ${planName} plan allows ${limit} workspace${limit === 1 ? '' : 's'} and you own ${owned}. Delete workspaces before changing plan.`;
 }
+
+/** POST /billing/create-checkout-session: the plan and interval to pay for. */
+export const CheckoutSessionBody = z.object({
+  planId: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
+  interval: z.enum(['monthly', 'annually']).optional().default('monthly'),
+});
+export type CheckoutSessionBody = z.input<typeof CheckoutSessionBody>;
+/** Where to send the user to pay (the provider's hosted page), and the provider's session id. */
+export const CheckoutSessionResult = z.object({ sessionId: z.string(), url: z.string() });
+export type CheckoutSessionResult = z.infer<typeof CheckoutSessionResult>;
+/** POST /billing/create-portal-session: the provider's page where the user manages payment. */
+export const PortalSessionResult = z.object({ url: z.string() });
+export type PortalSessionResult = z.infer<typeof PortalSessionResult>;
+/** 501 of both payment routes while no payment provider is configured. */
+export const paymentsNotConfiguredText = 'Payments are not configured';

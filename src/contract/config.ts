@@ -1,5 +1,6 @@
 import type { Flags } from './flags';
 import type { Plan } from './plans';
+import type { DeploymentsSettings } from './deployments';
 
 /** GET /api/v1/config (public): what the SPA needs before sign-in. */
 export interface PublicConfig {
@@ -9,4 +10,6 @@ export interface PublicConfig {
   version: string;
   /** Where agents reach the proxy, e.g. https://toolscope.example.com */
   publicUrl: string | null;
+  /** Whether this instance runs deployments (TOOLSCOPE_DEPLOYMENTS) and which commands it allows. */
+  deployments: DeploymentsSettings;
 }

@@ -34,7 +34,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** Password length limits (contract/auth.ts validates with them; the sign-up form shows the minimum). */
-export const MIN_PASSWORD_LENGTH = 8;
+export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 128;
 
 /** Local storage keys. SPEC fixes the first two; the rest are ours (docs/architecture.md). */

@@ -35,6 +35,7 @@ export type ApiErrorCode =
   | 'too_many_requests'
   | 'plan_limit'
   | 'service_unavailable'
+  | 'not_implemented'
   | 'internal';
 
 /** The JSON body of every 4xx/5xx answer of the API. `fields` names the offending inputs. */

@@ -22,8 +22,17 @@ export const LiveMessageTypes = {
   sessionEnded: 'session_ended',
   /** A server's status or schema count changed (data: ServerDto of contract/servers). */
   serverUpdated: 'server_updated',
+  /** A deployment's status changed (data: DeploymentDto of contract/deployments). */
+  deploymentUpdated: 'deployment_updated',
+  /** Lines a deployed program wrote (data: DeploymentLogMessage of contract/deployments). */
+  deploymentLog: 'deployment_log',
   /** Sent on connect and every 25 s so proxies keep the stream open (data: {}). */
   heartbeat: 'heartbeat',
+  /**
+   * Server-internal: the addressed user lost access (removed, signed out, password changed); their
+   * streams close on every instance. Never sent to a client (docs/security.md).
+   */
+  accessRevoked: 'access_revoked',
 } as const;
 
 export type NotificationLiveMessage = LiveMessage<'notification', NotificationDto>;

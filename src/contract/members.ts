@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MEMBER_ROLES } from './workspaces';
 
-// Workspace members (SPEC §6 names the roles owner, admin, member). Owners and admins add people
-// who already have a Toolscope account; the invitee is told by a workspace_invite notification.
+// Workspace members (SPEC §6 names the roles owner, admin, member). Owners and admins invite people
+// (./invitations); someone becomes a member by accepting.
 export const MemberDto = z.object({
   userId: z.string(),
   email: z.string(),
@@ -14,10 +14,11 @@ export type MemberDto = z.infer<typeof MemberDto>;
 
 export const MemberListResult = z.object({ members: z.array(MemberDto) });
 
-export const InviteMemberBody = z.object({
-  email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
-  role: z.enum(['admin', 'member']).optional().default('member'),
-});
-export type InviteMemberBody = z.input<typeof InviteMemberBody>;
+// Adding people is an invitation the invitee accepts: the body, answer and routes are in ./invitations.
+export { InviteMemberBody } from './invitations';
 
 export const MemberParams = z.object({ workspaceId: z.string(), userId: z.string().uuid('Unknown member') });
+
+/** PUT /workspaces/{id}/members/{userId}: a new role; at least one owner always remains. */
+export const UpdateMemberRoleBody = z.object({ role: z.enum(MEMBER_ROLES) }).strict();
+export type UpdateMemberRoleBody = z.infer<typeof UpdateMemberRoleBody>;

@@ -94,3 +94,15 @@ export function planById(id: PlanId): Plan {
 export function annualSavingPerMonth(plan: Pick<Plan, 'price'>): number {
   return (plan.price.monthly * 12 - plan.price.annually) / 12;
 }
+
+/**
+ * What the recorder stores per workspace, by plan (docs/proxy.md "Limits"): messages other than
+ * tool calls per second (a bucket holding two seconds' worth, so bursts pass) and payload bytes
+ * per UTC day. Past either, that workspace's further messages are counted and not stored; its
+ * tool calls are always stored, and traffic is never slowed or refused.
+ */
+export const RECORDING_BUDGETS: Readonly<Record<PlanId, { messagesPerSecond: number; bytesPerDay: number }>> = {
+  starter: { messagesPerSecond: 50, bytesPerDay: 100 * 1_048_576 },
+  pro: { messagesPerSecond: 500, bytesPerDay: 2 * 1_073_741_824 },
+  enterprise: { messagesPerSecond: 5_000, bytesPerDay: 50 * 1_073_741_824 },
+};

@@ -7,6 +7,9 @@ export type ServerStatus = (typeof SERVER_STATUSES)[number];
 /** 'streamable-http' (2025-03-26 and later) or 'sse' (the legacy 2024-11-05 HTTP+SSE transport). */
 export const SERVER_TRANSPORTS = ['streamable-http', 'sse'] as const;
 export type ServerTransport = (typeof SERVER_TRANSPORTS)[number];
+/** 'remote': a URL the user registered; 'deployment': a stdio program Toolscope runs (contract/deployments). */
+export const SERVER_KINDS = ['remote', 'deployment'] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number];
 
 export const ServerDto = z.object({
   id: z.string(),
@@ -24,12 +27,25 @@ export const ServerDto = z.object({
   proxyUrl: z.string(),
   transport: z.enum(SERVER_TRANSPORTS),
   hasCredentials: z.boolean(),
+  /** How long the proxy waits for this server's answer; null = the instance's default (60 s). */
+  timeoutMs: z.number().int().nullable(),
+  kind: z.enum(SERVER_KINDS),
 });
 export type ServerDto = z.infer<typeof ServerDto>;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Headers a server definition must not set: the proxy owns them. */
+/**
+ * Headers a server definition must not set: the proxy owns them, or they are hop-by-hop and would
+ * break every upstream call (Expect, TE, Proxy-*), docs/proxy.md.
+ */
 const RESERVED_HEADERS = new Set([
+  'expect',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'http2-settings',
   'host',
   'content-length',
   'content-type',
@@ -67,12 +83,16 @@ const ServerUrl = z
     }
   }, 'URL must be an http or https URL');
 
+/** Milliseconds the proxy waits for the server's answer (null = the instance's default). */
+const ServerTimeout = z.number().int().min(100, 'At least 100 ms').max(600_000, 'At most 600000 ms (10 minutes)').nullable();
+
 export const RegisterServerBody = z.object({
   url: ServerUrl,
   name: z.string().trim().min(1, 'Name is required').max(100),
   description: z.string().trim().max(1000).optional().default(''),
   transport: z.enum(SERVER_TRANSPORTS).optional().default('streamable-http'),
   headers: UpstreamHeaders.optional(),
+  timeoutMs: ServerTimeout.optional(),
 });
 export type RegisterServerBody = z.input<typeof RegisterServerBody>;
 
@@ -83,6 +103,8 @@ export const UpdateServerBody = z.object({
   description: z.string().trim().max(1000).optional(),
   transport: z.enum(SERVER_TRANSPORTS).optional(),
   headers: UpstreamHeaders.optional(),
+  /** null goes back to the instance's default. */
+  timeoutMs: ServerTimeout.optional(),
 });
 export type UpdateServerBody = z.input<typeof UpdateServerBody>;
 

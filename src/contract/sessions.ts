@@ -10,8 +10,19 @@ export const MESSAGE_DIRECTIONS = ['client_to_server', 'server_to_client'] as co
 export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 export const MESSAGE_KINDS = ['request', 'response', 'notification', 'error'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
-export const TOOL_CALL_STATUSES = ['ok', 'error', 'pending'] as const;
+/**
+ * A call is one `tools/call` request (docs/sessions.md "Definitions"). It is `pending` until the
+ * agent sees its answer: `ok`, `error` (a JSON-RPC error, a result with isError, an HTTP error or a
+ * dropped stream), or `timeout` (no answer within the recorder's bound, or none before its session
+ * ended). An error, in every count, is a call that ended `error` or `timeout`.
+ */
+export const TOOL_CALL_STATUSES = ['ok', 'error', 'timeout', 'pending'] as const;
 export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
+/** The statuses counted as errors (sessions, dashboard, activity, analytics). */
+export const FAILED_CALL_STATUSES: readonly ToolCallStatus[] = ['error', 'timeout'];
+export function isFailedCall(status: ToolCallStatus): boolean {
+  return status === 'error' || status === 'timeout';
+}
 
 /**
  * Upper bounds (ms, inclusive) of the 12 buckets of usage_minutes.duration_hist. The last bucket
@@ -154,14 +165,17 @@ export const ActivityStreamQuery = z.object({
   limit: pageLimit(ACTIVITY_PAGE_MAX, 50),
   /** Only events after this time (the polling fallback passes the newest `at` it holds). */
   since: isoTime.optional(),
+  /** Only events before this time (the page's "Load older" passes the oldest `at` it holds). */
+  before: isoTime.optional(),
   serverId: uuid.optional(),
   /** Exact tool name. */
   tool: z.string().trim().min(1).max(200).optional(),
-  status: z.enum(TOOL_CALL_STATUSES, { message: "Expected 'ok', 'error' or 'pending'" }).optional(),
+  status: z.enum(TOOL_CALL_STATUSES, { message: "Expected 'ok', 'error', 'timeout' or 'pending'" }).optional(),
   /**
    * Calls the client shows as pending, comma-separated (at most ACTIVITY_PENDING_MAX): their
    * current state comes back too, whatever `since` says — a poll only asks for what started after
-   * its last one, so a slow call would otherwise stay pending on a polled page for good.
+   * its last one, so a slow call would otherwise stay pending on a polled page for good. They
+   * come back when they match the server and tool filters, whatever their status now.
    */
   pendingCallIds: z
     .string()
@@ -261,7 +275,7 @@ export const TimeSeries = z.object({
 });
 export type TimeSeries = z.infer<typeof TimeSeries>;
 
-// ---- dashboard overview (GET …/analytics/overview) ----
+// ---- dashboard overview (GET …/dashboard/overview) ----
 
 export const AnalyticsOverviewQuery = z.object({
   /** Start of "today" as the viewer sees it (the client sends its local midnight); default UTC midnight. */

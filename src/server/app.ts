@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import helmet from '@fastify/helmet';
+import { securityHeaders } from './http/securityHeaders';
+import { installSafeJsonParser } from './http/safeJson';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,7 +19,7 @@ import {
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { EventBus } from './events/bus';
-import { HttpError } from './http/errors';
+import { badRequest, HttpError } from './http/errors';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
@@ -26,14 +30,17 @@ import { registerBackgroundServices } from './monitor/backgroundServices';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
+import type { PaymentProvider } from './modules/billing/paymentProvider';
+import { deploymentsPlugin } from './deployments/deploymentsPlugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Database;
     bus: EventBus;
+    paymentProvider: PaymentProvider | null;
     /** Every route registered, for the cross-workspace walker test and the docs. */
-    routeList: { method: string; url: string }[];
+    routeList: RegisteredRoute[];
   }
   interface FastifyContextConfig {
     /** Lets `authenticate` read ?token= (only the SSE live stream: EventSource sends no headers). */
@@ -46,16 +53,25 @@ declare module 'fastify' {
   }
 }
 
+/** A route as the walker tests and the docs see it: its method, path and declared minimum role. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  minRole?: 'owner' | 'admin' | 'member';
+}
+
 export interface AppOptions {
   config: Config;
   db: Database;
   logger?: FastifyServerOptions['logger'];
+  /** The card payment provider behind the checkout and portal routes; none → they answer 501. */
+  paymentProvider?: PaymentProvider;
 }
 
 export type App = FastifyInstance;
 
 /** Builds the whole application as one Fastify instance; main.ts listens, tests use inject(). */
-export async function buildApp({ config, db, logger = false }: AppOptions): Promise<App> {
+export async function buildApp({ config, db, logger = false, paymentProvider }: AppOptions): Promise<App> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -70,11 +86,22 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.decorate('config', config);
   app.decorate('db', db);
   app.decorate('bus', new EventBus());
-  app.decorate('outbound', createOutboundClient(config));
-  app.decorate('routeList', [] as { method: string; url: string }[]);
+  app.decorate(
+    'outbound',
+    createOutboundClient(config, {
+      // Toolscope's own listener is never an upstream (docs/security.md); its port is known after listen().
+      ownPorts: () => {
+        const address = app.server.address();
+        return address && typeof address === 'object' ? [address.port] : [config.port];
+      },
+    }),
+  );
+  app.decorate('paymentProvider', paymentProvider ?? null);
+  app.decorate('routeList', [] as RegisteredRoute[]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url });
+    const minRole = route.config?.minRole;
+    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url, ...(minRole ? { minRole } : {}) });
   });
 
   // Graceful shutdown: once close() starts, new requests on kept-alive connections get a 503 and
@@ -84,6 +111,11 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
+  // it up front. The proxy's URLs are the agent's business and pass as they are.
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/api') && /%00/i.test(request.url)) throw badRequest('The URL must not contain the NUL character (%00)');
+  });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
@@ -91,6 +123,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // Every 429 says when to come back; the rate limiter and lock-outs give their own figure.
+    if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -103,7 +137,10 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
       const first = Object.entries(fields)[0];
       return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
     }
-    if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toBody());
+    if (error instanceof HttpError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      return reply.status(error.statusCode).send(error.toBody());
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 429 ? 'too_many_requests' : 'bad_request';
@@ -118,7 +155,11 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   await app.register(telemetryPlugin);
   await app.register(prometheusPlugin);
   await registerBackgroundServices(app);
+  await app.register(helmet, securityHeaders(config));
   await app.register(formbody);
+  installSafeJsonParser(app);
+  // Off by default; the sign-in routes opt in with config.rateLimit (auth/authRateLimits.ts).
+  await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Toolscope API', version: config.version, description: 'REST API of Toolscope. The MCP proxy lives at /mcp/{proxyKey}.' },
@@ -144,6 +185,7 @@ export async function buildApp({ config, db, logger = false }: AppOptions): Prom
   );
 
   await installProxy(app);
+  await app.register(deploymentsPlugin);
 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));

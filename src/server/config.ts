@@ -1,7 +1,9 @@
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseFlagOverrides, resolveFlags, type Flags } from '../contract/flags';
+import { isLoopbackHost, parsePrivateUpstreamAllowList, type PrivateUpstreamAllowList } from './net/privateNetworkPolicy';
 
 // Every setting comes from the environment, validated here, with defaults that make
 // `npm start` work on a fresh machine. Nothing else reads process.env.
@@ -19,7 +21,8 @@ const int = (fallback: number, min = 0) =>
 
 const EnvSchema = z.object({
   PORT: int(4000, 0),
-  HOST: z.string().optional().default('0.0.0.0'),
+  // Loopback by default: a fresh install is reachable from this machine only (docs/security.md).
+  HOST: z.string().optional().default('127.0.0.1'),
   TOOLSCOPE_DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z.string().optional(),
   TOOLSCOPE_PUBLIC_URL: z.string().url().optional(),
@@ -30,8 +33,13 @@ const EnvSchema = z.object({
   TOOLSCOPE_PROXY_BODY_LIMIT_BYTES: int(4 * 1_048_576, 1024),
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
   TOOLSCOPE_UPSTREAM_TIMEOUT_MS: int(60_000, 100),
+  TOOLSCOPE_UNANSWERED_CALL_MS: int(300_000, 1000),
   TOOLSCOPE_HEALTH_INTERVAL_MS: int(30_000, 50),
-  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: bool(true),
+  // Unset: private upstreams allowed when HOST is loopback, refused otherwise (docs/security.md).
+  TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).optional(),
+  TOOLSCOPE_PRIVATE_UPSTREAMS: z.string().optional(),
+  TOOLSCOPE_DEV_MAIL_LOG: bool(false),
+  TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE: int(20, 1),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
   TOOLSCOPE_RECORDER_FLUSH_MS: int(50, 1),
   TOOLSCOPE_PGLITE_NICE: int(10, 0).pipe(z.number().max(19)),
@@ -41,6 +49,24 @@ const EnvSchema = z.object({
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
   TOOLSCOPE_TRUST_PROXY: bool(false),
+  // The proxy's limits under load (docs/proxy.md "Limits").
+  TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
+  TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
+  TOOLSCOPE_STREAM_IDLE_MS: int(300_000, 0),
+  TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
+  TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
+  TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
+  TOOLSCOPE_CATALOG_FILE: z.string().optional(),
+  TOOLSCOPE_DEPLOYMENTS: bool(false),
+  TOOLSCOPE_DEPLOYMENT_COMMANDS: z.string().optional().default('node,npx,uvx,python3'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST: z.string().optional().default('127.0.0.1'),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT: int(0, 0).pipe(z.number().max(65535)),
+  TOOLSCOPE_DEPLOYMENT_BRIDGE_URL: z.string().url().optional(),
+  TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: int(5_000, 0),
+  TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
+  PATH: z.string().optional(),
+  HOME: z.string().optional(),
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
@@ -61,8 +87,17 @@ export interface Config {
   proxyBodyLimitBytes: number;
   proxyResponseLimitBytes: number;
   upstreamTimeoutMs: number;
+  /** A tool call with no answer after this long ends as a timeout (docs/sessions.md "Definitions"). */
+  unansweredCallMs: number;
   healthIntervalMs: number;
+  /** Every private upstream allowed (resolved from TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS and HOST). */
   allowPrivateUpstreams: boolean;
+  /** Private ranges and hosts the operator allows when allowPrivateUpstreams is false. */
+  privateUpstreamAllowList: PrivateUpstreamAllowList;
+  /** Log mail (password-reset links included) when no SMTP is configured: local use and demos only. */
+  devMailLog: boolean;
+  /** Requests per minute per client on sign-in, sign-up and forgot-password (refresh: 3×). */
+  authRateLimitPerMinute: number;
   recorderQueueLimit: number;
   recorderFlushMs: number;
   /** Nice value of the embedded database's thread (Linux): the proxy's requests win the CPU over recorder writes. */
@@ -76,6 +111,26 @@ export interface Config {
   shutdownGraceMs: number;
   /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
   trustProxy: boolean;
+  /** A registry speaking the MCP Registry API v0 for the marketplace (docs/marketplace.md). */
+  catalogUrl: string | undefined;
+  /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
+  catalogFile: string | undefined;
+  /** Deployments run programs on this host: off unless the operator says TOOLSCOPE_DEPLOYMENTS=on. */
+  deploymentsEnabled: boolean;
+  /** Commands a deployment config may name (TOOLSCOPE_DEPLOYMENT_COMMANDS, comma-separated). */
+  deploymentCommands: string[];
+  /** Where the stdio ↔ Streamable HTTP bridge listens (loopback by default; port 0 = any free port). */
+  deploymentBridgeHost: string;
+  deploymentBridgePort: number;
+  /** How other instances reach this one's bridge (multi-instance); default http://{host}:{port}. */
+  deploymentBridgeUrl: string | undefined;
+  /** Between SIGTERM to a program's process group and SIGKILL. */
+  deploymentStopGraceMs: number;
+  /** Names this instance in deployment leases (default: the host name). */
+  instanceId: string;
+  /** The only two variables of Toolscope's own environment a deployed program gets. */
+  deploymentPath: string;
+  deploymentHome: string;
   /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
   integrationRetryBaseMs: number;
   /** How often each exporter sends its metric points (OTLP). */
@@ -83,6 +138,17 @@ export interface Config {
   /** GET /metrics answers only with this bearer token; undefined = off. */
   metricsToken: string | undefined;
   version: string;
+  /** How long a proxy key's lookup is trusted before the database is asked again (served longer while the database is away). */
+  proxyKeyCacheMs: number;
+  /** A comment is written on a quiet agent stream this often (0 = never). */
+  streamKeepAliveMs: number;
+  /** A GET stream with nothing from its upstream for this long is ended; the agent opens a new one (0 = never). */
+  streamIdleMs: number;
+  /** Open GET streams per session (per agent for sessionless traffic). */
+  streamsPerSession: number;
+  /** POSTs carrying requests in flight at once, per workspace and per server. */
+  callsInFlightPerWorkspace: number;
+  callsInFlightPerServer: number;
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +174,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  let privateUpstreamAllowList: PrivateUpstreamAllowList;
+  try {
+    privateUpstreamAllowList = parsePrivateUpstreamAllowList(e.TOOLSCOPE_PRIVATE_UPSTREAMS);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TOOLSCOPE_PRIVATE_UPSTREAMS: ${(error as Error).message}`);
+  }
+  const explicitPrivate = e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS;
+  const host = overrides.host ?? e.HOST;
+  const allowPrivateUpstreams =
+    explicitPrivate === undefined || explicitPrivate === '' ? isLoopbackHost(host) : ['1', 'true', 'yes', 'on'].includes(explicitPrivate);
   const defaultClientDir = path.resolve(__dirname, '../../client');
   return {
     port: e.PORT,
@@ -122,8 +198,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proxyBodyLimitBytes: e.TOOLSCOPE_PROXY_BODY_LIMIT_BYTES,
     proxyResponseLimitBytes: e.TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.TOOLSCOPE_UPSTREAM_TIMEOUT_MS,
+    unansweredCallMs: e.TOOLSCOPE_UNANSWERED_CALL_MS,
     healthIntervalMs: e.TOOLSCOPE_HEALTH_INTERVAL_MS,
-    allowPrivateUpstreams: e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS,
+    allowPrivateUpstreams,
+    privateUpstreamAllowList,
+    devMailLog: e.TOOLSCOPE_DEV_MAIL_LOG,
+    authRateLimitPerMinute: e.TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
     pgliteNice: e.TOOLSCOPE_PGLITE_NICE,
@@ -134,10 +214,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
     trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
+    catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
+    deploymentsEnabled: e.TOOLSCOPE_DEPLOYMENTS,
+    deploymentCommands: e.TOOLSCOPE_DEPLOYMENT_COMMANDS.split(',').map((c) => c.trim()).filter(Boolean),
+    deploymentBridgeHost: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST,
+    deploymentBridgePort: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT,
+    deploymentBridgeUrl: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_URL?.replace(/\/+$/, ''),
+    deploymentStopGraceMs: e.TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS,
+    instanceId: e.TOOLSCOPE_INSTANCE_ID ?? os.hostname(),
+    deploymentPath: e.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    deploymentHome: e.HOME ?? os.homedir(),
     integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
     telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
     metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
     version: process.env.npm_package_version ?? '0.1.0',
+    streamKeepAliveMs: e.TOOLSCOPE_STREAM_KEEPALIVE_MS,
+    proxyKeyCacheMs: e.TOOLSCOPE_PROXY_KEY_CACHE_MS,
+    streamIdleMs: e.TOOLSCOPE_STREAM_IDLE_MS,
+    streamsPerSession: e.TOOLSCOPE_STREAMS_PER_SESSION,
+    callsInFlightPerWorkspace: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE,
+    callsInFlightPerServer: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { serverLoggerOptions } from './http/logRedaction';
 import { buildApp } from './app';
 import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/database';
@@ -24,14 +25,8 @@ async function main(): Promise<void> {
   const app = await buildApp({
     config,
     db,
-    logger: {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token'], remove: true },
-      serializers: {
-        // The live stream carries the token in its query string: log the path only.
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.ip }),
-      },
-    },
+    // No credential in the log: tokens, cookies, query strings and proxy keys are left out (http/logRedaction.ts).
+    logger: serverLoggerOptions(config.logLevel),
   });
 
   let closing = false;

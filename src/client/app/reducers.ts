@@ -8,6 +8,7 @@ import { serversCacheReducer } from '../features/servers/serversCacheSlice';
 // Listener modules register their reactions when imported.
 import '../features/auth/authListeners';
 import '../features/workspaces/workspaceListeners';
+import '../features/settings/settingsListeners';
 
 /** Every slice of the store. A feature adds its slice with one line here. */
 export const reducers = {

@@ -16,10 +16,12 @@ export interface ConfirmDestructiveDialogProps {
   /** Resolves to null on success, or to the error text shown in the dialog. */
   onConfirm: () => Promise<string | null>;
   onClose: () => void;
+  /** Inputs shown under the text (a reason field). */
+  after?: ReactNode;
 }
 
 /** Asks before an action that cannot be undone; stays open with the error when it fails. */
-export function ConfirmDestructiveDialog({ title, children, confirmLabel, busyLabel, onConfirm, onClose }: ConfirmDestructiveDialogProps) {
+export function ConfirmDestructiveDialog({ title, children, confirmLabel, busyLabel, onConfirm, onClose, after }: ConfirmDestructiveDialogProps) {
   const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -40,6 +42,7 @@ export function ConfirmDestructiveDialog({ title, children, confirmLabel, busyLa
           </Alert>
         )}
         <DialogContentText>{children}</DialogContentText>
+        {after}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} disabled={busy}>

@@ -1,4 +1,6 @@
 import Tooltip from '@mui/material/Tooltip';
+import { tickFor, useClock } from './useClock';
+import { formatDateTime, useDateDisplay } from './dates/dateDisplay';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -21,11 +23,21 @@ export function formatRelativeTime(value: string | number | Date, now: number = 
   return '';
 }
 
+/**
+ * A time relative to now that stays true: it is redrawn as it ages (every second while under a
+ * minute old), from a clock shared by every relative time on the screen. `now` pins the clock
+ * (tests). A time slightly ahead of this browser's clock (a server's) reads as now.
+ */
 export function RelativeTime({ value, now }: { value: string | number | Date; now?: number }) {
   const date = new Date(value);
+  const time = date.getTime();
+  const clock = useClock(tickFor(Math.abs(Date.now() - time)));
+  const current = now ?? clock;
+  const valid = Number.isFinite(time);
+  const display = useDateDisplay();
   return (
-    <Tooltip title={date.toLocaleString()}>
-      <time dateTime={date.toISOString()}>{formatRelativeTime(date, now)}</time>
+    <Tooltip title={valid ? formatDateTime(date, display) : ''}>
+      <time dateTime={valid ? date.toISOString() : undefined}>{valid ? formatRelativeTime(time, Math.max(current, time)) : ''}</time>
     </Tooltip>
   );
 }

@@ -7,6 +7,7 @@ import type { AccessTokenClaims } from '../../contract/auth';
 // algorithm, a forged signature, an expired token or a refresh token all fail the same way.
 const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
 const encodedHeader = b64url(JSON.stringify(HEADER));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function b64url(text: string | Buffer): string {
   return Buffer.from(text).toString('base64url');
@@ -21,8 +22,9 @@ export function signAccessToken(
   secret: string,
   nowSeconds = Math.floor(Date.now() / 1000),
   ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+  sid?: string,
 ): string {
-  const claims: AccessTokenClaims = { sub: userId, typ: 'access', iat: nowSeconds, exp: nowSeconds + ttlSeconds, jti: randomUUID() };
+  const claims: AccessTokenClaims = { sub: userId, typ: 'access', iat: nowSeconds, exp: nowSeconds + ttlSeconds, jti: randomUUID(), ...(sid ? { sid } : {}) };
   const body = `${encodedHeader}.${b64url(JSON.stringify(claims))}`;
   return `${body}.${sign(body, secret).toString('base64url')}`;
 }
@@ -41,6 +43,9 @@ export function verifyAccessToken(token: string, secret: string, nowSeconds = Ma
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as AccessTokenClaims;
     if (claims.typ !== 'access' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
+    // Ids go into SQL as uuids: a token (even a correctly signed one) whose ids are not uuids is
+    // refused here as 401 rather than failing a query as a 500.
+    if (!UUID.test(claims.sub) || (claims.sid !== undefined && (typeof claims.sid !== 'string' || !UUID.test(claims.sid)))) return null;
     if (claims.exp <= nowSeconds) return null;
     return claims;
   } catch {

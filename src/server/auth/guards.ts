@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MemberRole } from '../../contract/workspaces';
-import { notFound, unauthorized } from '../http/errors';
+import { forbidden, notFound, unauthorized } from '../http/errors';
 import { verifyAccessToken } from './accessToken';
 
 // The two hooks every protected route uses. `authenticate` reads the bearer header (or, for the
@@ -12,6 +12,8 @@ declare module 'fastify' {
     userId: string;
     /** When the request's access token expires (ms since the epoch): long-lived streams end then. */
     accessTokenExpiresAt: number;
+    /** The sign-in (refresh-token family) the access token belongs to; absent in older tokens. */
+    accessTokenSid?: string;
     workspaceRole?: MemberRole;
   }
 }
@@ -29,6 +31,7 @@ export async function authenticate(request: FastifyRequest, _reply: FastifyReply
   if (!claims) throw unauthorized('Invalid or expired access token');
   request.userId = claims.sub;
   request.accessTokenExpiresAt = claims.exp * 1000;
+  request.accessTokenSid = claims.sid;
 }
 
 function queryToken(request: FastifyRequest): string | undefined {
@@ -43,10 +46,30 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function requireWorkspace(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   const workspaceId = (request.params as Record<string, unknown> | undefined)?.workspaceId;
   if (typeof workspaceId !== 'string' || !UUID.test(workspaceId)) throw notFound('Workspace not found');
-  const rows = await request.server.db.query<{ role: MemberRole }>(
-    'select role from workspace_members where workspace_id = $1 and user_id = $2',
-    [workspaceId, request.userId],
+  // One query: the membership, and whether the token's sign-in still holds — a signed-out or
+  // password-changed sign-in's access token (valid for up to 15 minutes more) opens no workspace
+  // route, so a closed live stream cannot simply reconnect.
+  const rows = await request.server.db.query<{ role: MemberRole; signed_in: boolean }>(
+    `select m.role, ($3::uuid is null or exists (
+       select 1 from refresh_tokens r where r.family_id = $3::uuid and r.user_id = m.user_id and r.revoked_at is null)) as signed_in
+     from workspace_members m where m.workspace_id = $1 and m.user_id = $2`,
+    [workspaceId, request.userId, request.accessTokenSid ?? null],
   );
   if (rows.length === 0) throw notFound('Workspace not found');
+  if (!rows[0].signed_in) throw unauthorized('This sign-in has ended; sign in again');
   request.workspaceRole = rows[0].role;
+  // The role check lives here, beside membership, so no handler can forget it: each route declares
+  // the lowest role it needs (`config.minRole`), and it runs before body validation, so a member
+  // learns nothing about a route's input by probing it.
+  const needed = request.routeOptions.config?.minRole ?? 'member';
+  if (ROLE_RANK[rows[0].role] < ROLE_RANK[needed]) throw forbidden(ROLE_REFUSAL[needed]);
 }
+
+const ROLE_RANK: Record<MemberRole, number> = { member: 0, admin: 1, owner: 2 };
+
+/** The 403 texts, one per required role (docs/api.md, "Roles"). */
+export const ROLE_REFUSAL: Record<MemberRole, string> = {
+  member: 'Only workspace members can do this',
+  admin: 'Only workspace owners and admins can do this',
+  owner: 'Only the workspace owner can do this',
+};

@@ -159,6 +159,14 @@ class PostgresDatabase implements Database {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A connection lost while checked out (between two statements of the transaction) is reported
+    // as an 'error' event, which would crash the process with no listener: the next statement fails instead.
+    let lost = false;
+    const onLost = (error: Error) => {
+      lost = true;
+      this.onBackgroundError(error);
+    };
+    client.on('error', onLost);
     try {
       await client.query('begin');
       const value = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
@@ -168,7 +176,8 @@ class PostgresDatabase implements Database {
       await client.query('rollback').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off('error', onLost);
+      client.release(lost ? true : undefined);
     }
   }
 

@@ -6,6 +6,12 @@ import { m006_notifications } from './migrations/m006_notifications';
 import { m007_calls_hold_payloads } from './migrations/m007_calls_hold_payloads';
 import { m008_recorder_batches } from './migrations/m008_recorder_batches';
 import { m009_credential_expiry } from './migrations/m009_credential_expiry';
+import { m011_traffic_analytics } from './migrations/m011_traffic_analytics';
+import { m012_tenant_safety } from './migrations/m012_tenant_safety';
+import { m013_agent_access } from './migrations/m013_agent_access';
+import { m014_server_timeouts } from './migrations/m014_server_timeouts';
+import { m016_account_settings } from './migrations/m016_account_settings';
+import { m017_deployments } from './migrations/m017_deployments';
 import { m018_integrations } from './migrations/m018_integrations';
 import { m019_telemetry_exporters } from './migrations/m019_telemetry_exporters';
 
@@ -24,6 +30,13 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '007_calls_hold_payloads', sql: m007_calls_hold_payloads },
   { id: '008_recorder_batches', sql: m008_recorder_batches },
   { id: '009_credential_expiry', sql: m009_credential_expiry },
+  { id: '011_traffic_analytics', sql: m011_traffic_analytics },
+  { id: '012_tenant_safety', sql: m012_tenant_safety },
+  { id: '013_agent_access', sql: m013_agent_access },
+  { id: '014_server_timeouts', sql: m014_server_timeouts },
+  { id: '016_account_settings', sql: m016_account_settings },
+  { id: '017_deployments', sql: m017_deployments },
   { id: '018_integrations', sql: m018_integrations },
   { id: '019_telemetry_exporters', sql: m019_telemetry_exporters },
+  // Landed after 018/019: appended, so databases that have those run it next.
 ];

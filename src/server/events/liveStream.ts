@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { publicBase, withPublicBase } from '../http/publicUrl';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,9 +90,18 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
         stillMember().catch(() => undefined); // a failed check keeps the stream; the next one decides
       };
 
+      const base = publicBase(app.config, request);
+      const signIn = request.accessTokenSid;
       const unsubscribe = app.bus.subscribe(workspaceId, (message) => {
         if (message.userId !== undefined && message.userId !== userId) return;
-        write(formatLiveEvent(message));
+        if (message.type === LiveMessageTypes.accessRevoked) {
+          // Removed, signed out or password changed (events/accessRevocation.ts): close now, on
+          // whichever instance this stream is. The message itself is never forwarded.
+          const revoked = message.data as { sid?: string };
+          if (revoked.sid === undefined || revoked.sid === signIn) stream.end();
+          return;
+        }
+        write(formatLiveEvent(withPublicBase(message, base)));
       });
       const timer = setInterval(tick, HEARTBEAT_INTERVAL_MS);
       timer.unref();

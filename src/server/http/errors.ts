@@ -7,6 +7,8 @@ export class HttpError extends Error {
     message: string,
     readonly code: ApiErrorCode,
     readonly fields?: Record<string, string>,
+    /** Sent as Retry-After (seconds) with the answer; every 429 carries one. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -21,4 +23,4 @@ export const unauthorized = (message = 'Authentication required') => new HttpErr
 export const forbidden = (message: string, code: ApiErrorCode = 'forbidden') => new HttpError(403, message, code);
 export const notFound = (message = 'Not found') => new HttpError(404, message, 'not_found');
 export const conflict = (message: string, fields?: Record<string, string>) => new HttpError(409, message, 'conflict', fields);
-export const tooManyRequests = (message: string) => new HttpError(429, message, 'too_many_requests');
+export const tooManyRequests = (message: string, retryAfterSeconds = 60) => new HttpError(429, message, 'too_many_requests', undefined, retryAfterSeconds);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createOutboxDispatcher } from '../mail/dispatcher';
-import { backgroundPublicBase } from '../monitor/serverUpdates';
+import { mailLinkBase } from '../http/publicUrl';
 import { enabledIntegrations, deleteOldActivities } from '../modules/integrations/store';
 import type { RaisedNotification } from '../notifications/NotificationService';
 import type { Queryable } from '../db/database';
@@ -55,7 +55,8 @@ export async function integrationsPlugin(app: FastifyInstance, options: Integrat
     sender: {
       db: app.db,
       outbound: app.outbound,
-      publicBase: () => backgroundPublicBase(app),
+      // Like mail, a Slack or PagerDuty message has no request of the reader's to take an origin from.
+      publicBase: () => mailLinkBase(app.config),
       kickMail: () => mail.kick(),
     },
   });

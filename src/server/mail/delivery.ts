@@ -14,11 +14,20 @@ export function smtpDelivery(smtpUrl: string, from: string): MailDelivery {
 }
 
 /**
- * Without SMTP the mail is written to the server log, so an operator can still hand a user the
- * reset link. This is the only log line that ever carries a token.
+ * Without SMTP no mail leaves. With TOOLSCOPE_DEV_MAIL_LOG=true (local use, demos) the whole mail
+ * is written to the server log so a developer can follow a reset or invitation link — the only
+ * log line that ever carries a token. Otherwise the log says only that mail is not configured,
+ * to whom and what: a shared log never holds a working reset link.
  */
-export function logDelivery(log: FastifyBaseLogger): MailDelivery {
+export function logDelivery(log: FastifyBaseLogger, includeBody: boolean): MailDelivery {
   return async (mail) => {
-    log.info({ mailTo: mail.to }, `Mail not sent (TOOLSCOPE_SMTP_URL is not set). Subject: ${mail.subject}\n${mail.text}`);
+    if (includeBody) {
+      log.info({ mailTo: mail.to }, `Mail not sent (TOOLSCOPE_SMTP_URL is not set). Subject: ${mail.subject}\n${mail.text}`);
+      return;
+    }
+    log.warn(
+      { mailTo: mail.to },
+      `Mail not sent: mail is not configured (set TOOLSCOPE_SMTP_URL; TOOLSCOPE_DEV_MAIL_LOG=true logs mail for local use). Subject: ${mail.subject}`,
+    );
   };
 }

@@ -63,8 +63,8 @@ export class OutboxDispatcher {
  * sweep starts when the app is ready and stops, after a last delivery run, when it closes.
  */
 export function createOutboxDispatcher(app: FastifyInstance): OutboxDispatcher {
-  const { smtpUrl, mailFrom } = app.config;
-  const dispatcher = new OutboxDispatcher(app.db, smtpUrl ? smtpDelivery(smtpUrl, mailFrom) : logDelivery(app.log), app.log);
+  const { smtpUrl, mailFrom, devMailLog } = app.config;
+  const dispatcher = new OutboxDispatcher(app.db, smtpUrl ? smtpDelivery(smtpUrl, mailFrom) : logDelivery(app.log, devMailLog), app.log);
   app.addHook('onReady', async () => {
     dispatcher.startRetrySweep();
     dispatcher.kick();

@@ -14,8 +14,18 @@ import { liveStreamRoutes } from '../events/liveStream';
 import { schemaRoutes } from './schemas/routes';
 import { serverRoutes } from './servers/routes';
 import { memberRoutes } from './members/routes';
+import { accountRoutes } from './account/routes';
+import { memberRoleRoutes } from './members/roleRoutes';
+import { marketplaceRoutes } from './marketplace/routes';
+import { deploymentConfigRoutes } from './deployments/configRoutes';
+import { deploymentRoutes } from './deployments/deploymentRoutes';
+import { analyticsRoutes } from './analytics/routes';
+import { invitationRoutes, workspaceInvitationRoutes } from './invitations/routes';
+import { auditRoutes } from './audit/routes';
 import { integrationRoutes } from './integrations/routes';
 import { telemetryRoutes } from './telemetry/routes';
+import { platformKeyRoutes } from './keys/platformKeyRoutes';
+import { workspaceKeyRoutes } from './keys/workspaceKeyRoutes';
 
 // Where each domain's routes plug in (app.ts registers the three lists):
 // - publicRoutes: no authentication (health, config, sign-in, the proxy lives elsewhere);
@@ -23,5 +33,22 @@ import { telemetryRoutes } from './telemetry/routes';
 // - workspaceRoutes: mounted under /api/v1/workspaces/:workspaceId behind the membership guard,
 //   so a route added here is protected without doing anything.
 export const publicRoutes: FastifyPluginAsync[] = [configRoutes, healthRoutes, authRoutes];
-export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, workspaceListRoutes, billingRoutes, notificationRoutes];
-export const workspaceRoutes: FastifyPluginAsync[] = [workspaceRoute, sessionRoutes, toolCallRoutes, liveStreamRoutes, workspaceNotificationRoutes, schemaRoutes, serverRoutes, memberRoutes, integrationRoutes, telemetryRoutes];
+export const userRoutes: FastifyPluginAsync[] = [userProfileRoutes, accountRoutes, workspaceListRoutes, billingRoutes, notificationRoutes, invitationRoutes, marketplaceRoutes, deploymentConfigRoutes, deploymentRoutes];
+export const workspaceRoutes: FastifyPluginAsync[] = [
+  workspaceRoute,
+  sessionRoutes,
+  toolCallRoutes,
+  liveStreamRoutes,
+  workspaceNotificationRoutes,
+  schemaRoutes,
+  serverRoutes,
+  memberRoutes,
+  memberRoleRoutes,
+  workspaceInvitationRoutes,
+  auditRoutes,
+  integrationRoutes,
+  telemetryRoutes,
+  analyticsRoutes,
+  platformKeyRoutes,
+  workspaceKeyRoutes,
+];

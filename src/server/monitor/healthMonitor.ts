@@ -96,7 +96,7 @@ export class HealthMonitor {
     const dueAfterMs = Math.floor(this.app.config.healthIntervalMs * 0.8);
     const rows = await this.app.db.query<ServerRow>(
       `select id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, status,
-              last_health_status, last_checked, last_error, schema_count, created_at, updated_at
+              last_health_status, last_checked, last_error, schema_count, kind, created_at, updated_at
          from servers
         where last_checked is null or last_checked < now() - make_interval(secs => $1::double precision / 1000)
         order by last_checked nulls first`,
@@ -125,7 +125,7 @@ export class HealthMonitor {
     const started = performance.now();
     try {
       await withUpstreamClient(
-        { url: row.url, transport: transportOf(row), headers: decryptCredentials(row.credentials_enc, this.app.config.secret) },
+        { url: row.url, transport: transportOf(row), headers: await this.app.workspaceKeys.headersFor(row.workspace_id, decryptCredentials(row.credentials_enc, this.app.config.secret)) },
         this.app.outbound.fetch,
         Math.min(PROBE_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         async (session) => {
@@ -150,7 +150,7 @@ export class HealthMonitor {
               updated_at = case when s.last_health_status is distinct from $3 then now() else s.updated_at end
          from before where s.id = before.id
        returning s.id, s.workspace_id, s.name, s.url, s.description, s.transport, s.proxy_key, s.credentials_enc, s.status,
-                 s.last_health_status, s.last_checked, s.last_error, s.schema_count, s.created_at, s.updated_at, before.previous_health`,
+                 s.last_health_status, s.last_checked, s.last_error, s.schema_count, s.kind, s.created_at, s.updated_at, before.previous_health`,
       [serverId, status, outcome.healthy, outcome.error],
     );
     const row = rows[0];

@@ -49,7 +49,7 @@ export class SchemaDiscovery {
       // Only a failure of the upstream itself is the caller's to read; a failure to store what
       // it listed is ours and stays a generic 5xx.
       const items = await withUpstreamClient(
-        { url: server.url, transport: transportOf(server), headers: decryptCredentials(server.credentials_enc, this.app.config.secret) },
+        { url: server.url, transport: transportOf(server), headers: await this.app.workspaceKeys.headersFor(server.workspace_id, decryptCredentials(server.credentials_enc, this.app.config.secret)) },
         this.app.outbound.fetch,
         Math.min(DISCOVERY_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         listUpstreamCatalogue,

@@ -5,6 +5,7 @@ import { Readable, Transform } from 'node:stream';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Config } from '../config';
 import { isAddressAllowed, isForbiddenHostname, normalizeHostname } from './addressPolicy';
+import { isOwnEndpoint, localAddresses, mayConnect, type PrivateUpstreamAllowList } from './privateNetworkPolicy';
 
 // The one way the server reaches out (proxy, health checks, schema discovery). Every connection
 // is checked at connect time against the resolved address — the address checked is the address
@@ -28,6 +29,8 @@ export interface OutboundRequestOptions {
   headersTimeoutMs?: number;
   /** Longest silence between body chunks; 0 = none (long-lived SSE streams). */
   bodyTimeoutMs?: number;
+  /** A long-lived stream (an MCP GET stream): it goes over a pool of its own (see below). */
+  longLived?: boolean;
 }
 
 export interface OutboundResponse {
@@ -44,6 +47,12 @@ export interface OutboundClient {
   fetch: FetchLike;
   /** Throws OutboundBlockedError (with a message a user can act on) when the URL may not be called. */
   assertUrlAllowed(url: string | URL): Promise<void>;
+  /**
+   * Allows one listener of Toolscope's own making whatever the private-network policy says: the
+   * deployments' stdio bridge (an IP literal and port, e.g. 127.0.0.1:41234), which the proxy must
+   * reach even where private upstreams are refused. One address and port, not a range.
+   */
+  allowInternalEndpoint(address: string, port: number): void;
   readonly dispatcher: Dispatcher;
   close(): Promise<void>;
 }
@@ -55,14 +64,10 @@ function blocked(message: string): OutboundBlockedError {
   return new OutboundBlockedError(message);
 }
 
-/** Static checks that need no DNS: scheme, forbidden names, IP literals. */
-function checkUrlShape(url: URL, allowPrivate: boolean): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked('Only http and https URLs are allowed');
-  if (url.username || url.password) throw blocked('Credentials in the URL are not allowed; store them as headers');
-  const host = normalizeHostname(url.hostname);
-  if (!host) throw blocked('The URL has no host');
-  if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
-  if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) throw blocked(addressMessage(host, allowPrivate));
+export const OWN_ADDRESS_MESSAGE = "Toolscope's own address is not allowed as an upstream";
+
+function urlPort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 function addressMessage(address: string, allowPrivate: boolean): string {
@@ -71,8 +76,35 @@ function addressMessage(address: string, allowPrivate: boolean): string {
     : `Link-local and cloud metadata addresses are not allowed (${address})`;
 }
 
-export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'>): OutboundClient {
+export interface OutboundClientOptions {
+  /** The ports Toolscope itself listens on (read at each check: known only after listen()). */
+  ownPorts?: () => number[];
+}
+
+export function createOutboundClient(
+  config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'> & { privateUpstreamAllowList?: PrivateUpstreamAllowList },
+  options: OutboundClientOptions = {},
+): OutboundClient {
   const allowPrivate = config.allowPrivateUpstreams;
+  const allowList = config.privateUpstreamAllowList;
+  const allowed = (address: string, hostname?: string) => mayConnect(address, allowPrivate, allowList, hostname);
+  const locals = localAddresses();
+  const ownPorts = () => options.ownPorts?.() ?? [];
+  const isOwn = (address: string, port: number) => isOwnEndpoint(address, port, ownPorts(), locals);
+  const internal = new Set<string>();
+  const isInternal = (address: string, port: number) => internal.has(`${normalizeHostname(address)}:${port}`);
+
+  /** Static checks that need no DNS: scheme, forbidden names, IP literals. */
+  function checkUrlShape(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw blocked('Only http and https URLs are allowed');
+    if (url.username || url.password) throw blocked('Credentials in the URL are not allowed; store them as headers');
+    const host = normalizeHostname(url.hostname);
+    if (!host) throw blocked('The URL has no host');
+    if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
+    if (net.isIP(host) && isInternal(host, urlPort(url))) return;
+    if (net.isIP(host) && !allowed(host)) throw blocked(addressMessage(host, allowPrivate));
+    if (net.isIP(host) && isOwn(host, urlPort(url))) throw blocked(OWN_ADDRESS_MESSAGE);
+  }
 
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (isForbiddenHostname(hostname)) {
@@ -81,7 +113,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     }
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 4);
-      const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+      const refused = addresses.find((a) => !allowed(a.address, hostname));
       if (refused) return callback(blocked(addressMessage(refused.address, allowPrivate)), '', 4);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -92,18 +124,38 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
   const connector: buildConnector.connector = (options, callback) => {
     // net.connect skips `lookup` for IP literals, so literals are checked here.
     const host = normalizeHostname(options.hostname);
-    if (net.isIP(host) && !isAddressAllowed(host, allowPrivate)) {
+    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    if (net.isIP(host) && !allowed(host) && !isInternal(host, port)) {
       callback(blocked(addressMessage(host, allowPrivate)), null);
       return;
     }
-    baseConnector(options, callback);
+    baseConnector(options, (error, socket) => {
+      // Toolscope's own listener, whatever name led there: refused before a byte is sent.
+      if (!error && socket && socket.remoteAddress && socket.remotePort !== undefined && isOwn(socket.remoteAddress, socket.remotePort)) {
+        socket.destroy();
+        callback(blocked(OWN_ADDRESS_MESSAGE), null);
+        return;
+      }
+      if (error) callback(error, null);
+      else callback(null, socket!);
+    });
   };
 
+  // No cap on connections per origin: a cap shared by every tenant of an origin is what let one
+  // tenant's hanging calls (or ~256 open streams) hold everyone else's requests in undici's queue.
+  // What bounds the connections instead is the proxy's own admission: calls in flight per
+  // workspace and per server, streams per session (proxy/admission.ts, proxy/streamLimits.ts).
   const agent = new Agent({
     connect: connector,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: 256,
+    pipelining: 1,
+  });
+  // Long-lived streams hold their connection for hours: they get a pool of their own, so the
+  // connections requests reuse are never the ones parked under a quiet stream.
+  const streamAgent = new Agent({
+    connect: connector,
+    keepAliveTimeout: 4_000,
     pipelining: 1,
   });
 
@@ -114,7 +166,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     } catch {
       throw blocked('The URL is not valid');
     }
-    checkUrlShape(url, allowPrivate);
+    checkUrlShape(url);
     const host = normalizeHostname(url.hostname);
     if (net.isIP(host)) return;
     let addresses: dns.LookupAddress[];
@@ -123,14 +175,15 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     } catch {
       throw blocked(`The host ${host} could not be resolved`);
     }
-    const refused = addresses.find((a) => !isAddressAllowed(a.address, allowPrivate));
+    const refused = addresses.find((a) => !allowed(a.address, host));
     if (refused) throw blocked(addressMessage(refused.address, allowPrivate));
+    if (addresses.some((a) => isOwn(a.address, urlPort(url)))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
 
   async function request(input: string | URL, options: OutboundRequestOptions = {}): Promise<OutboundResponse> {
     const url = new URL(String(input));
-    checkUrlShape(url, allowPrivate);
-    const response = await agent.request({
+    checkUrlShape(url);
+    const response = await (options.longLived ? streamAgent : agent).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: (options.method ?? 'GET') as Dispatcher.HttpMethod,
@@ -158,7 +211,7 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     let url = new URL(String(input instanceof Request ? input.url : input));
     let currentInit: RequestInit = { ...init };
     for (let hop = 0; ; hop++) {
-      checkUrlShape(url, allowPrivate);
+      checkUrlShape(url);
       const response = (await undiciFetch(url, {
         ...(currentInit as Parameters<typeof undiciFetch>[1]),
         redirect: 'manual',
@@ -181,8 +234,13 @@ export function createOutboundClient(config: Pick<Config, 'allowPrivateUpstreams
     request,
     fetch: guardedFetch,
     assertUrlAllowed,
+    allowInternalEndpoint: (address: string, port: number) => {
+      internal.add(`${normalizeHostname(address)}:${port}`);
+    },
     dispatcher: agent,
     close: async () => {
+      // Streams have no end of their own: cut at once (the proxy's preClose already ended the agents' side).
+      if (!streamAgent.closed && !streamAgent.destroyed) await streamAgent.destroy();
       if (agent.closed || agent.destroyed) return;
       // Requests still running at shutdown are background work (probes, discovery): give them a
       // moment, then cut them rather than hold the shutdown up to an upstream timeout.

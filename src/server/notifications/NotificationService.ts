@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { NotificationSettingsStore } from './NotificationSettingsStore';
 import { NOTIFICATION_COLUMNS, toNotificationDto, type NotificationRow } from './notificationRow';
+import { enqueueNotificationMails } from './notificationMail';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -167,6 +168,7 @@ export class NotificationService {
           [recipients, workspaceId, input.title, input.message, input.severity, input.type, input.actionUrl ?? null, JSON.stringify(input.metadata ?? {}), groupKey, now],
         );
         stored.push(...inserted);
+        await enqueueNotificationMails(tx, input, inserted.map((row) => row.user_id));
       }
       // Outlets hear of a new condition, not of a repeat the bell groups — except a server's status:
       // the monitor raises it on each change, and offline → online → offline is an incident again.

@@ -2,9 +2,13 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { OutboundClient } from '../net/outboundClient';
 import type { Recorder } from '../recording/recorder';
+import type { Admission } from './admission';
 import type { ToolsListRewriter } from './messageTap';
 import type { ProxyEvents } from './proxyEvents';
 import type { UpstreamDirectory } from './upstreamDirectory';
+import type { AgentAccess } from './agentAccess';
+import type { QuotaGate } from './quotaGate';
+import type { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
 /** What the proxy routes share. */
 export interface ProxyContext {
@@ -12,9 +16,17 @@ export interface ProxyContext {
   outbound: OutboundClient;
   directory: UpstreamDirectory;
   recorder: Recorder;
+  /** Calls in flight per workspace and server, streams per session. */
+  admission: Admission;
   events: ProxyEvents;
   /** Open server-push streams (GET and legacy SSE): ended on shutdown so they cannot hold it up. */
   pushStreams: Set<ServerResponse>;
+  /** Platform keys and the workspaces that require one (memory). */
+  access: AgentAccess;
+  /** The monthly agent-call quota (one shared counter per account). */
+  quota: QuotaGate;
+  /** `{{key:NAME}}` in upstream headers. */
+  workspaceKeys: WorkspaceKeyResolver;
   /** Looked up per exchange: the monitor may install it after the proxy. */
   rewriter(): ToolsListRewriter | undefined;
 }

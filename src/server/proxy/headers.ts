@@ -51,7 +51,7 @@ export function agentResponseHeaders(upstream: Record<string, string | string[] 
  */
 export function agentFingerprint(request: FastifyRequest): string {
   const h = request.headers;
-  const credential = h.authorization ?? h['x-api-key'] ?? h.cookie;
+  const credential = h.authorization ?? h['x-toolscope-key'] ?? h['x-api-key'] ?? h.cookie;
   const basis = typeof credential === 'string' ? `cred:${credential}` : `addr:${request.ip}|${h['user-agent'] ?? ''}`;
   return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
 }

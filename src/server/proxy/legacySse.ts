@@ -10,6 +10,7 @@ import { relayRaw, relaySse } from './responseRelay';
 import { serializeSseEvent } from './sseParser';
 import { findTarget, originOf } from './streamableHttp';
 import { describeFailure, errorResponse, httpFailure } from './upstreamErrors';
+import { admitToolCalls } from './accessHooks';
 import type { UpstreamTarget } from './upstreamDirectory';
 
 // The legacy HTTP+SSE transport (2024-11-05). GET {proxyUrl}/sse opens the upstream's stream;
@@ -37,10 +38,11 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     try {
       upstream = await ctx.outbound.request(target.url, {
         method: 'GET',
-        headers: { ...upstreamRequestHeaders(request.headers, target.headers), accept: 'text/event-stream' },
+        headers: { ...upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)), accept: 'text/event-stream' },
         signal: abort.signal,
         headersTimeoutMs: config.upstreamTimeoutMs,
         bodyTimeoutMs: 0,
+        longLived: true,
       });
     } catch (error) {
       return reply.status(502).type('application/json').send(errorResponse(null, describeFailure(error, config.upstreamTimeoutMs)));
@@ -49,7 +51,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
       upstream.body.resume();
       return reply.status(502).type('application/json').send(errorResponse(null, httpFailure(upstream.statusCode)));
     }
-    const session = ctx.recorder.isEnabled() ? ctx.recorder.startSession(originOf(target), { transport: 'sse', clientKey: agentFingerprint(request) }) : null;
+    const session = ctx.recorder.isEnabled() ? ctx.recorder.startSession(originOf(target), { transport: 'sse', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId }) : null;
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter(), session);
     const streamId = randomBytes(18).toString('base64url');
     reply.hijack();
@@ -59,13 +61,18 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     ctx.pushStreams.add(res);
     res.once('close', () => ctx.pushStreams.delete(res));
     try {
-      await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, (error) => describeFailure(error, config.upstreamTimeoutMs), (event) => {
-        if (event.event !== 'endpoint') return event;
-        const upstreamMessageUrl = new URL(event.data.trim(), target.url);
-        // The upstream may only point at itself: anything else would let it steer the proxy.
-        if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
-        streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap, res });
-        return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
+      await relaySse(upstream.body, res, tap, {
+        maxEventBytes: config.proxyResponseLimitBytes,
+        onFailure: (error) => describeFailure(error, config.upstreamTimeoutMs),
+        keepAliveMs: config.streamKeepAliveMs,
+        rewriteEvent: (event) => {
+          if (event.event !== 'endpoint') return event;
+          const upstreamMessageUrl = new URL(event.data.trim(), target.url);
+          // The upstream may only point at itself: anything else would let it steer the proxy.
+          if (upstreamMessageUrl.origin !== new URL(target.url).origin) return null;
+          streams.set(streamId, { target, upstreamMessageUrl: upstreamMessageUrl.toString(), session, tap, res });
+          return { ...event, data: `/mcp/${target.proxyKey}/messages?session=${streamId}` };
+        },
       });
     } finally {
       streams.delete(streamId);
@@ -85,12 +92,17 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const isBatch = text.trimStart().startsWith('[');
     const requests = requestsIn(messages);
     stream.tap.expectRequests(requests);
-    for (const message of messages) stream.tap.record('client_to_server', message, messages.length === 1 ? body.length : Buffer.byteLength(JSON.stringify(message)), messages.length === 1 && !isBatch ? text : undefined);
+    const recordRequestSide = () => {
+      for (const message of messages) stream.tap.record('client_to_server', message, messages.length === 1 ? body.length : Buffer.byteLength(JSON.stringify(message)), messages.length === 1 && !isBatch ? text : undefined);
+    };
+    // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
+    if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, stream.tap, recordRequestSide, reply))) return reply;
+    recordRequestSide();
     let upstream;
     try {
       upstream = await ctx.outbound.request(stream.upstreamMessageUrl, {
         method: 'POST',
-        headers: upstreamRequestHeaders(request.headers, target.headers),
+        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
         body,
         headersTimeoutMs: config.upstreamTimeoutMs,
       });

@@ -1,12 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
+import { Admission } from './admission';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
 import { streamableHttpRoutes } from './streamableHttp';
 import { UpstreamDirectory } from './upstreamDirectory';
+import { AgentAccess } from './agentAccess';
+import { QuotaGate } from './quotaGate';
+import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +21,11 @@ declare module 'fastify' {
     upstreams: UpstreamDirectory;
     /** 'tools_list' and 'list_changed' as traffic passes (the monitor listens). */
     proxyEvents: ProxyEvents;
+    /** Platform keys at the proxy; the keys and workspace APIs tell it what changed. */
+    agentAccess: AgentAccess;
+    /** Workspace key values for upstream headers; the keys API forgets what it changes. */
+    workspaceKeys: WorkspaceKeyResolver;
+    quotaGate: QuotaGate;
   }
 }
 
@@ -26,16 +36,29 @@ declare module 'fastify' {
  */
 export async function installProxy(app: FastifyInstance): Promise<void> {
   const recorder = new Recorder(app.db, app.bus, {
+    budgets: new RecordingBudgets(new WorkspacePlans(app.db).planOf),
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
+    unansweredCallMs: app.config.unansweredCallMs,
     log: app.log,
   });
-  recorder.start();
+  // The sweep ends idle sessions and overdue calls: often enough that a call ends within a quarter of its bound.
+  recorder.start(Math.max(250, Math.min(30_000, Math.floor(app.config.unansweredCallMs / 4))));
   app.decorate('recorder', recorder);
-  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret));
+  app.decorate('upstreams', new UpstreamDirectory(app.db, app.config.secret, app.config.proxyKeyCacheMs));
   app.decorate('proxyEvents', new ProxyEvents());
+  const access = new AgentAccess(app.db, app.log);
+  const workspaceKeys = new WorkspaceKeyResolver(app.db, app.config.secret, app.log);
+  access.onChange = (kind, id) => {
+    if (kind === 'secrets') workspaceKeys.forget(id);
+  };
+  await access.start();
+  app.decorate('agentAccess', access);
+  app.decorate('workspaceKeys', workspaceKeys);
+  app.decorate('quotaGate', new QuotaGate(app.db, app.log));
   // Runs before the database closes (main.ts and the tests close the database after app.close()).
   app.addHook('onClose', async () => {
+    await access.stop();
     await recorder.close();
     await app.outbound.close();
   });
@@ -52,7 +75,11 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,
+    admission: new Admission(app.config),
     events: app.proxyEvents,
+    access,
+    quota: app.quotaGate,
+    workspaceKeys,
     rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
   };
   await app.register(async (scope) => {

@@ -23,11 +23,19 @@ function write(res: ServerResponse, data: Buffer | string): Promise<void> | unde
   });
 }
 
-/** JSON body: streamed through; parsed and recorded once complete. */
-export async function relayJson(body: Readable, res: ServerResponse, tap: MessageTap, limitBytes: number, onFailure: (error: unknown) => UpstreamFailure): Promise<void> {
+/** JSON body: streamed through; parsed and recorded once complete. Returns its messages (none when it broke). */
+export async function relayJson(
+  body: Readable,
+  res: ServerResponse,
+  tap: MessageTap,
+  limitBytes: number,
+  onFailure: (error: unknown) => UpstreamFailure,
+  proxyAnswers: JsonRpcMessage[] = [],
+): Promise<JsonRpcMessage[]> {
   const chunks: Buffer[] = [];
   let size = 0;
-  const whole = tap.rewritesToolsList;
+  // The proxy's answers to refused batch items are merged in, so the upstream's answer is read whole.
+  const whole = tap.rewritesToolsList || proxyAnswers.length > 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       size += chunk.length;
@@ -37,18 +45,20 @@ export async function relayJson(body: Readable, res: ServerResponse, tap: Messag
     }
   } catch (error) {
     const failure = onFailure(error);
-    for (const id of tap.unanswered()) tap.record('server_to_client', errorResponse(id, failure), 0);
+    for (const id of tap.unanswered()) tap.fromServer(errorResponse(id, failure), 0);
     res.destroy();
-    return;
+    return [];
   }
   const text = Buffer.concat(chunks, size).toString('utf8');
   const messages = parseMessages(text);
   const single = messages.length === 1 && !text.trimStart().startsWith('[');
   const outgoing = messages.map((m) => tap.fromServer(m, single ? size : Buffer.byteLength(JSON.stringify(m)), single ? text : undefined));
-  if (whole) {
+  if (proxyAnswers.length > 0) res.end(JSON.stringify([...outgoing, ...proxyAnswers]));
+  else if (whole) {
     const changed = outgoing.some((m, i) => m !== messages[i]);
     res.end(changed ? JSON.stringify(single ? outgoing[0] : outgoing) : text);
   } else res.end();
+  return messages;
 }
 
 class TooLarge extends Error {}
@@ -57,18 +67,25 @@ function onFailureTooLarge(limit: number): Error {
 }
 export const isTooLarge = (error: unknown): boolean => error instanceof TooLarge;
 
+export interface SseRelayOptions {
+  maxEventBytes: number;
+  onFailure: (error: unknown) => UpstreamFailure;
+  rewriteEvent?: (event: SseEvent) => SseEvent | null;
+  /** The proxy's answers to refused batch items: sent first, each its own event. */
+  proxyAnswers?: JsonRpcMessage[];
+  /** A comment line is sent after this long without a write (between events only), so idle connections are not cut by intermediaries; 0 = never. */
+  keepAliveMs?: number;
+  /** The stream is ended cleanly after this long without anything from the upstream; 0 = never. */
+  idleMs?: number;
+}
+
 /**
  * SSE body: each chunk is written on at once; the parser follows along to tap the events. When
  * the stream breaks, requests of this exchange still unanswered get a JSON-RPC error event.
  */
-export async function relaySse(
-  body: Readable,
-  res: ServerResponse,
-  tap: MessageTap,
-  maxEventBytes: number,
-  onFailure: (error: unknown) => UpstreamFailure,
-  rewriteEvent?: (event: SseEvent) => SseEvent | null,
-): Promise<void> {
+export async function relaySse(body: Readable, res: ServerResponse, tap: MessageTap, options: SseRelayOptions): Promise<void> {
+  const { rewriteEvent, proxyAnswers = [], keepAliveMs = 0, idleMs = 0 } = options;
+  if (proxyAnswers.length > 0) await write(res, proxyAnswers.map((m) => serializeSseEvent({ event: 'message', data: JSON.stringify(m) })).join(''));
   const eventwise = tap.rewritesToolsList || rewriteEvent !== undefined;
   let pendingOut: string[] = [];
   const parser = new SseParser((event) => {
@@ -81,12 +98,35 @@ export async function relaySse(
     }
     if (rewriteEvent && out) out = rewriteEvent(out);
     if (eventwise && out) pendingOut.push(serializeSseEvent(out));
-  }, maxEventBytes);
+  }, options.maxEventBytes);
+  // The last byte written on: whether a broken event left its line open (see endBrokenEvent).
+  let lastByte = 0x0a;
+  let lastUpstreamMs = Date.now();
+  let lastWriteMs = lastUpstreamMs;
+  let idled = false;
+  const timer = keepAliveMs > 0 || idleMs > 0 ? setInterval(tick, Math.max(10, Math.min(keepAliveMs || idleMs, idleMs || keepAliveMs) / 2)) : undefined;
+  timer?.unref();
+  function tick(): void {
+    const now = Date.now();
+    if (idleMs > 0 && now - lastUpstreamMs >= idleMs) {
+      idled = true;
+      body.destroy();
+      return;
+    }
+    // Never inside an event: a blank line there would dispatch the upstream's half event.
+    if (keepAliveMs > 0 && now - lastWriteMs >= keepAliveMs && !parser.midEvent && !res.destroyed && res.writableLength === 0) {
+      lastWriteMs = now;
+      res.write(': keep-alive\n\n');
+    }
+  }
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      lastUpstreamMs = lastWriteMs = Date.now();
       parser.push(chunk);
-      if (!eventwise) await write(res, chunk);
-      else if (pendingOut.length > 0) {
+      if (!eventwise) {
+        if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+        await write(res, chunk);
+      } else if (pendingOut.length > 0) {
         const text = pendingOut.join('');
         pendingOut = [];
         await write(res, text);
@@ -94,20 +134,44 @@ export async function relaySse(
     }
   } catch (error) {
     if (res.destroyed) return;
-    const failure = onFailure(error);
+    const ending = !eventwise && parser.midEvent ? endBrokenEvent(lastByte) : '';
+    if (idled) {
+      // A quiet stream ends like any stream the server closes: the client opens a new one when it wants.
+      res.end(ending);
+      return;
+    }
+    const failure = options.onFailure(error);
     const errors: JsonRpcMessage[] = tap.unanswered().map((id) => errorResponse(id, failure));
     for (const message of errors) tap.fromServer(message, 0);
-    res.end(errors.map((m) => serializeSseEvent({ event: 'message', data: JSON.stringify(m) })).join(''));
+    res.end(ending + errors.map((m) => serializeSseEvent({ event: 'message', data: JSON.stringify(m) })).join(''));
     return;
+  } finally {
+    if (timer) clearInterval(timer);
   }
   res.end();
 }
 
-/** Everything else (202 Accepted, 4xx text): passed through untouched. */
-export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: number): Promise<void> {
+/**
+ * The upstream died inside an event whose first bytes are already with the agent. SSE cannot take
+ * them back, but it can make the event harmless: the open line is ended, and the event is given a
+ * type of its own before the blank line dispatches it, so clients listening for `message` events
+ * (every MCP client) skip it instead of parsing a half message — and the error that follows is an
+ * event of its own rather than text glued onto the broken line.
+ */
+export function endBrokenEvent(lastByte: number): string {
+  const lineOpen = lastByte !== 0x0a && lastByte !== 0x0d;
+  return `${lineOpen ? '\n' : ''}event: toolscope-incomplete\n\n`;
+}
+
+const RAW_HEAD_BYTES = 1024;
+
+/** Everything else (202 Accepted, 4xx text): passed through untouched. Returns the body's first KiB as text. */
+export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: number): Promise<string> {
   let size = 0;
+  const head: Buffer[] = [];
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (size < RAW_HEAD_BYTES) head.push(chunk.subarray(0, RAW_HEAD_BYTES - size));
       size += chunk.length;
       if (size > limitBytes) throw onFailureTooLarge(limitBytes);
       await write(res, chunk);
@@ -116,4 +180,5 @@ export async function relayRaw(body: Readable, res: ServerResponse, limitBytes: 
   } catch {
     res.destroy();
   }
+  return Buffer.concat(head).toString('utf8');
 }

@@ -51,6 +51,11 @@ export class SseParser {
     this.buffer = this.buffer.slice(start);
   }
 
+  /** True when the bytes pushed so far end inside an event (a line or fields not yet dispatched). */
+  get midEvent(): boolean {
+    return this.buffer !== '' || this.dataLines.length > 0 || this.eventName !== '' || this.eventId !== undefined || this.retry !== undefined;
+  }
+
   private line(line: string): void {
     if (line === '') return this.dispatch();
     if (line.startsWith(':')) return;

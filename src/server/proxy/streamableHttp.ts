@@ -3,10 +3,13 @@ import type { SessionOrigin, RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamRequestHeaders } from './headers';
 import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
+import { validateBody } from './requestValidation';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
-import { describeFailure, errorResponse, httpFailure, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
-import type { UpstreamTarget } from './upstreamDirectory';
+import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailure, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
+import { Readable } from 'node:stream';
+import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirectory';
+import { admitToolCalls, authorizeAgent } from './accessHooks';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -18,10 +21,20 @@ export function findTarget(ctx: ProxyContext, request: FastifyRequest, reply: Fa
     void reply.status(403).send({ message: 'Origin not allowed', code: 'forbidden' });
     return null;
   }
-  return ctx.directory.get(key).then((target) => {
-    if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
-    return target;
-  });
+  return ctx.directory.get(key).then(
+    (target) => {
+      if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
+      // The agent's platform key (accessHooks.ts): refused → answered here.
+      else if (!authorizeAgent(ctx, request, reply, target)) return null;
+      return target;
+    },
+    (error: unknown) => {
+      if (!(error instanceof DirectoryUnavailableError)) throw error;
+      // A key first seen while the database is away: say "try again", not a generic 500.
+      void reply.status(503).header('retry-after', '2').send({ message: 'Service temporarily unavailable', code: 'service_unavailable' });
+      return null;
+    },
+  );
 }
 
 export function originOf(target: UpstreamTarget): SessionOrigin {
@@ -61,63 +74,116 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
   if (mcpSessionId) {
     const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
     if (known) return known;
-    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, ...clientIdentity(messages, request) });
+    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
   }
-  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), ...clientIdentity(messages, request) });
+  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
 }
 
-function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure): FastifyReply {
-  const errors = requests.map((r) => errorResponse(r.id ?? null, failure));
-  for (const error of errors) tap.fromServer(error, 0);
+function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure, proxyAnswers: JsonRpcMessage[] = []): FastifyReply {
+  const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
+  for (const error of upstreamErrors) tap.fromServer(error, 0);
+  const errors = [...upstreamErrors, ...proxyAnswers];
   // A JSON-RPC error in a 200 is what MCP clients surface as the failed call's error.
   if (errors.length > 0) return reply.status(200).type('application/json').send(isBatch ? errors : errors[0]);
   return reply.status(502).type('application/json').send(errorResponse(null, failure));
 }
 
+/** Reads a whole (bounded) body; undefined when it is larger than `limit`. */
+async function readBounded(body: Readable, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Servers whose JSON answers proved to be JSON-RPC: their later answers stream without the check. */
+const MAX_VERIFIED = 10_000;
+
 export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   const { config } = ctx.app;
+  const speaksJsonRpc = new Set<string>();
 
   async function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
-    const body = method === 'POST' && Buffer.isBuffer(request.body) ? request.body : undefined;
-    const text = body?.toString('utf8') ?? '';
-    const messages = text ? parseMessages(text) : [];
-    const isBatch = text.trimStart().startsWith('[');
+    const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
+    // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
+    const validated = received ? validateBody(received) : null;
+    const proxyAnswers = validated?.rejected ?? [];
+    if (validated && validated.forward === null) {
+      return reply.status(400).type('application/json').send(validated.isBatch ? proxyAnswers : proxyAnswers[0]);
+    }
+    const body = validated?.forward ?? undefined;
+    const messages = validated?.valid ?? [];
+    const isBatch = validated?.isBatch ?? false;
+    const text = body && proxyAnswers.length === 0 ? body.toString('utf8') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());
     tap.expectRequests(requests);
 
+    const timeoutMs = target.timeoutMs ?? config.upstreamTimeoutMs;
     const abort = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
     if (method === 'GET') {
+      // Streams per session are capped: an agent that opens them in a loop holds its own places only.
+      const sent = request.headers['mcp-session-id'];
+      const releaseStream = ctx.admission.openStream(`${target.serverId}\u0001${typeof sent === 'string' ? `s:${sent}` : `a:${agentFingerprint(request)}`}`);
+      if (!releaseStream) {
+        const limit = ctx.admission.streamLimit;
+        const failure: UpstreamFailure = { code: UpstreamErrorCode.tooManyStreams, reason: 'tooManyStreams', message: `Too many open streams for this session (limit ${limit}); close one first` };
+        return reply.status(409).type('application/json').send(errorResponse(null, failure));
+      }
+      reply.raw.once('close', releaseStream);
       // From the start: an upstream may hold a GET stream's headers back until its first event.
       ctx.pushStreams.add(reply.raw);
       reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
     }
     const recordRequestSide = (responseSessionId: string | undefined) => {
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
-      const single = messages.length === 1 && !isBatch;
+      const single = messages.length === 1 && !isBatch && text !== '';
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
     };
+    // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
+    if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))) return reply;
+
+    // Calls in flight per workspace and per server: past a limit the calls are answered at once
+    // (and recorded as failed) rather than queued behind another tenant's hanging ones.
+    let releaseCalls: (() => void) | undefined;
+    if (requests.length > 0) {
+      const admitted = ctx.admission.admitCalls(target);
+      if ('failure' in admitted) {
+        recordRequestSide(undefined);
+        return sendFailure(reply, tap, requests, isBatch, admitted.failure, proxyAnswers);
+      }
+      releaseCalls = admitted.release;
+      reply.raw.once('close', releaseCalls);
+    }
 
     let upstream;
     try {
       upstream = await ctx.outbound.request(target.url, {
         method,
-        headers: upstreamRequestHeaders(request.headers, target.headers),
+        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
         body: body ?? null,
         signal: abort.signal,
-        headersTimeoutMs: config.upstreamTimeoutMs,
-        // A GET stream may stay quiet for long; a POST answer may not.
-        bodyTimeoutMs: method === 'GET' ? 0 : config.upstreamTimeoutMs,
+        headersTimeoutMs: timeoutMs,
+        // A GET stream may stay quiet for long (its idle limit is the relay's); a POST answer may not.
+        bodyTimeoutMs: method === 'GET' ? 0 : timeoutMs,
+        longLived: method === 'GET',
       });
     } catch (error) {
       recordRequestSide(undefined);
       if (abort.signal.aborted) return reply;
-      return sendFailure(reply, tap, requests, isBatch, describeFailure(error, config.upstreamTimeoutMs));
+      return sendFailure(reply, tap, requests, isBatch, describeFailure(error, timeoutMs), proxyAnswers);
     }
 
     const sessionHeader = upstream.headers['mcp-session-id'];
@@ -130,23 +196,72 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
     if (status >= 500 && !isJson && !isSse) {
       upstream.body.resume();
-      return sendFailure(reply, tap, requests, isBatch, httpFailure(status));
+      return sendFailure(reply, tap, requests, isBatch, httpFailure(status), proxyAnswers);
     }
     const declared = Number(upstream.headers['content-length']);
     if (!isSse && Number.isFinite(declared) && declared > config.proxyResponseLimitBytes) {
       upstream.body.destroy();
-      return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' });
+      return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' }, proxyAnswers);
+    }
+
+    if (proxyAnswers.length > 0 && !isJson && !isSse) {
+      // Only notifications or responses went on (202), or a body we cannot merge into: the
+      // refused items' answers are the batch.
+      upstream.body.resume();
+      return reply.status(status < 300 ? 200 : status).type('application/json').send(proxyAnswers);
+    }
+
+    // Only MCP goes back to the agent (docs/security.md, "Private networks"): the proxy is not a
+    // relay for whatever answers at an upstream URL. A body that is neither SSE nor JSON, or JSON
+    // that is not JSON-RPC (checked whole until the server has once answered with JSON-RPC), is
+    // replaced by a JSON-RPC error; an empty body (202 for notifications, 405 for GET) passes.
+    let upstreamBody: Readable = upstream.body;
+    if (!isSse && (!isJson || !speaksJsonRpc.has(`${target.serverId} ${target.url}`))) {
+      let whole: Buffer | undefined;
+      try {
+        whole = await readBounded(upstream.body, config.proxyResponseLimitBytes);
+      } catch (error) {
+        return sendFailure(reply, tap, requests, isBatch, describeFailure(error, config.upstreamTimeoutMs));
+      }
+      if (!whole) return sendFailure(reply, tap, requests, isBatch, { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' });
+      if (whole.length > 0 && (!isJson || parseMessages(whole.toString('utf8')).length === 0)) {
+        return sendFailure(reply, tap, requests, isBatch, notMcpFailure(status, contentType));
+      }
+      if (isJson && whole.length > 0) {
+        if (speaksJsonRpc.size >= MAX_VERIFIED) speaksJsonRpc.clear();
+        speaksJsonRpc.add(`${target.serverId} ${target.url}`);
+      }
+      upstreamBody = Readable.from([whole]);
     }
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && tap.rewritesToolsList)));
+    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0))));
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
-      isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, config.upstreamTimeoutMs);
-    if (isSse) await relaySse(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else if (isJson) await relayJson(upstream.body, res, tap, config.proxyResponseLimitBytes, onFailure);
-    else await relayRaw(upstream.body, res, config.proxyResponseLimitBytes);
+      isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, timeoutMs);
+    if (isSse) {
+      await relaySse(upstreamBody, res, tap, {
+        maxEventBytes: config.proxyResponseLimitBytes,
+        onFailure,
+        proxyAnswers,
+        keepAliveMs: config.streamKeepAliveMs,
+        idleMs: method === 'GET' ? config.streamIdleMs : 0,
+      });
+      return reply;
+    }
+    const answered = isJson ? await relayJson(upstreamBody, res, tap, config.proxyResponseLimitBytes, onFailure, proxyAnswers) : [];
+    const head = isJson ? '' : await relayRaw(upstreamBody, res, config.proxyResponseLimitBytes);
+    // The agent's requests that this answer left unanswered got it as their answer: an HTTP error
+    // (400 for a session id an upstream forgot when it restarted, 401, 404…), or a JSON body that
+    // did not include them. Their calls end now, as the agent saw it, not as a later timeout.
+    const unanswered = tap.unanswered();
+    if (unanswered.length > 0 && (status >= 400 || (isJson && status < 300))) {
+      const failure = status >= 400 ? httpRejection(status, rejectionDetail(answered, head)) : { ...httpFailure(status), message: 'The tool server answered without a response to this request' };
+      for (const id of unanswered) tap.fromServer(errorResponse(id, failure), 0);
+    }
+    // A session the upstream no longer knows (the Streamable HTTP spec's 404) has ended.
+    if (status === 404 && tap.session && typeof request.headers['mcp-session-id'] === 'string') ctx.recorder.endSession(tap.session);
     return reply;
   }
 

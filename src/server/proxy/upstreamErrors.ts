@@ -10,6 +10,11 @@ export const UpstreamErrorCode = {
   failed: -32012,
   tooLarge: -32013,
   blocked: -32014,
+  // The proxy's own limits (admission.ts): not the upstream's doing, but answered the same way.
+  workspaceBusy: -32015,
+  serverBusy: -32016,
+  tooManyStreams: -32017,
+  notMcp: -32018,
 } as const;
 
 export interface UpstreamFailure {
@@ -31,8 +36,33 @@ export function describeFailure(error: unknown, timeoutMs: number): UpstreamFail
   return { code: UpstreamErrorCode.unreachable, reason: 'unreachable', message: `Tool server unreachable${typeof detail === 'string' ? ` (${detail})` : ''}` };
 }
 
+/** The upstream answered with something that is not MCP (an HTML page, plain text, a JSON API). */
+export function notMcpFailure(status: number, contentType: string): UpstreamFailure {
+  const kind = contentType.split(';')[0].trim() || 'no content type';
+  return { code: UpstreamErrorCode.notMcp, reason: 'notMcp', message: `Tool server did not answer with MCP (HTTP ${status}, ${kind})` };
+}
+
 export function httpFailure(status: number): UpstreamFailure {
   return { code: UpstreamErrorCode.failed, reason: 'failed', message: `Tool server failed with HTTP ${status}` };
+}
+
+/**
+ * An upstream that answered a request with an HTTP error (e.g. 400 "No valid session ID provided"
+ * after it restarted): the agent's call failed with that status. `detail` is the JSON-RPC error
+ * message of the body (or its text), shown as the recorded call's error.
+ */
+export function httpRejection(status: number, detail: string): UpstreamFailure {
+  const text = detail.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return { code: UpstreamErrorCode.failed, reason: 'failed', message: `Tool server answered HTTP ${status}${text ? `: ${text}` : ''}` };
+}
+
+/** What an error body says: its JSON-RPC error message, else its text. */
+export function rejectionDetail(messages: readonly JsonRpcMessage[], text: string): string {
+  for (const message of messages) {
+    const error = message.error as { message?: unknown } | undefined | null;
+    if (error && typeof error.message === 'string') return error.message;
+  }
+  return /^\s*</.test(text) ? '' : text;
 }
 
 export function errorResponse(id: JsonRpcId | null, failure: UpstreamFailure): JsonRpcMessage {

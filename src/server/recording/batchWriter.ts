@@ -2,6 +2,8 @@ import type { Queryable } from '../db/database';
 import { ARRAY_TYPE, binaryArray, type ElementType } from '../db/binaryArrays';
 import { guardCte, type BatchTicket } from './batchGuard';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
+import type { TrafficBatch } from './trafficRollup';
+import { isEmptyTraffic, TOOL_LIST_COLUMNS, TRAFFIC_COLUMNS, upsertToolListsSql, upsertTrafficSql } from './trafficSql';
 
 // One flush = one statement: the inserts are data-modifying CTEs of a single statement (PGlite and
 // PostgreSQL alike). A statement is atomic on its own, so the batch needs no BEGIN/COMMIT; and it is
@@ -18,6 +20,8 @@ export interface Batch {
   messages: QueuedMessage[];
   toolCalls: QueuedToolCall[];
   usage: UsageIncrement[];
+  /** The analytics rollup of the calls settled since the last write (trafficRollup.ts), written whole. */
+  traffic?: TrafficBatch | null;
 }
 
 /** The batch's rows that `keep` keeps. */
@@ -27,6 +31,7 @@ export function filterBatch(batch: Batch, keep: (row: object) => boolean): Batch
     messages: batch.messages.filter(keep),
     toolCalls: batch.toolCalls.filter(keep),
     usage: batch.usage.filter(keep),
+    traffic: batch.traffic && keep(batch.traffic) ? batch.traffic : null,
   };
 }
 
@@ -36,13 +41,14 @@ type Columns = readonly (readonly [name: string, type: string])[];
 const SESSION_COLUMNS: Columns = [
   ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['mcp_session_id', 'text'], ['transport', 'text'],
   ['protocol_version', 'text'], ['client_name', 'text'], ['client_version', 'text'], ['client_key', 'text'], ['trace_id', 'text'],
-  ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
+  ['platform_key_id', 'uuid'], ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
   ['message_count', 'int'], ['call_count', 'int'], ['error_count', 'int'],
+  ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
 ];
 
 const MESSAGE_COLUMNS: Columns = [
   ['workspace_id', 'uuid'], ['session_id', 'uuid'], ['seq', 'int'], ['direction', 'text'], ['kind', 'text'], ['method', 'text'],
-  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'],
+  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'], ['progress_count', 'int'],
 ];
 
 // The request and response texts are written as they crossed the proxy, once (migration 007).
@@ -52,6 +58,7 @@ const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall & string
   ['request_bytes', 'int4'], ['response_bytes', 'int4'], ['tokens_estimate', 'int4'], ['meta', 'jsonb'], ['traceparent', 'text'],
   ['request_seq', 'int4'], ['request_payload', 'text'], ['request_truncated', 'bool'],
   ['response_seq', 'int4'], ['response_kind', 'text'], ['response_payload', 'text'], ['response_truncated', 'bool'],
+  ['argument_tokens', 'int4'], ['result_tokens', 'int4'], ['error_class', 'text'], ['platform_key_id', 'uuid'],
 ];
 
 const USAGE_COLUMNS: Columns = [
@@ -71,11 +78,11 @@ const updates = (...columns: string[]) => columns.map((name) => `${name} = exclu
 
 const INSERT_SESSIONS = `insert into sessions (${names(SESSION_COLUMNS)})
   select ${names(SESSION_COLUMNS)} from ${recordset(SESSION_COLUMNS)}
-  on conflict (id) do update set ${updates('mcp_session_id', 'protocol_version', 'client_name', 'client_version', 'status', 'last_activity_at', 'ended_at', 'message_count', 'call_count', 'error_count')}`;
+  on conflict (id) do update set ${updates('mcp_session_id', 'protocol_version', 'client_name', 'client_version', 'status', 'last_activity_at', 'ended_at', 'message_count', 'call_count', 'error_count', 'argument_tokens', 'result_tokens', 'definition_tokens')}`;
 
 // The payload travels as its JSON text (exactly as it crossed the proxy) and is stored as jsonb.
 const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
-  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at
+  select workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload::jsonb, size_bytes, truncated, created_at, progress_count
   from ${recordset(MESSAGE_COLUMNS)}`;
 
 // New calls (nearly all) are plain inserts; a call first written pending gets its response (and
@@ -83,7 +90,7 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
 const INSERT_NEW_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
   select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}`;
 const UPSERT_TOOL_CALLS = `${INSERT_NEW_TOOL_CALLS}
-  on conflict (id) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated')}`;
+  on conflict (id) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class')}`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
   select ${names(USAGE_COLUMNS)} from ${recordset(USAGE_COLUMNS)}
@@ -176,6 +183,13 @@ export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTick
   if (newCalls.length > 0) insert.add(INSERT_NEW_TOOL_CALLS, toolCallArrays(newCalls));
   if (rewrittenCalls.length > 0) insert.add(UPSERT_TOOL_CALLS, toolCallArrays(rewrittenCalls));
   insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
+  const traffic = batch.traffic;
+  if (traffic && !isEmptyTraffic(traffic)) {
+    insert.addRows(upsertTrafficSql('minutes', recordset(TRAFFIC_COLUMNS)), traffic.minutes, TRAFFIC_COLUMNS);
+    insert.addRows(upsertTrafficSql('hours', recordset(TRAFFIC_COLUMNS)), traffic.hours, TRAFFIC_COLUMNS);
+    insert.addRows(upsertTrafficSql('days', recordset(TRAFFIC_COLUMNS)), traffic.days, TRAFFIC_COLUMNS);
+    insert.addRows(upsertToolListsSql(recordset(TOOL_LIST_COLUMNS)), traffic.toolLists, TOOL_LIST_COLUMNS);
+  }
   if (insert.empty) return;
   // The same few statement texts come back with every flush: prepared once, then only executed.
   if (db.runPrepared) await db.runPrepared(insert.sql, insert.params);

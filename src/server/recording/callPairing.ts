@@ -59,7 +59,7 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
   const displace = (displacedKey: string, reason: string) => {
     const displaced = session.pending.get(displacedKey);
     session.pending.delete(displacedKey);
-    if (displaced?.call) abandoned.push(abandonCall(session, displaced.call, at, reason));
+    if (displaced?.call) abandoned.push(abandonCall(session, displaced.call, at, reason, 'timeout'));
   };
   if (session.pending.has(key)) displace(key, 'No response recorded: the client reused this request id');
   if (session.pending.size >= MAX_PENDING_PER_SESSION) displace(session.pending.keys().next().value as string, 'No response recorded: too many requests awaiting answers');
@@ -81,6 +81,7 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       server_id: session.row.server_id,
       server_name: session.row.server_name,
       session_id: session.row.id,
+      platformKeyId: session.row.platform_key_id,
       jsonrpc_id: storableText(String(message.id)),
       tool_name: typeof params.name === 'string' ? storableText(params.name) : '(unnamed)',
       arguments: storedValue(seen.payload, params.arguments),
@@ -124,7 +125,8 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
   if (!call) return undefined;
   const stored = seen.payload.cleaned ?? message;
   const error = toolCallError(stored);
-  if (error !== null && seen.kind !== 'error') session.row.error_count++;
+  // The session's error count is its failed calls (docs/sessions.md "Definitions"), whatever the form of the failure.
+  if (error !== null) session.row.error_count++;
   call.status = error === null ? 'ok' : 'error';
   call.error_message = error === null ? null : storableText(error);
   // As storedCallSql.ts reads it back: a cut text reads as its preview, an error as { error }, else the result.
@@ -140,21 +142,37 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
   return call;
 }
 
-/** A session ends: its unanswered calls become errors. Returns them. */
+/** A session ends: its unanswered calls end as timeouts. Returns them. */
 export function settleUnanswered(session: PairingSession, at: string): QueuedToolCall[] {
   const calls: QueuedToolCall[] = [];
   for (const pending of session.pending.values()) {
-    if (pending.call) calls.push(abandonCall(session, pending.call, at, 'No response before the session ended'));
+    if (pending.call) calls.push(abandonCall(session, pending.call, at, 'No response before the session ended', 'timeout'));
   }
   session.pending.clear();
   return calls;
 }
 
-/** Settles a call that will get no (pairable) answer as an error. */
-function abandonCall(session: PairingSession, call: QueuedToolCall, at: string, reason: string): QueuedToolCall {
-  call.status = 'error';
+/**
+ * Requests waiting longer than `limitMs` get no answer any more (the agent gave up or its stream
+ * closed without one): their calls end as timeouts, the other requests are forgotten.
+ */
+export function settleOverdue(session: PairingSession, nowMs: number, limitMs: number): QueuedToolCall[] {
+  const calls: QueuedToolCall[] = [];
+  const at = new Date(nowMs).toISOString();
+  for (const [key, pending] of session.pending) {
+    if (nowMs - pending.startedMs <= limitMs) continue;
+    session.pending.delete(key);
+    if (pending.call) calls.push(abandonCall(session, pending.call, at, `No response within ${Math.round(limitMs / 1000)} s`, 'timeout'));
+  }
+  return calls;
+}
+
+/** Settles a call that will get no (pairable) answer. */
+function abandonCall(session: PairingSession, call: QueuedToolCall, at: string, reason: string, status: 'error' | 'timeout'): QueuedToolCall {
+  call.status = status;
   call.error_message = reason;
   call.ended_at = at;
+  call.duration_ms = Math.max(0, Date.parse(at) - Date.parse(call.started_at));
   call.tokens_estimate = estimateTokens(call.request_bytes);
   session.row.error_count++;
   return call;

@@ -31,11 +31,29 @@ export interface OrphanSweepResult {
  * error count added to a session is the number of its calls settled here.
  */
 export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: readonly string[]): Promise<OrphanSweepResult> {
+  // The counts are taken again from the stored rows: the dead instance's last session row may
+  // trail the calls and messages it had already written (it rewrites the row at most once a
+  // flush, and may have died between). A tools/call stands for its request and its response
+  // messages; errors are error messages, calls answered with an error, and calls settled as
+  // errors (those pending now are settled here). A count is never lowered: rows written before
+  // migration 007 kept a call's messages as message rows too.
   const [row] = await db.query<{ sessions: number; calls: number }>(
     `with ended as (
        update sessions s set status = 'ended', ended_at = s.last_activity_at,
-              error_count = s.error_count + (select count(*) from tool_calls tc where tc.session_id = s.id and tc.status = 'pending')::int
-        where s.status = 'active' and s.last_activity_at < $1 and not (s.id = any($2::uuid[]))
+              call_count = greatest(s.call_count, counted.calls),
+              message_count = greatest(s.message_count, counted.messages),
+              error_count = greatest(s.error_count + counted.pending, counted.errors)
+         from sessions o
+         cross join lateral (
+           select (select count(*) from tool_calls tc where tc.session_id = o.id)::int as calls,
+                  (select count(*) from tool_calls tc where tc.session_id = o.id and tc.status = 'pending')::int as pending,
+                  ((select count(*) from messages m where m.session_id = o.id)
+                   + (select count(*) from tool_calls tc where tc.session_id = o.id and tc.request_seq is not null)
+                   + (select count(*) from tool_calls tc where tc.session_id = o.id and tc.response_seq is not null))::int as messages,
+                  ((select count(*) from messages m where m.session_id = o.id and m.kind = 'error')
+                   + (select count(*) from tool_calls tc where tc.session_id = o.id and (tc.status in ('error', 'pending') or tc.response_kind = 'error')))::int as errors
+         ) counted
+        where o.id = s.id and s.status = 'active' and s.last_activity_at < $1 and not (s.id = any($2::uuid[]))
         returning s.id, s.last_activity_at),
      settled as (
        update tool_calls tc set status = 'error', error_message = $3, ended_at = greatest(e.last_activity_at, tc.started_at)

@@ -4,13 +4,16 @@ import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
+import { settleOverdue, settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
 import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
+import { closeProgressRun, closeRunsAnsweredBy, closeStaleRuns, noteProgressRequest, progressRunOf, type ProgressRuns } from './progressCoalescing';
+import type { RecordingBudgets } from './recordingBudget';
 import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
+import { answersToolsList } from './toolListCapture';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
@@ -26,8 +29,12 @@ export interface RecorderOptions extends WriteQueueOptions {
   inferredIdleGapMs?: number;
   /** How often sessions left active by an instance that stopped without shutting down are ended (default 5 min; see orphanSweep.ts). */
   orphanSweepMs?: number;
+  /** A call with no answer after this long ends as a timeout (default 5 min; docs/sessions.md). */
+  unansweredCallMs?: number;
   /** Characters of a message payload kept for replay (default 64 KiB). */
   payloadLimit?: number;
+  /** Per-workspace budgets for messages (not calls); none = every message is stored. */
+  budgets?: RecordingBudgets;
   now?: () => number;
 }
 
@@ -43,6 +50,8 @@ export interface RecordedSession extends QueuedSession {
   lastActivityMs: number;
   pending: Map<string, PendingRequest>;
   inferredIdentity?: string;
+  /** Progress streams being coalesced (progressCoalescing.ts). */
+  progress?: ProgressRuns;
 }
 
 export interface RecorderStats {
@@ -50,7 +59,7 @@ export interface RecorderStats {
   queuedRows: number;
   activeSessions: number;
   written: { sessions: number; messages: number; toolCalls: number };
-  dropped: { messages: number; toolCalls: number };
+  dropped: { messages: number; toolCalls: number; overBudget: number };
   lostOnWriteError: number;
   flushes: number;
   lastFlushMs: number | null;
@@ -122,6 +131,7 @@ export class Recorder {
         client_version: start.clientVersion ?? null,
         client_key: start.clientKey ?? null,
         trace_id: start.traceId ?? null,
+        platform_key_id: start.platformKeyId ?? null,
         status: 'active',
         started_at: at,
         last_activity_at: at,
@@ -129,6 +139,9 @@ export class Recorder {
         message_count: 0,
         call_count: 0,
         error_count: 0,
+        argument_tokens: 0,
+        result_tokens: 0,
+        definition_tokens: 0,
       },
       seq: 0,
       lastActivityMs: this.now(),
@@ -195,8 +208,19 @@ export class Recorder {
     session.lastActivityMs = nowMs;
     row.message_count++;
     const kind = messageKind(message);
-    if (kind === 'error') row.error_count++;
     this.queue.markDirty(session);
+
+    // A progress stream is stored as its first and last notification and its count: the ones
+    // between are counted only (a long tool reporting every few ms must not fill the database).
+    const run = progressRunOf(session, direction, message, nowMs);
+    if (run && run.count > 0) {
+      run.count++;
+      run.last = { direction, message, sizeBytes, rawText, seq: ++session.seq, at, nowMs };
+      return;
+    }
+    if (run) run.count = 1;
+    if (kind === 'request' && hasId(message)) noteProgressRequest(session, direction, message);
+    else if (hasId(message)) for (const closed of closeRunsAnsweredBy(session, direction, message)) this.queueMessage(session, closed);
 
     const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
     const seen: SeenMessage = { seq: ++session.seq, kind, payload, sizeBytes, nowMs, at };
@@ -210,13 +234,21 @@ export class Recorder {
           return;
         }
       } else {
+        const listed = answersToolsList(session, direction, message);
         const call = settleResponse(session, direction, message, seen);
+        if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
           return;
         }
       }
     }
+    this.pushMessageRow(row, direction, kind, message, seen, null);
+  }
+
+  /** A message that is not part of a call: stored within its workspace's budget. */
+  private pushMessageRow(row: SessionState, direction: MessageDirection, kind: string, message: JsonRpcMessage, seen: SeenMessage, progressCount: number | null): void {
+    if (this.options.budgets && !this.options.budgets.admit(row.workspace_id, seen.sizeBytes)) return;
     this.queue.pushMessage({
       workspace_id: row.workspace_id,
       session_id: row.id,
@@ -225,17 +257,27 @@ export class Recorder {
       kind,
       method: message.method === undefined ? null : storableText(message.method),
       jsonrpc_id: hasId(message) ? storableText(String(message.id)) : null,
-      payload: payloadJsonText(payload),
-      size_bytes: sizeBytes,
-      truncated: payload.truncated,
-      created_at: at,
+      payload: payloadJsonText(seen.payload),
+      size_bytes: seen.sizeBytes,
+      truncated: seen.payload.truncated,
+      created_at: seen.at,
+      progress_count: progressCount,
     });
+  }
+
+  /** The last notification of a closed progress stream, with the stream's count. */
+  private queueMessage(session: RecordedSession, closed: ReturnType<typeof closeProgressRun>): void {
+    if (!closed) return;
+    const { last, count } = closed;
+    const payload = storedPayload(last.message, last.rawText, this.options.payloadLimit ?? 65_536);
+    this.pushMessageRow(session.row, last.direction, 'notification', last.message, { seq: last.seq, kind: 'notification', payload, sizeBytes: last.sizeBytes, nowMs: last.nowMs, at: last.at }, count);
   }
 
   endSession(session: RecordedSession): void {
     if (!this.sessions.has(session)) return;
     const at = new Date(this.now()).toISOString();
     for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
+    for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY)) this.queueMessage(session, closed);
     session.row.status = 'ended';
     session.row.ended_at = at;
     this.sessions.delete(session);
@@ -244,12 +286,20 @@ export class Recorder {
     this.queue.markDirty(session);
   }
 
-  /** Ends sessions idle past their limit. */
+  /** Ends sessions idle past their limit, and calls unanswered past theirs. */
   sweepIdle(): void {
     const nowMs = this.now();
+    const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
     for (const session of [...this.sessions]) {
+      if (session.pending.size > 0) {
+        const overdue = settleOverdue(session, nowMs, unansweredMs);
+        for (const call of overdue) this.queue.settleToolCall(call);
+        if (overdue.length > 0) this.queue.markDirty(session);
+      }
       const limit = session.inferredIdentity ? (this.options.inferredIdleGapMs ?? 5 * 60_000) : (this.options.statefulIdleMs ?? 30 * 60_000);
       if (nowMs - session.lastActivityMs > limit) this.endSession(session);
+      // A progress stream whose request is never answered is written once it has been quiet a while.
+      else for (const closed of closeStaleRuns(session, nowMs - 10_000)) this.queueMessage(session, closed);
     }
   }
 
@@ -268,7 +318,7 @@ export class Recorder {
       queuedRows: this.queue.queuedRows,
       activeSessions: this.sessions.size,
       written: { sessions: c.sessions, messages: c.messages, toolCalls: c.toolCalls },
-      dropped: { messages: c.droppedMessages, toolCalls: c.droppedCalls },
+      dropped: { messages: c.droppedMessages, toolCalls: c.droppedCalls, overBudget: this.options.budgets?.overBudget ?? 0 },
       lostOnWriteError: c.lost,
       flushes: c.flushes,
       lastFlushMs: this.queue.lastFlushMs,

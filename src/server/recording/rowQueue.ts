@@ -1,6 +1,7 @@
 import { filterBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { UsageRollup } from './usageRollup';
+import { TrafficRollup } from './trafficRollup';
 
 // The rows waiting for the database: changed sessions, messages, tool calls (pending or settled)
 // and the usage rollup. Bounded: beyond `queueLimit` messages + calls, new ones are dropped and
@@ -34,12 +35,16 @@ export class RowQueue {
   /** When each active session's row was last taken into a write (see takeSessions). */
   private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
   private readonly usage = new UsageRollup();
+  /** The analytics rollup: measured and summed when a write takes its batch (trafficRollup.ts). */
+  readonly traffic = new TrafficRollup();
   /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
   private readonly sessionsOfServer = new Map<string, string>();
   /** Servers deleted while this process runs: rows of theirs are not put back after a failed write. */
   private readonly forgottenServers = new Set<string>();
   /** Session id → how many of its messages and calls wait here (its end is announced after them). */
   private readonly waitingBySession = new Map<string, number>();
+  /** Workspace id → how many of its messages and calls wait here (the queue's fair shares). */
+  private readonly waitingByWorkspace = new Map<string, number>();
 
   constructor(
     private readonly queueLimit: number,
@@ -63,16 +68,22 @@ export class RowQueue {
   markDirty(session: QueuedSession): void {
     this.dirty.add(session);
     this.sessionsOfServer.set(session.row.id, session.row.server_id);
+    this.traffic.noteSession(session);
+  }
+
+  /** A tools/list answer reached the session's agent (its definitions are measured with the next write). */
+  noteToolsListed(session: QueuedSession, result: unknown, at: string): void {
+    this.traffic.noteToolsListed(session, result, at);
   }
 
   /** Queues a message; false (and counted) when the queue is full. */
   pushMessage(message: QueuedMessage): boolean {
-    if (this.size >= this.queueLimit) {
+    if (!this.hasRoomFor(message.workspace_id)) {
       this.counters.droppedMessages++;
       return false;
     }
     this.messages.push(message);
-    this.countWaiting(message.session_id, 1);
+    this.countWaiting(message, 1);
     return true;
   }
 
@@ -81,7 +92,7 @@ export class RowQueue {
    * before its answer. Not counted as dropped when the queue is full: its settlement queues it again.
    */
   pushToolCall(call: QueuedToolCall): void {
-    if (this.queuedCalls.has(call) || this.size >= this.queueLimit) return;
+    if (this.queuedCalls.has(call) || !this.hasRoomFor(call.workspace_id)) return;
     this.enqueueCall(call);
   }
 
@@ -94,13 +105,14 @@ export class RowQueue {
     if (!this.queuedCalls.has(call)) {
       // A call already written as pending took its place in the queue at its request: its outcome
       // is never dropped (a full queue would otherwise leave it pending for good).
-      if (this.size >= this.queueLimit && !this.writtenPending.has(call)) {
+      if (!this.hasRoomFor(call.workspace_id) && !this.writtenPending.has(call)) {
         this.counters.droppedCalls++;
         return false;
       }
       this.enqueueCall(call);
     }
     this.usage.add(call);
+    this.traffic.add(call);
     return true;
   }
 
@@ -111,15 +123,16 @@ export class RowQueue {
     this.toolCalls = this.toolCalls.filter((call) => {
       if (call.server_id !== serverId) return true;
       this.queuedCalls.delete(call);
-      this.countWaiting(call.session_id, -1);
+      this.countWaiting(call, -1);
       return false;
     });
     this.messages = this.messages.filter((m) => {
       if (this.sessionsOfServer.get(m.session_id) !== serverId) return true;
-      this.countWaiting(m.session_id, -1);
+      this.countWaiting(m, -1);
       return false;
     });
     this.usage.forgetServer(serverId);
+    this.traffic.forgetServer(serverId);
   }
 
   /** Whether messages or calls of the session still wait here (its end is announced after them). */
@@ -130,6 +143,7 @@ export class RowQueue {
   /** A session's end was announced: it has no more rows to come. */
   sessionDone(sessionId: string): void {
     this.sessionsOfServer.delete(sessionId);
+    this.traffic.forgetSession(sessionId);
   }
 
   /**
@@ -138,21 +152,26 @@ export class RowQueue {
    * change while the write runs (an answer queues its call again).
    */
   take(limit: number, all: boolean): TakenBatch {
+    // First the analytics work: it sets the calls' token counts and the sessions' sums, which the
+    // copies below carry into this write.
+    const measured = this.traffic.take();
+    for (const session of measured.touchedSessions) this.dirty.add(session);
     const sessions = this.takeSessions(all);
     const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
     const messages = this.messages.splice(0, limit);
-    for (const message of messages) this.countWaiting(message.session_id, -1);
+    for (const message of messages) this.countWaiting(message, -1);
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
       messages,
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
-        this.countWaiting(call.session_id, -1);
+        this.countWaiting(call, -1);
         const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
         if (call.status === 'pending') this.writtenPending.add(call);
         return copy;
       }),
       usage: this.usage.take(),
+      traffic: measured.traffic,
     };
     return { batch, sessions, calls };
   }
@@ -165,16 +184,17 @@ export class RowQueue {
   putBack(unwritten: Batch, taken: TakenBatch): void {
     const kept = (serverId: string | undefined) => serverId === undefined || !this.forgottenServers.has(serverId);
     const messagesBack = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id)));
-    for (const message of messagesBack) this.countWaiting(message.session_id, 1);
+    for (const message of messagesBack) this.countWaiting(message, 1);
     this.messages = messagesBack.concat(this.messages);
     const left = new Set<unknown>(unwritten.toolCalls);
     const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
     for (const call of back) {
       this.queuedCalls.add(call);
-      this.countWaiting(call.session_id, 1);
+      this.countWaiting(call, 1);
     }
     this.toolCalls = back.concat(this.toolCalls);
     this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
+    this.traffic.putBack(unwritten.traffic ?? null, kept);
     const sessionsLeft = new Set<unknown>(unwritten.sessions);
     taken.sessions.forEach((session, i) => {
       if (!sessionsLeft.has(taken.batch.sessions[i]) || !kept(session.row.server_id)) return;
@@ -200,7 +220,9 @@ export class RowQueue {
     this.toolCalls = [];
     this.queuedCalls.clear();
     this.waitingBySession.clear();
+    this.waitingByWorkspace.clear();
     this.usage.take();
+    this.traffic.clear();
     this.dirty.clear();
     return dropped;
   }
@@ -208,13 +230,28 @@ export class RowQueue {
   private enqueueCall(call: QueuedToolCall): void {
     this.toolCalls.push(call);
     this.queuedCalls.add(call);
-    this.countWaiting(call.session_id, 1);
+    this.countWaiting(call, 1);
   }
 
-  private countWaiting(sessionId: string, delta: number): void {
-    const waiting = (this.waitingBySession.get(sessionId) ?? 0) + delta;
-    if (waiting > 0) this.waitingBySession.set(sessionId, waiting);
-    else this.waitingBySession.delete(sessionId);
+  private countWaiting(row: { session_id: string; workspace_id: string }, delta: number): void {
+    const waiting = (this.waitingBySession.get(row.session_id) ?? 0) + delta;
+    if (waiting > 0) this.waitingBySession.set(row.session_id, waiting);
+    else this.waitingBySession.delete(row.session_id);
+    const ofWorkspace = (this.waitingByWorkspace.get(row.workspace_id) ?? 0) + delta;
+    if (ofWorkspace > 0) this.waitingByWorkspace.set(row.workspace_id, ofWorkspace);
+    else this.waitingByWorkspace.delete(row.workspace_id);
+  }
+
+  /**
+   * The queue is shared fairly: once it is half full, a workspace holding more than an equal
+   * share (the queue over the workspaces with rows waiting, plus one for a newcomer) gets no more
+   * room, so one workspace's flood fills its own share and drops its own rows, never another's.
+   */
+  private hasRoomFor(workspaceId: string): boolean {
+    if (this.size >= this.queueLimit) return false;
+    if (this.size < this.queueLimit / 2) return true;
+    const share = this.queueLimit / (this.waitingByWorkspace.size + 1);
+    return (this.waitingByWorkspace.get(workspaceId) ?? 0) < share;
   }
 
   /**

@@ -5,12 +5,17 @@ export interface SessionState extends SessionRow {
   server_name: string | null;
   client_key: string | null;
   trace_id: string | null;
+  platform_key_id: string | null;
   started_at: string;
   last_activity_at: string;
   ended_at: string | null;
   message_count: number;
   call_count: number;
   error_count: number;
+  /** Token sums of the session (o200k_base, tokenCounter.ts), added in the recorder's batch work. */
+  argument_tokens: number;
+  result_tokens: number;
+  definition_tokens: number;
 }
 
 /** What the write queue needs of a session: its row and whether its start/end were announced. */
@@ -33,6 +38,8 @@ export interface QueuedMessage {
   size_bytes: number;
   truncated: boolean;
   created_at: string;
+  /** On the last notification of a coalesced progress stream: how many the stream had. */
+  progress_count?: number | null;
 }
 
 /**
@@ -42,6 +49,8 @@ export interface QueuedMessage {
  */
 export interface QueuedToolCall extends ToolCallRow {
   workspace_id: string;
+  /** The platform key the agent presented (docs/access.md); analytics groups calls by it. */
+  platformKeyId: string | null;
   request_seq: number;
   request_payload: string;
   request_truncated: boolean;
@@ -55,6 +64,12 @@ export interface QueuedToolCall extends ToolCallRow {
   request_bytes: number;
   response_bytes: number;
   tokens_estimate: number;
+  /** Token counts and failure class, set in the batch work that writes the settled call (trafficRollup.ts). */
+  argument_tokens?: number | null;
+  result_tokens?: number | null;
+  error_class?: string | null;
+  /** The platform key the agent used, when the proxy knows it (null until keys exist). */
+  platform_key_id?: string | null;
   /**
    * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
    * and this write updates it. Every other call is new to the database (a batch written again after

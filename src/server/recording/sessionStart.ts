@@ -11,6 +11,8 @@ export interface SessionStart {
   clientVersion?: string | null;
   clientKey?: string | null;
   traceId?: string | null;
+  /** The platform key the agent presented at the proxy (docs/access.md). */
+  platformKeyId?: string | null;
 }
 
 /** Client name, version, trace id… come from the agent's messages: NUL-free before they reach a row. */

@@ -21,11 +21,13 @@ const TRANSIENT_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
 const TRANSIENT_MESSAGE = /connection terminated|connection timeout|client has encountered a connection error|terminating connection/i;
 
 export function isTransientWriteError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  // Not `instanceof Error`: an error made in another realm (a socket error seen from a vm context,
+  // as under Jest) is no instance of this realm's Error, and was taken for a refused row.
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && CAUSED_BY_THE_BATCH.has(code)) return false;
   if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_ERRNO.has(code))) return true;
-  return TRANSIENT_MESSAGE.test(error.message);
+  return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
 }
 
 export interface RowByRowOutcome {
@@ -51,6 +53,7 @@ export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () 
     ...batch.messages.map((message) => ({ row: message, part: { messages: [message] }, counts: 1 })),
     ...batch.toolCalls.map((call) => ({ row: call, part: { toolCalls: [call] }, counts: call.status === 'pending' ? 0 : 1 })),
     ...batch.usage.map((usage) => ({ row: usage, part: { usage: [usage] }, counts: 0 })),
+    ...(batch.traffic ? [{ row: batch.traffic, part: { traffic: batch.traffic }, counts: 0 }] : []),
   ];
   let lost = 0;
   const refused = new Set<unknown>();

@@ -8,6 +8,7 @@ import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from './rows';
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
+import { isEmptyTraffic } from './trafficSql';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -87,6 +88,11 @@ export class WriteQueue {
     const queued = this.rows.settleToolCall(call);
     if (queued) this.schedule();
     return queued;
+  }
+
+  /** A tools/list answer reached the session's agent (see RowQueue.noteToolsListed). */
+  noteToolsListed(session: QueuedSession, result: unknown, at: string): void {
+    this.rows.noteToolsListed(session, result, at);
   }
 
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
@@ -180,7 +186,7 @@ export class WriteQueue {
       ticket = this.nextTicket();
     }
     const { batch } = taken;
-    if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0) {
+    if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0 && isEmptyTraffic(batch.traffic ?? null)) {
       // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
       this.retrying = null;
       this.retryMs = 0;
@@ -194,6 +200,8 @@ export class WriteQueue {
     try {
       await writeBatch(this.db, batch, ticket);
       this.lastFlushMs = Math.round(performance.now() - started);
+      // A whole batch went in: the database is back (the health routes stop saying writeFailed).
+      this.lastError = null;
     } catch (error) {
       this.lastError = error instanceof Error ? error.message : String(error);
       if (isTransientWriteError(error)) {

@@ -50,6 +50,8 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     proxyUrl: 'http://localhost/mcp/key',
     transport: 'streamable-http',
     hasCredentials: false,
+    timeoutMs: null,
+    kind: 'remote',
     ...overrides,
   };
 }

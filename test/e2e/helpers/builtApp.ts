@@ -21,11 +21,13 @@ export interface BuiltApp {
  * Starts the BUILT app the way `npm start` runs it (node dist/node/server/main.js) on a free
  * port of 127.0.0.1 with a fresh data directory. `env` adds settings such as TOOLSCOPE_FLAGS.
  */
-export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<BuiltApp> {
+export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs = 60_000, options: { dataDir?: string } = {}): Promise<BuiltApp> {
   for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` before the browser journeys.`);
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-e2e-'));
+  // A given data dir outlives this process (a restart test starts the app on it again).
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
@@ -48,7 +50,7 @@ export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs 
       await exited;
       clearTimeout(force);
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const unregister = registerStopper(stop);
 

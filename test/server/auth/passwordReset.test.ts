@@ -7,6 +7,7 @@ import { generateSecret, loadConfig } from '../../../src/server/config';
 import { openTestDatabase, engineName, type TestDatabase } from '../helpers/testDatabase';
 import { registerAccount, type TestAccount } from '../helpers/accounts';
 import { PASSWORD_RESET } from '../../../src/server/auth/passwordResets';
+import { backgroundWorkIdle } from '../../../src/server/http/backgroundQueue';
 
 // Runs with the real server logger writing into memory, to prove where the reset link goes
 // (the log, when no SMTP is configured) and that no other line carries a token.
@@ -24,7 +25,8 @@ describe(`password reset through the outbox and the server log (${engineName})`,
         done();
       },
     });
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, publicUrl: 'https://toolscope.example.com', smtpUrl: undefined });
+    // TOOLSCOPE_DEV_MAIL_LOG=true: without SMTP the mail (and its link) goes to the log, as in local use.
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, publicUrl: 'https://toolscope.example.com', smtpUrl: undefined, devMailLog: true, authRateLimitPerMinute: 10_000 });
     app = await buildApp({ config, db: database.db, logger: { level: 'info', stream } });
     await app.ready();
     account = await registerAccount(app, { email: 'reset-me@example.com', password: 'the old password' });
@@ -57,6 +59,7 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     expect(unknown.statusCode).toBe(200);
     expect(known.json()).toEqual({ message: 'If an account exists for that email, a password reset link has been sent to it.' });
     expect(unknown.json()).toEqual(known.json());
+    await backgroundWorkIdle(app);
     const outbox = await database.db.query<{ recipient: string }>('select recipient from outbox');
     expect(outbox.map((r) => r.recipient)).toEqual([account.email]);
   });
@@ -118,6 +121,7 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     await database.db.query('delete from password_resets');
     await database.db.query('delete from outbox');
     for (let i = 0; i < PASSWORD_RESET.maxPerHour + 2; i += 1) expect((await forgot(account.email)).statusCode).toBe(200);
+    await backgroundWorkIdle(app);
     const rows = await database.db.query<{ n: number }>('select count(*)::int as n from outbox');
     expect(rows[0].n).toBe(PASSWORD_RESET.maxPerHour);
   });

@@ -33,3 +33,17 @@ export async function registerAccount(app: App, overrides: Partial<{ email: stri
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
+
+/**
+ * Makes `invitee` a member of `workspaceId` the way people join: `inviter` invites by email, the
+ * invitee accepts (docs/api.md "Invitations"; nobody is added without consent).
+ */
+export async function joinWorkspace(app: App, inviter: TestAccount, workspaceId: string, invitee: TestAccount, role: 'member' | 'admin' | 'owner' = 'member'): Promise<void> {
+  const invited = await app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: bearer(inviter.accessToken), payload: { email: invitee.email, role } });
+  if (invited.statusCode !== 202) throw new Error(`invite failed: ${invited.statusCode} ${invited.body}`);
+  const mine = await app.inject({ method: 'GET', url: '/api/v1/users/me/invitations', headers: bearer(invitee.accessToken) });
+  const invitation = (mine.json() as { invitations: { id: string; workspaceId: string }[] }).invitations.find((i) => i.workspaceId === workspaceId);
+  if (!invitation) throw new Error(`no invitation to ${workspaceId}: ${mine.body}`);
+  const accepted = await app.inject({ method: 'POST', url: `/api/v1/invitations/${invitation.id}/accept`, headers: bearer(invitee.accessToken) });
+  if (accepted.statusCode !== 200) throw new Error(`accept failed: ${accepted.statusCode} ${accepted.body}`);
+}

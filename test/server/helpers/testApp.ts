@@ -13,7 +13,9 @@ export interface TestApp {
 /** A fully built app on a fresh database, no SPA, nothing listening (use app.inject). */
 export async function buildTestApp(overrides: Partial<Config> = {}, database?: TestDatabase): Promise<TestApp> {
   const db = database ?? (await openTestDatabase());
-  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, ...overrides });
+  // Suites sign up many accounts from one address: the per-client sign-in limit is lifted here and
+  // proved in test/server/auth/signInSurface.test.ts.
+  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, authRateLimitPerMinute: 10_000, ...overrides });
   const app = await buildApp({ config, db: db.db });
   await app.ready();
   return {

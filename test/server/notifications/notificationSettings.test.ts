@@ -65,7 +65,7 @@ describe(`notification settings (${engineName})`, () => {
 
     const asMember = await t.app.inject({ method: 'PUT', url: url(), headers: member.auth, payload: { sessionMinCalls: 1 } });
     expect(asMember.statusCode).toBe(403);
-    expect(asMember.json()).toEqual({ message: 'Only workspace owners and admins can change notification settings', code: 'forbidden' });
+    expect(asMember.json()).toEqual({ message: 'Only workspace owners and admins can do this', code: 'forbidden' });
 
     expect((await t.app.inject({ method: 'GET', url: url(), headers: outsider.auth })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: url(), headers: outsider.auth, payload: { sessionMinCalls: 1 } })).statusCode).toBe(404);

@@ -104,7 +104,7 @@ describe(`notifications raised by other modules (${engineName})`, () => {
 
   it('deployment_update: one notification per deployment follows its status', async () => {
     const deploymentId = randomUUID();
-    await t.app.notifications.raise(deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'deploying' }));
+    await t.app.notifications.raise(deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'starting' }));
     await t.app.notifications.raise(deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'failed', error: 'image not found' }));
     const [update] = await list(ada);
     expect(update).toMatchObject({
@@ -113,7 +113,7 @@ describe(`notifications raised by other modules (${engineName})`, () => {
       title: 'Deployment Failed',
       message: 'edge: deployment is failed (image not found)',
       occurrences: 2,
-      actionUrl: `/workspace/${workspaceId}/settings?tab=deployments&deploymentId=${deploymentId}`,
+      actionUrl: `/servers?deploymentId=${deploymentId}`,
     });
   });
 });

@@ -181,14 +181,16 @@ describe('tool call storage', () => {
     expect(replay[2]).toMatchObject({ truncated: true, payload: expect.stringContaining('[[[') });
   });
 
-  it('settles a waiting call as an error when its id is reused, and never leaves a written call pending', async () => {
-    const recorder = make(new EventBus(), { queueLimit: 2 });
+  it('settles a waiting call as a timeout (no answer it can be paired with) when its id is reused, and never leaves a written call pending', async () => {
+    // A lone workspace fills half the queue (its fair share): four rows leave it two.
+    const recorder = make(new EventBus(), { queueLimit: 4 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'reused' });
     const progress = (n: number) => `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${n}}}`;
     send(recorder, session, 'client_to_server', requestText(31, 'slow'));
     await recorder.flush(); // written while pending
     send(recorder, session, 'server_to_client', progress(1));
-    send(recorder, session, 'server_to_client', progress(2)); // the queue is full now
+    send(recorder, session, 'server_to_client', progress(2));
+    send(recorder, session, 'server_to_client', progress(3)); // the workspace's share is full now
     send(recorder, session, 'server_to_client', responseText(31)); // still kept: the call took its place at its request
     await recorder.flush();
     send(recorder, session, 'client_to_server', requestText(32, 'first'));
@@ -199,7 +201,7 @@ describe('tool call storage', () => {
     const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(calls.map((c) => [c.jsonrpc_id, c.status, c.arguments, c.error_message])).toEqual([
       ['31', 'ok', { q: 'slow', limit: 5 }, null],
-      ['32', 'error', { q: 'first', limit: 5 }, 'No response recorded: the client reused this request id'],
+      ['32', 'timeout', { q: 'first', limit: 5 }, 'No response recorded: the client reused this request id'],
       ['32', 'ok', { q: 'second', limit: 5 }, null],
     ]);
   });

@@ -73,4 +73,35 @@ describe('sessions left behind by an instance that stopped without shutting down
     expect(await live.sweepOrphans()).toEqual({ sessions: 0, calls: 0 });
     await live.close();
   });
+
+  it('recounts the session’s messages, calls and errors from its stored rows', async () => {
+    const crashedClock = { now: t0 };
+    const crashed = recorderAt(crashedClock);
+    const session = crashed.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'trailing' });
+    crashed.record(session, 'client_to_server', call(1), 80);
+    crashed.record(session, 'server_to_client', answer(1), 80);
+    crashed.record(session, 'client_to_server', call(2), 80);
+    crashed.record(session, 'server_to_client', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'broke' } }, 80);
+    crashed.record(session, 'server_to_client', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }, 80);
+    crashed.record(session, 'client_to_server', { jsonrpc: '2.0', id: 3, method: 'ping' }, 80);
+    crashed.record(session, 'server_to_client', { jsonrpc: '2.0', id: 3, error: { code: -2, message: 'no ping' } }, 80);
+    crashed.record(session, 'client_to_server', call(4), 80);
+    await crashed.flush();
+    // The instance died after writing these rows but before its session row caught up with them.
+    await database.db.query('update sessions set message_count = 1, call_count = 0, error_count = 0 where id = $1', [session.row.id]);
+
+    const liveClock = { now: t0 + minutes(40) };
+    const live = recorderAt(liveClock);
+    expect(await live.sweepOrphans()).toEqual({ sessions: 1, calls: 1 });
+    const [row] = await database.db.query<{ status: string; message_count: number; call_count: number; error_count: number }>(
+      'select status, message_count, call_count, error_count from sessions where id = $1',
+      [session.row.id],
+    );
+    // 8 messages (3 calls: requests and 2 answers; a notification; a ping and its error answer),
+    // 3 calls, 3 errors (a call answered with an error, the ping's error, the call settled here).
+    expect(row).toEqual({ status: 'ended', message_count: 8, call_count: 3, error_count: 3 });
+
+    expect(await live.sweepOrphans()).toEqual({ sessions: 0, calls: 0 });
+    await live.close();
+  });
 });

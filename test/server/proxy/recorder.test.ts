@@ -29,10 +29,12 @@ describe('recorder', () => {
     const recorder = make(new EventBus(), { queueLimit: 10 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'bounded' });
     for (let i = 0; i < 15; i++) recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/progress', params: { i } }, 50);
-    expect(recorder.stats()).toMatchObject({ queuedRows: 10, dropped: { messages: 5, toolCalls: 0 } });
+    // Alone in the queue, a workspace fills its fair share (half: the other half waits for a
+    // newcomer, docs/proxy.md "Limits under load") and drops the rest.
+    expect(recorder.stats()).toMatchObject({ queuedRows: 5, dropped: { messages: 10, toolCalls: 0 } });
     await recorder.close();
     const [{ n }] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
-    expect(n).toBe(10);
+    expect(n).toBe(5);
     const [row] = await database.db.query<{ message_count: number; status: string }>('select message_count, status from sessions where id = $1', [session.row.id]);
     expect(row).toEqual({ message_count: 15, status: 'ended' });
   });
@@ -55,7 +57,7 @@ describe('recorder', () => {
     // Call 2 never gets an answer: the session's end settles it as an error.
     await recorder.close();
     expect(live.map((m) => m.type)).toEqual(['session_started', 'tool_call', 'tool_call', 'session_ended']);
-    expect(live[2].data).toMatchObject({ toolName: 'search', status: 'error', errorMessage: 'No response before the session ended' });
+    expect(live[2].data).toMatchObject({ toolName: 'search', status: 'timeout', errorMessage: 'No response before the session ended' });
     expect(live[3].data).toMatchObject({ status: 'ended', callCount: 2, errorCount: 1, messageCount: 3 });
     const usage = await database.db.query<{ calls: number; errors: number; duration_sum_ms: string; tokens: string }>(
       "select calls, errors, duration_sum_ms::int as duration_sum_ms, tokens::int as tokens from usage_minutes where tool_name = 'search'",

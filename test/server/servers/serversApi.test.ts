@@ -48,6 +48,7 @@ describe(`servers API (${engineName})`, () => {
       lastChecked: null,
       transport: 'streamable-http',
       hasCredentials: false,
+      timeoutMs: null,
     });
     // 24 random bytes in base64url: 192 bits.
     expect(dto.proxyUrl).toMatch(/^http:\/\/localhost:80\/mcp\/[A-Za-z0-9_-]{32}$/);

@@ -190,7 +190,7 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
   describe('overview', () => {
     it('counts servers, today’s sessions and calls, error rate, p95 and latest activity', async () => {
       const since = new Date(now - 4 * HOUR).toISOString();
-      const res = await get(`${base()}/analytics/overview?since=${encodeURIComponent(since)}`);
+      const res = await get(`${base()}/dashboard/overview?since=${encodeURIComponent(since)}`);
       expect(res.statusCode).toBe(200);
       const overview = res.json<AnalyticsOverview>();
       expect(overview).toMatchObject({
@@ -207,7 +207,7 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
 
     it('is all zeros for a workspace with nothing recorded', async () => {
       const empty = await seedWorkspace(t.database.db, t.config.secret, 'Empty');
-      const overview = (await get(`/api/v1/workspaces/${empty.workspaceId}/analytics/overview`, empty.token)).json<AnalyticsOverview>();
+      const overview = (await get(`/api/v1/workspaces/${empty.workspaceId}/dashboard/overview`, empty.token)).json<AnalyticsOverview>();
       expect(overview).toMatchObject({
         servers: { total: 0, online: 0, offline: 0 },
         sessions: { today: 0, active: 0 },
@@ -221,12 +221,12 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
     });
 
     it('rejects a bad since with 400', async () => {
-      expect((await get(`${base()}/analytics/overview?since=today`)).statusCode).toBe(400);
+      expect((await get(`${base()}/dashboard/overview?since=today`)).statusCode).toBe(400);
     });
   });
 
   it('answers 404 on every route for a workspace the caller is not a member of', async () => {
-    for (const path of ['sessions/activity-stream', 'tool-calls/live', 'tool-calls/time-series', 'analytics/overview']) {
+    for (const path of ['sessions/activity-stream', 'tool-calls/live', 'tool-calls/time-series', 'dashboard/overview']) {
       const res = await get(`/api/v1/workspaces/${other.workspaceId}/${path}`);
       expect({ path, status: res.statusCode }).toEqual({ path, status: 404 });
     }

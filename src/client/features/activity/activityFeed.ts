@@ -1,33 +1,68 @@
 import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
-import { ACTIVITY_PENDING_MAX, type ActivityEvent, type SessionDto, type ToolCallDto } from '../../../contract/sessions';
+import { ACTIVITY_PENDING_MAX, type ActivityEvent, type SessionDto, type ToolCallDto, type ToolCallStatus } from '../../../contract/sessions';
 
 // The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
 // one at its edge; a tool call can be seen pending and then finished). While paused the view is
 // frozen and what arrives waits in `pending`, also bounded. Batches are merged in one step, so a
-// burst of events costs one render.
+// burst of events costs one render. Every row held matches the filters: an event arriving (live or
+// polled) is merged only if it matches, and a newer copy that no longer matches (a call shown as
+// pending that ended ok) takes the old copy out.
 
 export const FEED_LIMIT = 500;
+/** How far "Load older" may grow the feed. */
+export const FEED_LIMIT_WITH_OLDER = 5_000;
+
+export interface ActivityFilters {
+  serverId: string;
+  tool: string;
+  status: ToolCallStatus | '';
+}
+export const NO_FILTERS: ActivityFilters = { serverId: '', tool: '', status: '' };
+
+export function hasFilters(filters: ActivityFilters): boolean {
+  return Boolean(filters.serverId || filters.tool || filters.status);
+}
+
+/** Whether an event belongs in a feed with these filters (session events only without tool or status). */
+export function matchesFilters(event: ActivityEvent, filters: ActivityFilters): boolean {
+  if (event.kind !== 'tool_call') return !filters.tool && !filters.status && (!filters.serverId || event.session.serverId === filters.serverId);
+  const call = event.toolCall;
+  return (!filters.serverId || call.serverId === filters.serverId) && (!filters.tool || call.toolName === filters.tool) && (!filters.status || call.status === filters.status);
+}
 
 export interface FeedState {
   events: ActivityEvent[];
   pending: ActivityEvent[];
   paused: boolean;
+  /** How many events the feed keeps: FEED_LIMIT, more once older ones were loaded. */
+  capacity: number;
+  /** The last "Load older" found nothing more. */
+  exhausted: boolean;
 }
 
-export type FeedAction = { type: 'received'; events: ActivityEvent[] } | { type: 'paused' } | { type: 'resumed' } | { type: 'cleared' };
+export type FeedAction =
+  | { type: 'received'; events: ActivityEvent[]; filters?: ActivityFilters }
+  | { type: 'olderReceived'; events: ActivityEvent[]; filters?: ActivityFilters }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | { type: 'cleared' };
 
-export const initialFeed: FeedState = { events: [], pending: [], paused: false };
+export const initialFeed: FeedState = { events: [], pending: [], paused: false, capacity: FEED_LIMIT, exhausted: false };
 
 export function eventKey(event: ActivityEvent): string {
   return event.kind === 'tool_call' ? `call:${event.toolCall.id}` : `${event.kind}:${event.session.id}`;
 }
 
-/** Newest first; a later copy of the same event replaces the earlier one. */
-export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[], limit = FEED_LIMIT): ActivityEvent[] {
+/** Newest first; a later copy of the same event replaces the earlier one; with filters, what does not match goes. */
+export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[], limit = FEED_LIMIT, filters?: ActivityFilters): ActivityEvent[] {
   if (incoming.length === 0) return current;
   const byKey = new Map<string, ActivityEvent>();
   for (const event of current) byKey.set(eventKey(event), event);
-  for (const event of incoming) byKey.set(eventKey(event), event);
+  for (const event of incoming) {
+    const key = eventKey(event);
+    if (!filters || matchesFilters(event, filters)) byKey.set(key, event);
+    else byKey.delete(key);
+  }
   const timed = [...byKey.values()].map((event) => ({ event, time: Date.parse(event.at) }));
   timed.sort((a, b) => b.time - a.time);
   return timed.slice(0, limit).map(({ event }) => event);
@@ -36,11 +71,19 @@ export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[],
 export function feedReducer(state: FeedState, action: FeedAction): FeedState {
   switch (action.type) {
     case 'received':
-      return state.paused ? { ...state, pending: mergeEvents(state.pending, action.events) } : { ...state, events: mergeEvents(state.events, action.events) };
+      return state.paused
+        ? { ...state, pending: mergeEvents(state.pending, action.events, FEED_LIMIT, action.filters) }
+        : { ...state, events: mergeEvents(state.events, action.events, state.capacity, action.filters) };
+    case 'olderReceived': {
+      // Older events go below what is shown, paused or not; the feed grows to hold them.
+      const capacity = Math.min(FEED_LIMIT_WITH_OLDER, Math.max(state.capacity, state.events.length + action.events.length));
+      const events = mergeEvents(state.events, action.events, capacity, action.filters);
+      return { ...state, events, capacity, exhausted: events.length === state.events.length };
+    }
     case 'paused':
       return { ...state, paused: true };
     case 'resumed':
-      return { events: mergeEvents(state.events, state.pending), pending: [], paused: false };
+      return { ...state, events: mergeEvents(state.events, state.pending, state.capacity), pending: [], paused: false };
     case 'cleared':
       return { ...initialFeed, paused: state.paused };
   }
@@ -56,6 +99,11 @@ export function pendingCallIds(state: FeedState, max = ACTIVITY_PENDING_MAX): st
     }
   }
   return ids;
+}
+
+/** The oldest time shown ("Load older" asks for what came before). */
+export function oldestAt(state: FeedState): string | undefined {
+  return state.events.at(-1)?.at;
 }
 
 /** The newest time held (the next poll asks only for what came after). */

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type Dispatch } from 'react';
-import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
+import type { ActivityEvent } from '../../../contract/sessions';
 import { errorMessage } from '../../api/apiError';
 import { useAppDispatch } from '../../app/hooks';
 import { sessionsApi } from '../sessions/sessionsApi';
-import { pendingCallIds, type FeedAction, type FeedState } from './activityFeed';
+import { initialFeed, oldestAt, pendingCallIds, type ActivityFilters, type FeedAction, type FeedState } from './activityFeed';
+
+export type { ActivityFilters } from './activityFeed';
 
 export const ACTIVITY_POLL_MS = 3_000;
 /** After a full page (more may be waiting) the next poll comes this soon. */
@@ -15,12 +17,6 @@ const POLL_LIMIT = 200;
  * drops the duplicates.
  */
 export const POLL_OVERLAP_MS = 5_000;
-
-export interface ActivityFilters {
-  serverId: string;
-  tool: string;
-  status: ToolCallStatus | '';
-}
 
 export type PollState = { phase: 'loading' } | { phase: 'ready' } | { phase: 'failed'; message: string };
 const READY: PollState = { phase: 'ready' };
@@ -42,6 +38,8 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
 
   useEffect(() => {
     newest.current = undefined;
+    // The poll of this same commit must not name the old filters' pending calls (the rendered feed still holds them).
+    currentFeed.current = initialFeed;
     dispatch({ type: 'cleared' });
     setState({ phase: 'loading' });
   }, [workspaceId, serverId, tool, status, dispatch]);
@@ -54,6 +52,7 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
     const poll = async () => {
       const since = newest.current === undefined ? undefined : new Date(newest.current - POLL_OVERLAP_MS).toISOString();
       let next: number | null = live ? null : ACTIVITY_POLL_MS;
+      const current = { serverId, tool, status };
       const pending = pendingCallIds(currentFeed.current);
       // Not subscribed: nothing keeps (or re-fetches on invalidation) a page the feed already holds.
       const request = appDispatch(
@@ -73,7 +72,7 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
       try {
         const result = await request.unwrap();
         if (stopped) return;
-        dispatch({ type: 'received', events: result.events });
+        dispatch({ type: 'received', events: result.events, filters: current });
         newest.current = latest(newest.current, result.events);
         if (result.events.length >= POLL_LIMIT) next = BUSY_POLL_MS;
         setState((current) => (current.phase === 'ready' ? current : READY));
@@ -92,6 +91,38 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
   }, [workspaceId, serverId, tool, status, live, appDispatch, dispatch]);
 
   return state;
+}
+
+export type OlderState = { phase: 'idle' } | { phase: 'loading' } | { phase: 'failed'; message: string };
+
+/**
+ * "Load older": the matching events before the oldest one shown, from the server (a filter chosen
+ * now also finds the calls of an hour ago, not only what arrives from now on).
+ */
+export function useOlderActivity(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, feed: FeedState) {
+  const appDispatch = useAppDispatch();
+  const [state, setState] = useState<OlderState>({ phase: 'idle' });
+  const { serverId, tool, status } = filters;
+  useEffect(() => setState({ phase: 'idle' }), [workspaceId, serverId, tool, status]);
+  const loadOlder = async () => {
+    const before = oldestAt(feed);
+    if (!workspaceId || !before) return;
+    setState({ phase: 'loading' });
+    const request = appDispatch(
+      sessionsApi.endpoints.getActivityStream.initiate(
+        { workspaceId, limit: POLL_LIMIT, before, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined },
+        { subscribe: false, forceRefetch: true },
+      ),
+    );
+    try {
+      const result = await request.unwrap();
+      dispatch({ type: 'olderReceived', events: result.events, filters: { serverId, tool, status } });
+      setState({ phase: 'idle' });
+    } catch (error) {
+      setState({ phase: 'failed', message: errorMessage(error) });
+    }
+  };
+  return { state, loadOlder };
 }
 
 function latest(current: number | undefined, events: ActivityEvent[]): number | undefined {

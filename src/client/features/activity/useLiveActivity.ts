@@ -1,18 +1,11 @@
 import { useEffect, type Dispatch } from 'react';
 import type { ActivityEvent } from '../../../contract/sessions';
 import { startAppListening } from '../../app/listeners';
-import { liveMessageToEvent, type FeedAction } from './activityFeed';
+import { liveMessageToEvent, matchesFilters, type ActivityFilters, type FeedAction } from './activityFeed';
 import { liveActivityReceived } from './liveActivity';
-import type { ActivityFilters } from './useActivityPolling';
 
 /** Live events are gathered this long and merged as one batch: at most ~20 renders a second. */
 export const LIVE_BATCH_MS = 50;
-
-export function matchesFilters(event: ActivityEvent, filters: ActivityFilters): boolean {
-  if (event.kind !== 'tool_call') return !filters.tool && !filters.status && (!filters.serverId || event.session.serverId === filters.serverId);
-  const call = event.toolCall;
-  return (!filters.serverId || call.serverId === filters.serverId) && (!filters.tool || call.toolName === filters.tool) && (!filters.status || call.status === filters.status);
-}
 
 /** Feeds the activity buffer from the live stream while the page is open, in batches. */
 export function useLiveActivity(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>): void {
@@ -26,14 +19,15 @@ export function useLiveActivity(workspaceId: string | null, filters: ActivityFil
       timer = undefined;
       const events = batch;
       batch = [];
-      dispatch({ type: 'received', events });
+      dispatch({ type: 'received', events, filters: current });
     };
     const stop = startAppListening({
       actionCreator: liveActivityReceived,
       effect: (action) => {
         // The live stream delivers only the current workspace's messages (features/live).
         const event = liveMessageToEvent(action.payload);
-        if (!event || !matchesFilters(event, current)) return;
+        // A call that no longer matches still goes in: it takes its older copy (e.g. pending) out.
+        if (!event || !matchesFilters(event, { ...current, status: '' })) return;
         batch.push(event);
         timer ??= setTimeout(flush, LIVE_BATCH_MS);
       },

@@ -5,7 +5,7 @@ import { apiSlice } from '../../api/apiSlice';
 export const dashboardApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     getAnalyticsOverview: build.query<AnalyticsOverview, { workspaceId: string; since: string }>({
-      query: ({ workspaceId, since }) => ({ url: Paths.analytics(workspaceId, 'overview'), params: { since } }),
+      query: ({ workspaceId, since }) => ({ url: Paths.dashboardOverview(workspaceId), params: { since } }),
       // The live stream invalidates 'Analytics' when traffic or a server's status changes.
       providesTags: (_result, _error, { workspaceId }) => [{ type: 'Analytics', id: `overview-${workspaceId}` }],
     }),

@@ -7,6 +7,8 @@ import type { ToastInput } from '../../components/toast/toastTypes';
 import { liveActivityReceived } from '../activity/liveActivity';
 import { notificationReceived } from '../notifications/notificationsSlice';
 import { serversApi, upsertCachedServer } from '../servers/serversApi';
+import { deploymentLogged, deploymentUpdated } from '../deployments';
+import type { DeploymentDto, DeploymentLogMessage } from '../../../contract/deployments';
 
 // What a live message changes in the app (SPEC §4 Servers / Live stream): server status in the
 // cached list, the notifications buffer, the 'Server Offline' toast, and fresh dashboard data.
@@ -116,6 +118,12 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       case LiveMessageTypes.sessionEnded:
         dispatch(liveActivityReceived(message));
         refreshTraffic(workspaceId);
+        return;
+      case LiveMessageTypes.deploymentUpdated:
+        deploymentUpdated(dispatch, workspaceId, message.data as DeploymentDto);
+        return;
+      case LiveMessageTypes.deploymentLog:
+        deploymentLogged(dispatch, message.data as DeploymentLogMessage);
         return;
       default:
         // heartbeat and types this client does not know: nothing to do.

@@ -1,4 +1,5 @@
 import type { InviteMemberBody, MemberDto } from '../../../contract/members';
+import type { InvitationSent } from '../../../contract/invitations';
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 
@@ -14,7 +15,8 @@ export const membersApi = apiSlice.injectEndpoints({
       transformResponse: (response: { members: MemberDto[] }) => response.members,
       providesTags: (_result, _error, workspaceId) => [{ type: 'Members', id: workspaceId }],
     }),
-    addMember: build.mutation<MemberDto, { workspaceId: string; body: InviteMemberBody }>({
+    // An invitation (202): the person joins when they accept, so the member list is unchanged.
+    addMember: build.mutation<InvitationSent, { workspaceId: string; body: InviteMemberBody }>({
       query: ({ workspaceId, body }) => ({ url: membersPath(workspaceId), method: 'POST', body }),
       invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Members', id: workspaceId }]),
     }),

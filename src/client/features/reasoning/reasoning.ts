@@ -1,4 +1,5 @@
 import type { ToolCallDto } from '../../../contract/sessions';
+import { isFailedCall } from '../../../contract/sessions';
 
 // What Toolscope shows as an agent's reasoning for a tool call (docs/reasoning.md). Nothing here
 // is guessed or generated: only text the agent itself sent with the call, found where agents
@@ -68,10 +69,10 @@ export function extractReasoning(call: ToolCallDto): CallReasoning {
 
 /** What the agent did right after a call, in words (the waterfall's "then …"). */
 export function describeNext(call: ToolCallDto, next: ToolCallDto | undefined): string {
-  if (!next) return call.status === 'error' ? 'No further calls: the agent stopped after this failure.' : 'Last call of the session.';
+  if (!next) return isFailedCall(call.status) ? 'No further calls: the agent stopped after this failure.' : 'Last call of the session.';
   const gap = Math.max(0, Date.parse(next.startedAt) - Date.parse(call.endedAt ?? call.startedAt));
   const after = gap >= 1000 ? ` ${(gap / 1000).toFixed(1)} s later` : '';
-  if (call.status !== 'error') return `Then ${next.toolName}${after}.`;
+  if (!isFailedCall(call.status)) return `Then ${next.toolName}${after}.`;
   if (next.toolName === call.toolName) return `Retried ${next.toolName}${after}${sameArguments(call, next) ? ' with the same arguments' : ' with different arguments'}.`;
   return `Switched to ${next.toolName}${after}.`;
 }

@@ -39,7 +39,7 @@ export const serversApi = apiSlice.injectEndpoints({
       query: ({ workspaceId, body }) => ({
         url: Paths.servers(workspaceId),
         method: 'POST',
-        body: { url: body.url, name: body.name, description: body.description ?? '' },
+        body: { url: body.url, name: body.name, description: body.description ?? '', ...(body.transport ? { transport: body.transport } : {}), ...(body.headers ? { headers: body.headers } : {}) },
       }),
       invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Servers', id: workspaceId }, 'Analytics'],
     }),

@@ -1,3 +1,4 @@
+import { formatDate as formatPreferredDate, formatDateTime as formatPreferredDateTime, formatPreciseTime } from '../../components/dates/dateDisplay';
 // Display helpers shared by the sessions, activity and reasoning pages.
 
 export function formatDuration(ms: number | null | undefined): string {
@@ -21,11 +22,28 @@ export function formatClient(name: string | null, version: string | null): strin
   return version ? `${name} ${version}` : name;
 }
 
-/** "14:03:22.120" — the clock time of an event, to the millisecond. */
+// Times follow the user's locale (12 or 24 hours, order of the date), one format everywhere:
+// the clock time of an event to the millisecond, and a date with its time to the second.
+
+/** "14:03:22.120" (or "2:03:22.120 PM") — the clock time of an event, to the millisecond. */
 export function formatClockTime(iso: string): string {
-  const date = new Date(iso);
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+  // In the user's time zone and hour cycle (Preferences).
+  return formatPreciseTime(iso);
+}
+
+/** "Nov 25, 2026, 14:03:22" in the user's locale. */
+export function formatDateTime(iso: string): string {
+  return formatPreferredDateTime(iso);
+}
+
+/** "Nov 25, 2026" in the user's locale. */
+export function formatDate(iso: string): string {
+  return formatPreferredDate(iso);
+}
+
+/** "MCP 2025-11-25": a protocol version is a date, and must not read as one next to Started. */
+export function formatProtocol(version: string | null): string {
+  return version ? `MCP ${version}` : 'MCP version unknown';
 }
 
 export const sessionPath = (sessionId: string) => `/sessions/${sessionId}`;

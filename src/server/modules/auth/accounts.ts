@@ -2,10 +2,12 @@ import type { Database } from '../../db/database';
 import type { LoginResult, RegisterBody, UserDto } from '../../../contract/auth';
 import { signAccessToken } from '../../auth/accessToken';
 import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../auth/passwords';
-import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken } from '../../auth/refreshTokens';
-import { clearLoginFailures, lockedForSeconds, recordLoginFailure } from '../../auth/loginThrottle';
+import { issueRefreshToken, revokeAllRefreshTokens, rotateRefreshToken, type SignInOrigin } from '../../auth/refreshTokens';
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../../contract/constants';
+import { clearAllLoginFailures, clearLoginFailures, lockedForSeconds, recordLoginFailure } from '../../auth/loginThrottle';
 import { consumePasswordReset, createPasswordReset } from '../../auth/passwordResets';
-import { badRequest, conflict, tooManyRequests, unauthorized } from '../../http/errors';
+import { badRequest, conflict, HttpError, tooManyRequests, unauthorized } from '../../http/errors';
+import { BREACHED_PASSWORD_TEXT, isBreachedPassword } from '../../auth/breachedPasswords';
 import { enqueueMail } from '../../mail/outbox';
 import { findUserByEmail, findUserById, insertUser, toUserDto, updatePasswordHash } from '../users/store';
 import { insertWorkspace, personalWorkspaceName } from '../workspaces/store';
@@ -27,15 +29,33 @@ export const AuthText = {
 
 const UNIQUE_VIOLATION = '23505';
 
+/** A password from the bundled breach list is a field error, like one that is too short. */
+function refuseBreachedPassword(password: string): void {
+  if (isBreachedPassword(password)) {
+    throw new HttpError(400, `password: ${BREACHED_PASSWORD_TEXT}`, 'validation_failed', { password: BREACHED_PASSWORD_TEXT });
+  }
+}
+
+/** What the routes do when sign-ins end or an account is locked (close streams, audit); never fails the flow. */
+export interface AccountEvents {
+  signInsEnded(userId: string, ended: { sid?: string; reason: 'signed_out' | 'password_changed' | 'token_reuse' }): Promise<void>;
+  lockedOut(email: string, lockSeconds: number, client: string): Promise<void>;
+  registered(userId: string, email: string): Promise<void>;
+}
+
+const NO_EVENTS: AccountEvents = { signInsEnded: async () => undefined, lockedOut: async () => undefined, registered: async () => undefined };
+
 export class Accounts {
   constructor(
     private readonly db: Database,
     private readonly secret: string,
     private readonly resetLinkBase: () => string,
+    private readonly events: AccountEvents = NO_EVENTS,
   ) {}
 
   /** User, personal workspace (owner) and starter subscription in one transaction; signs in. */
-  async register(body: RegisterBody): Promise<LoginResult & { user: UserDto }> {
+  async register(body: RegisterBody, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
+    refuseBreachedPassword(body.password);
     const passwordHash = await hashPassword(body.password);
     try {
       const userId = await this.db.transaction(async (tx) => {
@@ -45,7 +65,8 @@ export class Accounts {
         await insertStarterSubscription(tx, id);
         return id;
       });
-      return this.signIn(userId);
+      await this.events.registered(userId, body.email);
+      return this.signIn(userId, origin);
     } catch (error) {
       // Two sign-ups with one email at once: the unique index settles it.
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(AuthText.emailTaken, { email: AuthText.emailTaken });
@@ -53,27 +74,36 @@ export class Accounts {
     }
   }
 
-  async login(email: string, password: string): Promise<LoginResult & { user: UserDto }> {
-    const locked = await lockedForSeconds(this.db, email);
-    if (locked > 0) throw tooManyRequests(AuthText.tooManyAttempts(locked));
+  /** `client` is the caller's address: lock-outs hold per email and client (auth/loginThrottle.ts). */
+  async login(email: string, password: string, client: string, origin: SignInOrigin = {}): Promise<LoginResult & { user: UserDto }> {
+    const locked = await lockedForSeconds(this.db, email, client);
+    if (locked > 0) throw tooManyRequests(AuthText.tooManyAttempts(locked), locked);
     const user = await findUserByEmail(this.db, email);
     const valid = user ? await verifyPassword(user.password_hash, password) : (await spendPasswordCheckTime(password), false);
     if (!user || !valid) {
-      const lockSeconds = await recordLoginFailure(this.db, email);
-      if (lockSeconds > 0) throw tooManyRequests(AuthText.tooManyAttempts(lockSeconds));
+      const lockSeconds = await recordLoginFailure(this.db, email, client);
+      if (lockSeconds > 0) {
+        await this.events.lockedOut(email, lockSeconds, client);
+        throw tooManyRequests(AuthText.tooManyAttempts(lockSeconds), lockSeconds);
+      }
       throw unauthorized(AuthText.invalidCredentials);
     }
-    await clearLoginFailures(this.db, email);
-    return this.signIn(user.id);
+    await clearLoginFailures(this.db, email, client);
+    return this.signIn(user.id, origin);
   }
 
   /** Rotates the refresh token; a refusal is always the same 401, whatever the reason. */
-  async refresh(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
-    const rotation = await rotateRefreshToken(this.db, refreshToken);
-    if (!rotation.ok) throw unauthorized(AuthText.invalidRefreshToken);
+  async refresh(refreshToken: string, origin: SignInOrigin = {}): Promise<{ accessToken: string; refreshToken: string; user: UserDto }> {
+    const rotation = await rotateRefreshToken(this.db, refreshToken, origin);
+    if (!rotation.ok) {
+      // A replaced token shown again: two parties hold it. The sign-in is revoked (in
+      // rotateRefreshToken); its streams close and the account's workspaces are told.
+      if (rotation.reason === 'reused') await this.events.signInsEnded(rotation.userId, { sid: rotation.familyId, reason: 'token_reuse' });
+      throw unauthorized(AuthText.invalidRefreshToken);
+    }
     const user = await findUserById(this.db, rotation.userId);
     if (!user) throw unauthorized(AuthText.invalidRefreshToken);
-    return { accessToken: signAccessToken(user.id, this.secret), refreshToken: rotation.token, user: toUserDto(user) };
+    return { accessToken: this.accessToken(user.id, rotation.familyId), refreshToken: rotation.token, user: toUserDto(user) };
   }
 
   /** Queues a reset mail when the account exists; the caller answers the same either way. */
@@ -102,15 +132,18 @@ export class Accounts {
 
   /** Sets the new password, ends every sign-in of the account and lifts a sign-in lock. */
   async resetPassword(token: string, password: string): Promise<void> {
+    refuseBreachedPassword(password);
     const passwordHash = await hashPassword(password);
-    await this.db.transaction(async (tx) => {
+    const userId = await this.db.transaction(async (tx) => {
       const userId = await consumePasswordReset(tx, token);
       if (!userId) throw badRequest(AuthText.invalidResetToken, { token: AuthText.invalidResetToken });
       await updatePasswordHash(tx, userId, passwordHash);
       await revokeAllRefreshTokens(tx, userId);
       const user = await findUserById(tx, userId);
-      if (user) await clearLoginFailures(tx, user.email);
+      if (user) await clearAllLoginFailures(tx, user.email);
+      return userId;
     });
+    await this.events.signInsEnded(userId, { reason: 'password_changed' });
   }
 
   async currentUser(userId: string): Promise<UserDto> {
@@ -120,9 +153,14 @@ export class Accounts {
     return toUserDto(user);
   }
 
-  private async signIn(userId: string): Promise<LoginResult & { user: UserDto }> {
+  private async signIn(userId: string, origin: SignInOrigin): Promise<LoginResult & { user: UserDto }> {
     const user = await this.currentUser(userId);
-    const refresh = await issueRefreshToken(this.db, userId);
-    return { accessToken: signAccessToken(userId, this.secret), refreshToken: refresh.token, user };
+    const refresh = await issueRefreshToken(this.db, userId, undefined, REFRESH_TOKEN_TTL_SECONDS, origin);
+    return { accessToken: this.accessToken(userId, refresh.familyId), refreshToken: refresh.token, user };
+  }
+
+  /** Access tokens name their sign-in (`sid`), so signing out ends that sign-in's workspace access at once. */
+  private accessToken(userId: string, familyId: string): string {
+    return signAccessToken(userId, this.secret, undefined, undefined, familyId);
   }
 }

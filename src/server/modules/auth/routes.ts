@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { mailLinkBase } from '../../http/publicUrl';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ForgotPasswordBody,
@@ -17,8 +18,14 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../../../contract/constants';
 import { Paths } from '../../../contract/routes';
 import { revokeRefreshTokenFamily } from '../../auth/refreshTokens';
 import { createOutboxDispatcher } from '../../mail/dispatcher';
-import { Accounts, AuthText } from './accounts';
+import { Accounts, AuthText, type AccountEvents } from './accounts';
 import { errorResponses } from '../../http/errorResponses';
+import { authRateLimit } from '../../auth/authRateLimits';
+import { revokeUserStreams } from '../../events/accessRevocation';
+import { recordUserAuditEvent } from '../audit/store';
+import { findUserByEmail } from '../users/store';
+import { notifyPendingInvitations } from '../invitations/notifyInvitee';
+import { createBackgroundQueue } from '../../http/backgroundQueue';
 
 // Sign-up, sign-in, token refresh (JSON and the OAuth form), sign-out and password reset.
 // All public: the refresh token or the password is the credential.
@@ -27,32 +34,57 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
   const mail = createOutboxDispatcher(app);
   // Links in mail come from configuration, never from the request's Host header, which a
   // caller controls (a forged Host would otherwise plant the attacker's site in a reset mail).
-  const resetLinkBase = () => app.config.publicUrl ?? `http://localhost:${app.config.port}`;
-  const accounts = new Accounts(app.db, app.config.secret, resetLinkBase);
+  const resetLinkBase = () => mailLinkBase(app.config);
+  const logFailure = (what: string) => (err: unknown) => app.log.error({ err }, what);
+  const events: AccountEvents = {
+    signInsEnded: async (userId, ended) => {
+      await revokeUserStreams(app, userId, ended).catch(logFailure('closing live streams failed'));
+      const action = ended.reason === 'token_reuse' ? 'auth.refresh_token_reused' : ended.reason === 'password_changed' ? 'auth.password_changed' : undefined;
+      if (action) await recordUserAuditEvent(app.db, userId, { action, actorUserId: userId }).catch(logFailure('audit write failed'));
+    },
+    lockedOut: async (email, lockSeconds, client) => {
+      const user = await findUserByEmail(app.db, email);
+      if (user) {
+        await recordUserAuditEvent(app.db, user.id, { action: 'auth.locked_out', target: email, details: { lockSeconds }, ip: client }).catch(
+          logFailure('audit write failed'),
+        );
+      }
+    },
+    registered: async (userId, email) => {
+      await notifyPendingInvitations(app, userId, email).catch(logFailure('invitation notifications failed'));
+    },
+  };
+  const accounts = new Accounts(app.db, app.config.secret, resetLinkBase, events);
+  // Forgot-password answers before any account lookup: the work (lookup, token, mail) runs after
+  // the answer, so an existing and an unknown email look alike in body and in time.
+  const resetRequests = createBackgroundQueue(app, 'password reset request failed');
   const tags = ['auth'];
+  const originOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] ?? null, ip: request.ip });
   const security: Record<string, string[]>[] = [];
+  const perMinute = app.config.authRateLimitPerMinute;
 
   app.post(
     Paths.register,
-    { schema: { tags, security, summary: 'Create an account with a personal workspace and sign in', body: RegisterBody, response: { 201: LoginResult, ...errorResponses(400, 409) } } },
-    async (request, reply) => reply.status(201).send(await accounts.register(request.body)),
+    { config: authRateLimit(perMinute), schema: { tags, security, summary: 'Create an account with a personal workspace and sign in', body: RegisterBody, response: { 201: LoginResult, ...errorResponses(400, 409) } } },
+    async (request, reply) => reply.status(201).send(await accounts.register(request.body, originOf(request))),
   );
 
   app.post(
     Paths.login,
-    { schema: { tags, security, summary: 'Sign in with email and password', body: LoginBody, response: { 200: LoginResult, ...errorResponses(400, 401, 429) } } },
-    async (request) => accounts.login(request.body.email, request.body.password),
+    { config: authRateLimit(perMinute), schema: { tags, security, summary: 'Sign in with email and password', body: LoginBody, response: { 200: LoginResult, ...errorResponses(400, 401, 429) } } },
+    async (request) => accounts.login(request.body.email, request.body.password, request.ip, originOf(request)),
   );
 
   app.post(
     Paths.refresh,
-    { schema: { tags, security, summary: 'Exchange a refresh token for new tokens (the old one is used up)', body: RefreshBody, response: { 200: RefreshResult, ...errorResponses(400, 401) } } },
-    async (request) => accounts.refresh(request.body.refreshToken),
+    { config: authRateLimit(perMinute * 3), schema: { tags, security, summary: 'Exchange a refresh token for new tokens (the old one is used up)', body: RefreshBody, response: { 200: RefreshResult, ...errorResponses(400, 401) } } },
+    async (request) => accounts.refresh(request.body.refreshToken, originOf(request)),
   );
 
   app.post(
     Paths.oauthToken,
     {
+      config: authRateLimit(perMinute * 3),
       schema: {
         tags,
         security,
@@ -63,7 +95,7 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
       },
     },
     async (request, reply) => {
-      const result = await accounts.refresh(request.body.refresh_token);
+      const result = await accounts.refresh(request.body.refresh_token, originOf(request));
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return {
@@ -81,16 +113,24 @@ export const authRoutes: FastifyPluginAsync = async (plugin) => {
     { schema: { tags, security, summary: 'Sign out: revokes the given refresh token and its rotations', body: LogoutBody, response: { 200: MessageResult, ...errorResponses(400) } } },
     async (request) => {
       const token = request.body?.refreshToken;
-      if (token) await revokeRefreshTokenFamily(app.db, token);
+      const ended = token ? await revokeRefreshTokenFamily(app.db, token) : undefined;
+      // The sign-in's access token stops opening workspace routes (guards.ts) and its live streams close now.
+      if (ended) await events.signInsEnded(ended.userId, { sid: ended.familyId, reason: 'signed_out' });
       return { message: AuthText.signedOut };
     },
   );
 
   app.post(
     Paths.forgotPassword,
-    { schema: { tags, security, summary: 'Mail a password reset link (same answer whether the account exists or not)', body: ForgotPasswordBody, response: { 200: MessageResult, ...errorResponses(400) } } },
+    {
+      config: authRateLimit(perMinute),
+      schema: { tags, security, summary: 'Mail a password reset link (same answer whether the account exists or not)', body: ForgotPasswordBody, response: { 200: MessageResult, ...errorResponses(400, 429) } },
+    },
     async (request) => {
-      if (await accounts.requestPasswordReset(request.body.email)) mail.kick();
+      const email = request.body.email;
+      resetRequests.push(async () => {
+        if (await accounts.requestPasswordReset(email)) mail.kick();
+      });
       return { message: AuthText.resetRequested };
     },
   );

@@ -2,6 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CanCreateWorkspaceQuery,
+  CheckoutSessionBody,
+  CheckoutSessionResult,
+  PortalSessionResult,
+  paymentsNotConfiguredText,
   CanCreateWorkspaceResult,
   SubscriptionDto,
   UpdateSubscriptionBody,
@@ -11,11 +15,14 @@ import {
 } from '../../../contract/billing';
 import { planById } from '../../../contract/plans';
 import { Paths } from '../../../contract/routes';
-import { conflict, forbidden } from '../../http/errors';
+import { badRequest, conflict, forbidden, HttpError } from '../../http/errors';
+import { ErrorText } from '../../../contract/errors';
+import { readAgentCallQuota } from './agentCallQuota';
+import { findUserById } from '../users/store';
 import { errorResponses } from '../../http/errorResponses';
 import { countOwnedWorkspaces } from '../workspaces/store';
 import { checkWorkspaceCreation } from './planLimits';
-import { agentCallsSince, monthStart, readSubscription, saveSubscription } from './store';
+import { readSubscription, saveSubscription } from './store';
 
 // Plan, limits and usage of the signed-in account (mounted behind `authenticate`).
 export const billingRoutes: FastifyPluginAsync = async (plugin) => {
@@ -32,13 +39,13 @@ export const billingRoutes: FastifyPluginAsync = async (plugin) => {
     Paths.workspaceLimits,
     { schema: { tags, summary: 'Workspaces owned and agent calls this month against the plan', response: { 200: WorkspaceLimitsResult, ...errorResponses(401) } } },
     async (request) => {
-      const subscription = await readSubscription(app.db, request.userId);
-      const plan = planById(subscription.plan);
-      const periodStart = monthStart(new Date());
+      // The same count the proxy's quota gate admits calls against (quotaGate.ts).
+      const quota = await readAgentCallQuota(app.db, request.userId);
+      const plan = planById(quota.plan);
       return {
         plan: plan.id,
         workspaces: { used: await countOwnedWorkspaces(app.db, request.userId), limit: plan.workspaces },
-        agentCalls: { used: await agentCallsSince(app.db, request.userId, periodStart), limit: plan.agentCallsPerMonth, periodStart: periodStart.toISOString() },
+        agentCalls: { used: quota.used, limit: quota.limit, periodStart: quota.periodStart },
       };
     },
   );
@@ -72,6 +79,54 @@ export const billingRoutes: FastifyPluginAsync = async (plugin) => {
         if (current.plan !== planId || current.interval !== interval) await saveSubscription(tx, request.userId, planId, interval);
         return readSubscription(tx, request.userId);
       });
+    },
+  );
+
+  // Payments go through a provider (paymentProvider.ts); without one both routes answer 501 and
+  // the upgrade dialog keeps SPEC §4's local stub.
+  const notConfigured = () => new HttpError(501, paymentsNotConfiguredText, 'not_implemented');
+
+  app.post(
+    Paths.checkoutSession,
+    {
+      schema: {
+        tags,
+        summary: 'Start paying for a plan at the payment provider (501 while none is configured)',
+        body: CheckoutSessionBody,
+        response: { 200: CheckoutSessionResult, ...errorResponses(400, 401, 501) },
+      },
+    },
+    async (request) => {
+      const provider = app.paymentProvider;
+      if (!provider) throw notConfigured();
+      const { planId, interval } = request.body;
+      const plan = planById(planId);
+      const priceId = app.config.priceIds[`${planId}.${interval}`] ?? '';
+      if (plan.price.monthly === 0) throw badRequest(`The ${plan.name} plan is free: no payment is needed`);
+      if (!priceId) throw badRequest(ErrorText.priceIdNotConfigured);
+      const user = await findUserById(app.db, request.userId);
+      const base = app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+      return provider.createCheckoutSession({
+        userId: request.userId,
+        email: user?.email ?? '',
+        planId,
+        interval,
+        priceId,
+        successUrl: `${base}/settings?tab=billing&checkout=success`,
+        cancelUrl: `${base}/settings?tab=billing&checkout=cancelled`,
+      });
+    },
+  );
+
+  app.post(
+    Paths.portalSession,
+    { schema: { tags, summary: 'Open the payment provider’s billing portal (501 while none is configured)', response: { 200: PortalSessionResult, ...errorResponses(401, 501) } } },
+    async (request) => {
+      const provider = app.paymentProvider;
+      if (!provider) throw notConfigured();
+      const user = await findUserById(app.db, request.userId);
+      const base = app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+      return provider.createPortalSession({ userId: request.userId, email: user?.email ?? '', returnUrl: `${base}/settings?tab=billing` });
     },
   );
 };

@@ -23,6 +23,7 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       environment: ACTIVE_ENVIRONMENT,
       version: app.config.version,
       publicUrl: app.config.publicUrl ?? null,
+      deployments: { enabled: app.config.deploymentsEnabled, allowedCommands: app.config.deploymentCommands },
     };
     return body;
   });

@@ -1,24 +1,29 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { InviteMemberBody, MemberDto, MemberListResult, MemberParams } from '../../../contract/members';
+import { z } from 'zod';
+import { MemberDto, MemberListResult, MemberParams } from '../../../contract/members';
+import { InvitationSent, InvitationText, InviteMemberBody } from '../../../contract/invitations';
 import { WorkspaceParams } from '../../../contract/workspaces';
-import { conflict, forbidden, notFound } from '../../http/errors';
+import { conflict, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { workspaceInviteNotification } from '../../notifications/sources/workspaceInvite';
-import { addMember, findUserIdByEmail, listMembers, removeMember, workspaceAndInviterNames } from './store';
+import { createOutboxDispatcher } from '../../mail/dispatcher';
+import { revokeWorkspaceStreams } from '../../events/accessRevocation';
+import { recordAuditEvent } from '../audit/store';
+import { inviteMember } from '../invitations/inviteMember';
+import { changeMemberRole, findMember, leaveWorkspace, listMembers, removeMember } from './store';
 
-// Members of a workspace, under the membership guard (app.ts). Everyone in the workspace sees
-// the list; owners and admins add and remove people. Adding someone raises a workspace_invite
-// notification for them (docs/notifications.md).
-function requireManager(request: FastifyRequest): void {
-  if (request.workspaceRole !== 'owner' && request.workspaceRole !== 'admin') {
-    throw forbidden('Only workspace owners and admins can manage members');
-  }
-}
+// Members of a workspace, under the membership guard (app.ts). Everyone in the workspace sees the
+// list; owners and admins invite (an invitation the invitee accepts: modules/invitations), remove
+// and change roles (config.minRole, enforced by the guard); anyone may leave unless they are the
+// only owner. Whoever leaves or is removed loses their open live streams at once.
+const ChangeRoleBody = z.object({ role: z.enum(['admin', 'member'], { message: 'Role must be admin or member' }) });
 
 export const memberRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const tags = ['members'];
+  const mail = createOutboxDispatcher(app);
+  // Links in mail come from configuration, never from the request's Host header.
+  const linkBase = () => app.config.publicUrl ?? `http://localhost:${app.config.port}`;
 
   app.get(
     '/members',
@@ -29,45 +34,87 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
   app.post(
     '/members',
     {
+      config: { minRole: 'admin' },
       schema: {
         tags,
-        summary: 'Add a person with a Toolscope account to the workspace',
+        summary: 'Invite a person by email (202, the same answer whether or not the address has an account); they join when they accept',
         params: WorkspaceParams,
         body: InviteMemberBody,
-        response: { 201: MemberDto, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 202: InvitationSent, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      requireManager(request);
-      const { workspaceId } = request.params;
-      const userId = await findUserIdByEmail(app.db, request.body.email);
-      if (!userId) throw notFound('No Toolscope account uses that email; ask them to sign up first');
-      const member = await addMember(app.db, workspaceId, userId, request.body.role);
-      if (!member) throw conflict('That person is already a member of this workspace', { email: 'Already a member' });
-      const names = await workspaceAndInviterNames(app.db, workspaceId, request.userId);
-      await app.notifications.raiseForUser(
-        userId,
-        workspaceInviteNotification({
-          workspaceId,
-          workspaceName: names.workspaceName,
-          invitedByName: names.inviterName,
-          role: member.role,
-          acceptUrl: `/workspace/${workspaceId}/settings`,
-        }),
+      const sent = await inviteMember(
+        app,
+        { workspaceId: request.params.workspaceId, email: request.body.email, role: request.body.role, invitedBy: request.userId, ip: request.ip },
+        linkBase(),
       );
-      return reply.status(201).send(member);
+      mail.kick();
+      return reply.status(202).send(sent);
+    },
+  );
+
+  // Static before parametric: /members/me is the caller leaving, /members/{userId} an admin removing.
+  app.delete(
+    '/members/me',
+    {
+      config: { minRole: 'member' },
+      schema: { tags, summary: 'Leave the workspace (not as its only owner)', params: WorkspaceParams },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.params;
+      const outcome = await leaveWorkspace(app.db, workspaceId, request.userId);
+      if (outcome === 'sole_owner') throw conflict(InvitationText.soleOwner);
+      if (outcome === 'absent') throw notFound('Workspace not found');
+      await recordAuditEvent(app.db, { workspaceId, action: 'member.left', actorUserId: request.userId, ip: request.ip });
+      revokeWorkspaceStreams(app, workspaceId, request.userId, 'left');
+      return reply.status(204).send();
     },
   );
 
   app.delete(
     '/members/:userId',
-    { schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams } },
+    { config: { minRole: 'admin' }, schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams } },
     async (request, reply) => {
-      requireManager(request);
-      const outcome = await removeMember(app.db, request.params.workspaceId, request.params.userId);
+      const { workspaceId, userId } = request.params;
+      const removed = await findMember(app.db, workspaceId, userId);
+      const outcome = await removeMember(app.db, workspaceId, userId);
       if (outcome === 'absent') throw notFound('Member not found');
       if (outcome === 'owner') throw conflict('The owner cannot be removed from the workspace');
+      await recordAuditEvent(app.db, { workspaceId, action: 'member.removed', actorUserId: request.userId, target: removed?.email ?? userId, ip: request.ip });
+      revokeWorkspaceStreams(app, workspaceId, userId, 'removed');
       return reply.status(204).send();
+    },
+  );
+
+  app.patch(
+    '/members/:userId',
+    {
+      config: { minRole: 'admin' },
+      schema: {
+        tags,
+        summary: "Change a member's role (admin or member; the owner's role does not change here)",
+        params: MemberParams,
+        body: ChangeRoleBody,
+        response: { 200: MemberDto, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { workspaceId, userId } = request.params;
+      const change = await changeMemberRole(app.db, workspaceId, userId, request.body.role);
+      if (change.outcome === 'absent') throw notFound('Member not found');
+      if (change.outcome !== 'changed') throw conflict("The owner's role cannot be changed");
+      if (change.from !== request.body.role) {
+        await recordAuditEvent(app.db, {
+          workspaceId,
+          action: 'member.role_changed',
+          actorUserId: request.userId,
+          target: change.member.email,
+          details: { from: change.from, to: request.body.role },
+          ip: request.ip,
+        });
+      }
+      return change.member;
     },
   );
 };

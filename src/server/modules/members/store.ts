@@ -30,21 +30,9 @@ export async function listMembers(db: Queryable, workspaceId: string): Promise<M
   return rows.map(toMemberDto);
 }
 
-export async function findUserIdByEmail(db: Queryable, email: string): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>('select id from users where email = $1', [email]);
-  return rows[0]?.id;
-}
-
-/** Adds the member; undefined when they already belong to the workspace (nothing changes). */
-export async function addMember(db: Queryable, workspaceId: string, userId: string, role: MemberRole): Promise<MemberDto | undefined> {
-  const inserted = await db.query<{ user_id: string }>(
-    `insert into workspace_members (workspace_id, user_id, role) values ($1, $2, $3)
-     on conflict (workspace_id, user_id) do nothing returning user_id`,
-    [workspaceId, userId, role],
-  );
-  if (inserted.length === 0) return undefined;
+export async function findMember(db: Queryable, workspaceId: string, userId: string): Promise<MemberDto | undefined> {
   const rows = await db.query<MemberRow>(`${SELECT} where m.workspace_id = $1 and m.user_id = $2`, [workspaceId, userId]);
-  return toMemberDto(rows[0]);
+  return rows[0] && toMemberDto(rows[0]);
 }
 
 /** Removes a member who is not the owner; returns whether a row went. */
@@ -62,4 +50,29 @@ export async function workspaceAndInviterNames(db: Queryable, workspaceId: strin
     [workspaceId, inviterId],
   );
   return { workspaceName: row.name, inviterName: `${row.first_name} ${row.last_name}`.trim() };
+}
+
+/** The caller leaves; refused when they are the workspace's only owner (it would be left without one). */
+export async function leaveWorkspace(db: Queryable, workspaceId: string, userId: string): Promise<'left' | 'sole_owner' | 'absent'> {
+  const rows = await db.query<{ role: MemberRole; owners: number }>(
+    `select m.role, (select count(*)::int from workspace_members o where o.workspace_id = m.workspace_id and o.role = 'owner') as owners
+     from workspace_members m where m.workspace_id = $1 and m.user_id = $2`,
+    [workspaceId, userId],
+  );
+  if (rows.length === 0) return 'absent';
+  if (rows[0].role === 'owner' && rows[0].owners <= 1) return 'sole_owner';
+  await db.query('delete from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
+  return 'left';
+}
+
+export type RoleChange = { outcome: 'changed'; from: MemberRole; member: MemberDto } | { outcome: 'owner' | 'absent' };
+
+/** Sets an admin's or member's role; the owner's is not changed here. */
+export async function changeMemberRole(db: Queryable, workspaceId: string, userId: string, role: 'admin' | 'member'): Promise<RoleChange> {
+  const before = await db.query<{ role: MemberRole }>('select role from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
+  if (before.length === 0) return { outcome: 'absent' };
+  if (before[0].role === 'owner') return { outcome: 'owner' };
+  await db.query(`update workspace_members set role = $3 where workspace_id = $1 and user_id = $2 and role <> 'owner'`, [workspaceId, userId, role]);
+  const member = await findMember(db, workspaceId, userId);
+  return member ? { outcome: 'changed', from: before[0].role, member } : { outcome: 'absent' };
 }

@@ -7,7 +7,6 @@ import {
   UpdateNotificationSettingsBody,
   WorkspaceNotificationListQuery,
 } from '../../../contract/notifications';
-import { forbidden } from '../../http/errors';
 import { listNotifications } from './store';
 
 // GET …/workspaces/{workspaceId}/notifications (SPEC §7) and the workspace's notification
@@ -50,6 +49,7 @@ export const workspaceNotificationRoutes: FastifyPluginAsync = async (plugin) =>
   app.put(
     '/notification-settings',
     {
+      config: { minRole: 'admin' },
       schema: {
         tags: TAGS,
         summary: 'Change some thresholds (owners and admins); omitted fields keep their value',
@@ -59,9 +59,6 @@ export const workspaceNotificationRoutes: FastifyPluginAsync = async (plugin) =>
       },
     },
     async (request) => {
-      if (request.workspaceRole !== 'owner' && request.workspaceRole !== 'admin') {
-        throw forbidden('Only workspace owners and admins can change notification settings');
-      }
       return app.notificationSettings.update(request.params.workspaceId, request.body);
     },
   );

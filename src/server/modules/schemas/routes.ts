@@ -60,7 +60,7 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
 
   app.post(
     base,
-    { schema: { tags, summary: 'Create a schema (version 1)', params: ServerParams, body: CreateSchemaBody, response: { 201: SchemaDto } } },
+    { config: { minRole: 'admin' }, schema: { tags, summary: 'Create a schema (version 1)', params: ServerParams, body: CreateSchemaBody, response: { 201: SchemaDto } } },
     async (request, reply) => {
       const { workspaceId, serverId } = request.params;
       await assertServer(app, workspaceId, serverId);
@@ -72,6 +72,8 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     `${base}/discover`,
     {
+      // Listing the upstream now is what the monitor does anyway; drift it finds still waits for an admin.
+      config: { minRole: 'member' },
       schema: {
         tags,
         summary: 'List the upstream now and record its tools, prompts and resources',
@@ -105,7 +107,7 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
 
   app.delete(
     `${base}/:schemaId`,
-    { schema: { tags, summary: 'Delete a schema and its versions', params: SchemaParams } },
+    { config: { minRole: 'admin' }, schema: { tags, summary: 'Delete a schema and its versions', params: SchemaParams } },
     async (request, reply) => {
       const schema = await loadSchema(app, request.params);
       await removeSchema(app, { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id });
@@ -125,6 +127,7 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     `${base}/:schemaId/versions`,
     {
+      config: { minRole: 'admin' },
       schema: {
         tags,
         summary: 'Add a version written by hand (it becomes the expected definition)',
@@ -152,6 +155,7 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     `${base}/:schemaId/rollback`,
     {
+      config: { minRole: 'admin' },
       schema: {
         tags,
         summary: 'Pin a version: the proxy serves it in tools/list (the current version unpins)',

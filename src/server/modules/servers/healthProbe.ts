@@ -21,7 +21,7 @@ export async function probeAndRecordHealth(app: FastifyInstance, row: ServerRow)
   let outcome: ProbeOutcome;
   try {
     await withUpstreamClient(
-      { url: row.url, transport: row.transport === 'sse' ? 'sse' : 'streamable-http', headers: decryptCredentials(row.credentials_enc, app.config.secret) },
+      { url: row.url, transport: row.transport === 'sse' ? 'sse' : 'streamable-http', headers: await app.workspaceKeys.headersFor(row.workspace_id, decryptCredentials(row.credentials_enc, app.config.secret)) },
       app.outbound.fetch,
       Math.min(PROBE_TIMEOUT_MS, app.config.upstreamTimeoutMs),
       async (session) => {

@@ -1,4 +1,4 @@
-import type { ServerDto, ServerStatus, ServerTransport } from '../../../contract/servers';
+import type { ServerDto, ServerKind, ServerStatus, ServerTransport } from '../../../contract/servers';
 import { Paths } from '../../../contract/routes';
 
 /** A row of the servers table (m002_tracing). */
@@ -11,11 +11,14 @@ export interface ServerRow {
   transport: string;
   proxy_key: string;
   credentials_enc: string | null;
+  /** m014: null = the instance's default. */
+  timeout_ms: number | null;
   status: string;
   last_health_status: boolean | null;
   last_checked: Date | string | null;
   last_error: string | null;
   schema_count: number;
+  kind: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -39,5 +42,7 @@ export function toServerDto(row: ServerRow, publicBase: string): ServerDto {
     proxyUrl: `${publicBase.replace(/\/+$/, '')}${Paths.proxy(row.proxy_key)}`,
     transport: (row.transport === 'sse' ? 'sse' : 'streamable-http') satisfies ServerTransport,
     hasCredentials: row.credentials_enc !== null,
+    timeoutMs: row.timeout_ms === null || row.timeout_ms === undefined ? null : Number(row.timeout_ms),
+    kind: (row.kind === 'deployment' ? 'deployment' : 'remote') satisfies ServerKind,
   };
 }

@@ -1,3 +1,4 @@
+import { ON_THE_BUS, publicBase as publicBaseOf } from '../../http/publicUrl';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,10 +12,12 @@ import {
 } from '../../../contract/servers';
 import { badRequest, notFound } from '../../http/errors';
 import { OutboundBlockedError } from '../../net/outboundClient';
+import { recordAuditEvent } from '../audit/store';
 import { encryptCredentials } from './credentials';
 import { toServerDto, type ServerRow } from './mapper';
 import { monitorHooks } from './monitorHooks';
 import { probeAndRecordHealth } from './healthProbe';
+import { unknownKeyReferences } from '../keys/serverReferences';
 import { deleteServer, findServer, insertServer, listServers, updateServer } from './store';
 
 // SPEC §7 Servers, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
@@ -22,18 +25,46 @@ const WorkspaceOnly = z.object({ workspaceId: z.string() });
 const WorkspaceAndServer = z.object({ workspaceId: z.string(), serverId: z.string() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** TOOLSCOPE_PUBLIC_URL, else the origin the caller used to reach us. */
+/** TOOLSCOPE_PUBLIC_URL, else the origin the caller used to reach us (http/publicUrl.ts). */
 export function publicBase(request: FastifyRequest): string {
-  return request.server.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return publicBaseOf(request.server.config, request);
 }
 
-async function assertUpstreamUrl(app: FastifyInstance, url: string): Promise<void> {
+async function assertUpstreamUrl(app: FastifyInstance, request: FastifyRequest<{ Params: { workspaceId: string } }>, url: string): Promise<void> {
   try {
     await app.outbound.assertUrlAllowed(url);
   } catch (error) {
-    if (error instanceof OutboundBlockedError) throw badRequest(`url: ${error.message}`, { url: error.message });
+    if (error instanceof OutboundBlockedError) {
+      // A refused private upstream is a security event: someone tried to reach into this host's networks.
+      if (error.message.startsWith('Private and loopback')) {
+        await recordAuditEvent(app.db, {
+          workspaceId: request.params.workspaceId,
+          action: 'upstream.refused_private',
+          actorUserId: request.userId,
+          target: hostOf(url),
+          details: { reason: error.message },
+          ip: request.ip,
+        });
+      }
+      throw badRequest(`url: ${error.message}`, { url: error.message });
+    }
     throw error;
   }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return url.slice(0, 200);
+  }
+}
+
+/** `{{key:NAME}}` in headers must name a key of the workspace (docs/access.md). */
+async function assertKeyReferences(app: FastifyInstance, workspaceId: string, headers: Record<string, string> | undefined): Promise<void> {
+  if (!headers) return;
+  const unknown = await unknownKeyReferences(app.db, workspaceId, headers);
+  if (unknown.length > 0) throw badRequest(`headers: Unknown workspace key ${unknown.join(', ')}`, { headers: `Unknown workspace key ${unknown.join(', ')}` });
 }
 
 async function loadServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<ServerRow> {
@@ -59,6 +90,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     '/servers',
     {
+      config: { minRole: 'admin' },
       schema: {
         tags,
         summary: 'Register a tool server and get its proxy URL',
@@ -75,7 +107,8 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         throw badRequest('workspace_id: Must match the workspace in the path', { workspace_id: 'Must match the workspace in the path' });
       }
       const body = request.body;
-      await assertUpstreamUrl(app, body.url);
+      await assertUpstreamUrl(app, request, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const hasHeaders = body.headers && Object.keys(body.headers).length > 0;
       const row = await insertServer(app.db, {
         workspaceId,
@@ -83,10 +116,11 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         url: body.url,
         description: body.description,
         transport: body.transport,
+        timeoutMs: body.timeoutMs,
         credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
-      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(row, ON_THE_BUS) });
       monitorHooks(app).schemaDiscovery?.discoverInBackground(row.id);
       return reply.status(201).send(dto);
     },
@@ -101,32 +135,44 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.put(
     '/servers/:serverId',
     {
+      config: { minRole: 'admin' },
       schema: { tags, summary: 'Change a tool server (headers: {} removes stored credentials)', params: WorkspaceAndServer, body: UpdateServerBody, response: { 200: ServerDto } },
     },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       const before = await loadServer(app, workspaceId, serverId);
       const body = request.body;
-      if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, body.url);
+      if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, request, body.url);
+      await assertKeyReferences(app, workspaceId, body.headers);
       const credentialsEnc =
         body.headers === undefined ? undefined : Object.keys(body.headers).length === 0 ? null : encryptCredentials(body.headers, app.config.secret);
       const row = await updateServer(app.db, workspaceId, serverId, { ...body, credentialsEnc });
       if (!row) throw notFound('Server not found');
+      if (before.credentials_enc && !row.credentials_enc && body.headers === undefined) {
+        await recordAuditEvent(app.db, {
+          workspaceId,
+          action: 'server.credentials_dropped',
+          actorUserId: request.userId,
+          target: row.name,
+          details: { from: hostOf(before.url), to: hostOf(row.url) },
+          ip: request.ip,
+        });
+      }
       app.upstreams.forget(row.proxy_key);
       const dto = toServerDto(row, publicBase(request));
-      app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(row, ON_THE_BUS) });
       return dto;
     },
   );
 
   app.delete(
     '/servers/:serverId',
-    { schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
+    { config: { minRole: 'admin' }, schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
     async (request, reply) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
       if (!row) throw notFound('Server not found');
-      app.upstreams.forget(row.proxy_key);
+      app.upstreams.revoke(row.proxy_key);
       app.recorder.forgetServer(row.id);
       return reply.status(204).send();
     },
@@ -134,7 +180,8 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
 
   app.post(
     '/servers/:serverId/health',
-    { schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
+    // Any member may ask for a health check: it reads the upstream the way the monitor does.
+    { config: { minRole: 'member' }, schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       const before = await loadServer(app, workspaceId, serverId);
@@ -154,7 +201,7 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const after = await loadServer(app, workspaceId, serverId);
       const dto = toServerDto(after, publicBase(request));
       // The monitor publishes its own changes; the fallback probe publishes here.
-      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: dto });
+      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(after, ON_THE_BUS) });
       return { ...outcome, server: dto };
     },
   );

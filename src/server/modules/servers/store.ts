@@ -4,8 +4,8 @@ import type { ServerRow } from './mapper';
 
 // Queries of the servers table. Every read and write is scoped by workspace id, so a server of
 // another workspace is simply not found.
-const COLUMNS = `id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, status,
-  last_health_status, last_checked, last_error, schema_count, created_at, updated_at`;
+const COLUMNS = `id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, timeout_ms, status,
+  last_health_status, last_checked, last_error, schema_count, kind, created_at, updated_at`;
 
 /** 192 random bits, base64url: unguessable, URL-safe. */
 export function generateProxyKey(): string {
@@ -19,13 +19,14 @@ export interface NewServer {
   description: string;
   transport: string;
   credentialsEnc: string | null;
+  timeoutMs?: number | null;
 }
 
 export async function insertServer(db: Queryable, server: NewServer): Promise<ServerRow> {
   const [row] = await db.query<ServerRow>(
-    `insert into servers (workspace_id, name, url, description, transport, proxy_key, credentials_enc)
-     values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
-    [server.workspaceId, server.name, server.url, server.description, server.transport, generateProxyKey(), server.credentialsEnc],
+    `insert into servers (workspace_id, name, url, description, transport, proxy_key, credentials_enc, timeout_ms)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}`,
+    [server.workspaceId, server.name, server.url, server.description, server.transport, generateProxyKey(), server.credentialsEnc, server.timeoutMs ?? null],
   );
   return row;
 }
@@ -49,6 +50,8 @@ export interface ServerChanges {
   url?: string;
   description?: string;
   transport?: string;
+  /** undefined = keep; null = the instance's default. */
+  timeoutMs?: number | null;
   /** undefined = keep; null = remove. */
   credentialsEnc?: string | null;
 }
@@ -65,6 +68,14 @@ export async function updateServer(db: Queryable, workspaceId: string, serverId:
   if (changes.description !== undefined) set('description', changes.description);
   if (changes.transport !== undefined) set('transport', changes.transport);
   if (changes.credentialsEnc !== undefined) set('credentials_enc', changes.credentialsEnc);
+  else if (changes.url !== undefined) {
+    // A new URL without new credentials drops the stored ones: a secret stored for one host is
+    // never sent to a host chosen later. Compared in SQL against the row as it is, so two
+    // concurrent edits cannot slip a repoint past the check.
+    params.push(changes.url);
+    sets.push(`credentials_enc = case when url = $${params.length} then credentials_enc else null end`);
+  }
+  if (changes.timeoutMs !== undefined) set('timeout_ms', changes.timeoutMs);
   sets.push('updated_at = now()');
   const rows = await db.query<ServerRow>(
     `update servers set ${sets.join(', ')} where workspace_id = $1 and id = $2 returning ${COLUMNS}`,

@@ -11,6 +11,7 @@ import { SqlConditions } from './sqlConditions';
 export interface ActivityFilters {
   limit: number;
   since?: string;
+  before?: string;
   serverId?: string;
   tool?: string;
   status?: ToolCallStatus;
@@ -27,7 +28,7 @@ export async function listActivity(db: Queryable, workspaceId: string, filters: 
     latestToolCalls(db, workspaceId, filters),
     onlyCalls ? [] : latestSessions(db, workspaceId, filters, 'started_at'),
     onlyCalls ? [] : latestSessions(db, workspaceId, filters, 'ended_at'),
-    filters.pendingCallIds?.length ? callsById(db, workspaceId, filters.pendingCallIds) : [],
+    filters.pendingCallIds?.length ? callsById(db, workspaceId, filters.pendingCallIds, filters) : [],
   ]);
   const events: ActivityEvent[] = [
     ...calls.map((row): ActivityEvent => {
@@ -55,18 +56,22 @@ export async function listActivity(db: Queryable, workspaceId: string, filters: 
   return page;
 }
 
-/** Calls of this workspace by id (ids of other workspaces find nothing). */
-function callsById(db: Queryable, workspaceId: string, ids: string[]): Promise<ToolCallRow[]> {
-  return db.query<ToolCallRow>(
-    `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id
-      where tc.workspace_id = $1 and tc.id = any($2::uuid[])`,
-    [workspaceId, ids],
-  );
+/**
+ * Calls of this workspace by id (ids of other workspaces find nothing) that match the server and
+ * tool filters. Not the status filter: a call the client shows pending must come back once it
+ * ended, so the client sees it leave a "pending" view.
+ */
+function callsById(db: Queryable, workspaceId: string, ids: string[], filters: ActivityFilters): Promise<ToolCallRow[]> {
+  const where = new SqlConditions().add((ws) => `tc.workspace_id = ${ws}`, workspaceId).add((list) => `tc.id = any(${list}::uuid[])`, ids);
+  if (filters.serverId) where.add((id) => `tc.server_id = ${id}`, filters.serverId);
+  if (filters.tool) where.add((tool) => `tc.tool_name = ${tool}`, filters.tool);
+  return db.query<ToolCallRow>(`select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id ${where.where}`, where.params);
 }
 
 function latestToolCalls(db: Queryable, workspaceId: string, filters: ActivityFilters): Promise<ToolCallRow[]> {
   const where = new SqlConditions().add((ws) => `tc.workspace_id = ${ws}`, workspaceId);
   if (filters.since) where.add((since) => `tc.started_at > ${since}`, filters.since);
+  if (filters.before) where.add((before) => `tc.started_at < ${before}`, filters.before);
   if (filters.serverId) where.add((id) => `tc.server_id = ${id}`, filters.serverId);
   if (filters.tool) where.add((tool) => `tc.tool_name = ${tool}`, filters.tool);
   if (filters.status) where.add((status) => `tc.status = ${status}`, filters.status);
@@ -81,6 +86,7 @@ function latestSessions(db: Queryable, workspaceId: string, filters: ActivityFil
   const where = new SqlConditions().add((ws) => `s.workspace_id = ${ws}`, workspaceId);
   if (column === 'ended_at') where.add(() => 's.ended_at is not null');
   if (filters.since) where.add((since) => `s.${column} > ${since}`, filters.since);
+  if (filters.before) where.add((before) => `s.${column} < ${before}`, filters.before);
   if (filters.serverId) where.add((id) => `s.server_id = ${id}`, filters.serverId);
   return db.query<SessionRow>(
     `select ${SESSION_COLUMNS} from sessions s join servers srv on srv.id = s.server_id ${where.where}

@@ -16,7 +16,7 @@ import { toolCallTimeSeries } from './timeSeriesStore';
 import { workspaceOverview } from './overviewStore';
 
 // GET …/workspaces/{workspaceId}/tool-calls/live, /tool-calls/time-series (SPEC §7 Tool calls)
-// and /analytics/overview (the dashboard's numbers). Mounted behind the workspace guard.
+// and /dashboard/overview (the dashboard's numbers; /analytics/* is the analytics module's). Mounted behind the workspace guard.
 
 export const toolCallRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
@@ -43,8 +43,8 @@ export const toolCallRoutes: FastifyPluginAsync = async (plugin) => {
   );
 
   app.get(
-    '/analytics/overview',
-    { schema: { tags: ['analytics'], summary: 'Servers, sessions and calls today, error rate, p95 latency, latest activity', querystring: AnalyticsOverviewQuery, response: { 200: AnalyticsOverview } } },
+    '/dashboard/overview',
+    { schema: { tags: ['dashboard'], summary: 'Servers, sessions and calls today, error rate, p95 latency, latest activity', querystring: AnalyticsOverviewQuery, response: { 200: AnalyticsOverview } } },
     async (request) => {
       const since = request.query.since ? new Date(request.query.since) : startOfUtcDay(new Date());
       return workspaceOverview(app.db, workspaceIdOf(request.params), since);

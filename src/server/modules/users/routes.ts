@@ -5,6 +5,7 @@ import { Paths } from '../../../contract/routes';
 import { badRequest, unauthorized } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
 import { findUserById, mergePreferences, readPreferences, toUserDto } from './store';
+import { findMemberWorkspace } from '../workspaces/store';
 
 // The signed-in user's profile and preferences (mounted behind `authenticate`).
 export const userProfileRoutes: FastifyPluginAsync = async (plugin) => {
@@ -30,6 +31,10 @@ export const userProfileRoutes: FastifyPluginAsync = async (plugin) => {
     async (request) => {
       // The interface is always dark (SPEC §1): a theme sent is accepted and has no effect.
       const { theme: _ignored, ...changes } = request.body;
+      // The default workspace must be one of the user's own (SPEC §4 selection reads it).
+      if (typeof changes.defaultWorkspaceId === 'string' && !(await findMemberWorkspace(app.db, request.userId, changes.defaultWorkspaceId).catch(() => undefined))) {
+        throw badRequest('Unknown workspace', { defaultWorkspaceId: 'Not one of your workspaces' });
+      }
       const update = await mergePreferences(app.db, request.userId, changes, MAX_PREFERENCES_BYTES);
       if (!update.ok && update.reason === 'no_user') throw unauthorized('Authentication required');
       if (!update.ok) throw badRequest(`Preferences must be at most ${MAX_PREFERENCES_BYTES} bytes`);

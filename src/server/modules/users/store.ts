@@ -90,3 +90,23 @@ export async function mergePreferences(db: Database, userId: string, changes: Re
     return { ok: true, preferences: next };
   });
 }
+
+export interface ProfileChanges {
+  firstName?: string;
+  lastName?: string;
+  avatarUrl?: string | null;
+}
+
+/** Changes the keys given; returns the updated row, or undefined for an unknown user. */
+export async function updateProfile(db: Queryable, userId: string, changes: ProfileChanges): Promise<UserRow | undefined> {
+  await db.query(
+    `update users set
+       first_name = coalesce($2, first_name),
+       last_name = coalesce($3, last_name),
+       avatar_url = case when $4::boolean then $5 else avatar_url end,
+       updated_at = now()
+     where id = $1`,
+    [userId, changes.firstName ?? null, changes.lastName ?? null, changes.avatarUrl !== undefined, changes.avatarUrl ?? null],
+  );
+  return findUserById(db, userId);
+}

@@ -8,9 +8,10 @@ interface WorkspaceRow {
   workspace_type: WorkspaceType;
   role: MemberRole;
   created_at: Date;
+  require_platform_key: boolean;
 }
 
-const SELECT_MEMBER_WORKSPACE = `select w.id, w.name, w.description, w.workspace_type, m.role, w.created_at
+const SELECT_MEMBER_WORKSPACE = `select w.id, w.name, w.description, w.workspace_type, m.role, w.created_at, w.require_platform_key
   from workspaces w join workspace_members m on m.workspace_id = w.id`;
 
 function toWorkspaceDto(row: WorkspaceRow): WorkspaceDto {
@@ -21,6 +22,7 @@ function toWorkspaceDto(row: WorkspaceRow): WorkspaceDto {
     workspaceType: row.workspace_type,
     role: row.role,
     createdAt: new Date(row.created_at).toISOString(),
+    requirePlatformKey: row.require_platform_key === true,
   };
 }
 
@@ -46,7 +48,7 @@ export interface NewWorkspace {
 export async function insertWorkspace(db: Queryable, workspace: NewWorkspace): Promise<WorkspaceDto> {
   const rows = await db.query<Omit<WorkspaceRow, 'role'>>(
     `insert into workspaces (name, description, workspace_type, owner_id) values ($1, $2, $3, $4)
-     returning id, name, description, workspace_type, created_at`,
+     returning id, name, description, workspace_type, created_at, require_platform_key`,
     [workspace.name, workspace.description, workspace.workspaceType, workspace.ownerId],
   );
   await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [rows[0].id, workspace.ownerId]);
@@ -62,4 +64,31 @@ export async function countOwnedWorkspaces(db: Queryable, userId: string): Promi
 /** The name of the workspace made at sign-up. */
 export function personalWorkspaceName(firstName: string): string {
   return `${firstName}'s Workspace`;
+}
+
+/** Whether agents must present a platform key at the proxy (docs/access.md). */
+export async function setRequirePlatformKey(db: Queryable, workspaceId: string, required: boolean): Promise<void> {
+  await db.query('update workspaces set require_platform_key = $2 where id = $1', [workspaceId, required]);
+}
+
+/** Renames or re-describes a workspace; returns it as the caller sees it. */
+export async function updateWorkspace(db: Queryable, userId: string, workspaceId: string, changes: { name?: string; description?: string }): Promise<WorkspaceDto | undefined> {
+  await db.query(
+    `update workspaces set name = coalesce($2, name), description = coalesce($3, description), updated_at = now() where id = $1`,
+    [workspaceId, changes.name ?? null, changes.description ?? null],
+  );
+  return findMemberWorkspace(db, userId, workspaceId);
+}
+
+/**
+ * Deletes a workspace with everything in it (servers, schemas, sessions, calls, members,
+ * notifications cascade). Returns the proxy keys and ids of its servers so the caller can drop
+ * them from in-memory caches. Call inside a transaction.
+ */
+export async function deleteWorkspace(db: Queryable, workspaceId: string): Promise<{ id: string; proxy_key: string }[]> {
+  const servers = await db.query<{ id: string; proxy_key: string }>('select id, proxy_key from servers where workspace_id = $1', [workspaceId]);
+  // Tables without a foreign key to the workspace (kept off the recording hot path) are cleared here.
+  await db.query('delete from tool_calls where workspace_id = $1', [workspaceId]);
+  await db.query('delete from workspaces where id = $1', [workspaceId]);
+  return servers;
 }

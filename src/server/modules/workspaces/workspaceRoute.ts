@@ -1,21 +1,66 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { WorkspaceDto, WorkspaceParams } from '../../../contract/workspaces';
-import { notFound } from '../../http/errors';
+import { UpdateWorkspaceBody, WorkspaceDto, WorkspaceParams, WorkspaceText } from '../../../contract/workspaces';
+import { forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { findMemberWorkspace } from './store';
+import { deleteWorkspace, findMemberWorkspace, setRequirePlatformKey, updateWorkspace } from './store';
+import { requireRole } from './roleCheck';
 
-// GET /api/v1/workspaces/:workspaceId, registered in workspaceRoutes: the prefix and the
-// membership guard come from app.ts, so a non-member gets the guard's 404.
+// /api/v1/workspaces/:workspaceId, registered in workspaceRoutes: the prefix and the membership
+// guard come from app.ts, so a non-member gets the guard's 404. Owners and admins edit; only an
+// owner deletes, and never the personal workspace (docs/settings.md).
 export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const tags = ['workspaces'];
   app.get(
     '/',
-    { schema: { tags: ['workspaces'], summary: 'One workspace the user belongs to', params: WorkspaceParams, response: { 200: WorkspaceDto, ...errorResponses(401, 404) } } },
+    { schema: { tags, summary: 'One workspace the user belongs to', params: WorkspaceParams, response: { 200: WorkspaceDto, ...errorResponses(401, 404) } } },
     async (request) => {
       const workspace = await findMemberWorkspace(app.db, request.userId, request.params.workspaceId);
       if (!workspace) throw notFound('Workspace not found');
       return workspace;
+    },
+  );
+
+  // Owners and admins change workspace settings. The require-platform-key switch applies at the
+  // proxy of every instance through the access channel (docs/access.md).
+  app.put(
+    '/',
+    {
+      config: { minRole: 'admin' },
+      schema: { tags, summary: 'Change workspace settings: name, description, require a platform key (owners and admins)', params: WorkspaceParams, body: UpdateWorkspaceBody, response: { 200: WorkspaceDto, ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request) => {
+      requireRole(request, 'admin', WorkspaceText.onlyManagersEdit);
+      const { workspaceId } = request.params;
+      const { requirePlatformKey, ...text } = request.body;
+      if (requirePlatformKey !== undefined) {
+        await setRequirePlatformKey(app.db, workspaceId, requirePlatformKey);
+        await app.agentAccess.requirementChanged(workspaceId);
+      }
+      const workspace = await updateWorkspace(app.db, request.userId, workspaceId, text);
+      if (!workspace) throw notFound('Workspace not found');
+      return workspace;
+    },
+  );
+
+  app.delete(
+    '/',
+    { config: { minRole: 'owner' }, schema: { tags, summary: 'Delete the workspace with its servers, sessions and keys (owner only; not the personal one)', params: WorkspaceParams } },
+    async (request, reply) => {
+      requireRole(request, 'owner', WorkspaceText.onlyOwnerDeletes);
+      const { workspaceId } = request.params;
+      const servers = await app.db.transaction(async (tx) => {
+        const rows = await tx.query<{ workspace_type: string }>('select workspace_type from workspaces where id = $1 for update', [workspaceId]);
+        if (!rows[0]) throw notFound('Workspace not found');
+        if (rows[0].workspace_type === 'personal') throw forbidden(WorkspaceText.personalCannotBeDeleted);
+        return deleteWorkspace(tx, workspaceId);
+      });
+      for (const server of servers) {
+        app.upstreams.forget(server.proxy_key);
+        app.recorder.forgetServer(server.id);
+      }
+      return reply.status(204).send();
     },
   );
 };

@@ -1,7 +1,8 @@
+import type { DeploymentStatus } from '../../../contract/deployments';
 import type { NotificationSeverity } from '../../../contract/notifications';
 import type { RaiseInput } from '../NotificationService';
 
-export type DeploymentStatus = 'pending' | 'deploying' | 'running' | 'failed' | 'stopped';
+export type { DeploymentStatus };
 
 export interface DeploymentChange {
   workspaceId: string;
@@ -13,8 +14,10 @@ export interface DeploymentChange {
 
 const SEVERITY: Record<DeploymentStatus, NotificationSeverity> = {
   pending: 'info',
-  deploying: 'info',
+  starting: 'info',
   running: 'success',
+  restarting: 'warning',
+  crashed: 'error',
   failed: 'error',
   stopped: 'warning',
 };
@@ -31,7 +34,8 @@ export function deploymentUpdateNotification(change: DeploymentChange): RaiseInp
     severity: SEVERITY[change.status],
     title: `Deployment ${change.status.charAt(0).toUpperCase()}${change.status.slice(1)}`,
     message: `${change.configName}: deployment is ${change.status}${change.error ? ` (${change.error})` : ''}`,
-    actionUrl: `/workspace/${change.workspaceId}/settings?tab=deployments&deploymentId=${encodeURIComponent(change.deploymentId)}`,
+    // The Hosted section of /servers shows deployments (docs/deployments.md).
+    actionUrl: `/servers?deploymentId=${encodeURIComponent(change.deploymentId)}`,
     metadata: { deploymentId: change.deploymentId, configName: change.configName, status: change.status },
     groupKey: `deployment:${change.deploymentId}`,
   };

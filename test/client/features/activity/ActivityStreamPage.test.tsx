@@ -112,6 +112,55 @@ it('filters by status and starts over', async () => {
   expect(requests.at(-1)?.get('since')).toBeNull();
 });
 
+it('shows only matching rows after a filter change: the old filter\'s pending calls are neither asked for nor shown', async () => {
+  answers.push([callEvent(1, { toolName: 'echo', status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { toolName: 'get-sum', status: 'pending', endedAt: null, durationMs: null })]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  expect(rows()).toHaveLength(2);
+  // A server answer that still carries a non-matching call (as a pending refresh did) is filtered too.
+  answers.push([callEvent(3, { toolName: 'get-tiny-image' }), callEvent(1, { toolName: 'echo', status: 'ok' })]);
+  await user().type(screen.getByRole('textbox', { name: 'Tool' }), 'get-tiny-image');
+  await waitFor(() => expect(requests.at(-1)?.get('tool')).toBe('get-tiny-image'));
+  expect(requests.at(-1)?.get('pendingCallIds')).toBeNull();
+  await waitFor(() => expect(rows()).toHaveLength(1));
+  expect(rows()[0]).toHaveTextContent('get-tiny-image');
+});
+
+it('drops a row whose newer copy no longer matches the status filter', async () => {
+  answers.push([callEvent(1, { status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { status: 'pending', endedAt: null, durationMs: null })]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  await user().click(screen.getByRole('combobox', { name: 'Status' }));
+  answers.push([callEvent(1, { status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { status: 'pending', endedAt: null, durationMs: null })]);
+  await user().click(screen.getByRole('option', { name: 'Pending' }));
+  await waitFor(() => expect(requests.at(-1)?.get('status')).toBe('pending'));
+  await waitFor(() => expect(rows()).toHaveLength(2));
+  answers.push([callEvent(1, { status: 'ok', durationMs: 30 })]);
+  await nextPoll();
+  await waitFor(() => expect(rows()).toHaveLength(1));
+  expect(within(rows()[0]).getByText('pending')).toBeInTheDocument();
+});
+
+it('loads older matching calls from the server', async () => {
+  answers.push([callEvent(5)]);
+  renderPage();
+  await screen.findByRole('list', { name: 'Activity' });
+  await user().click(screen.getByRole('combobox', { name: 'Status' }));
+  answers.push([callEvent(5, { status: 'error', errorMessage: 'newest failure' })]);
+  await user().click(screen.getByRole('option', { name: 'Error' }));
+  await waitFor(() => expect(rows()).toHaveLength(1));
+  answers.push([callEvent(2, { status: 'error', errorMessage: 'an hour ago' }), callEvent(1, { status: 'ok' })]);
+  await user().click(screen.getByRole('button', { name: 'Load older matching activity' }));
+  await waitFor(() => expect(rows()).toHaveLength(2));
+  const olderRequest = requests.at(-1)!;
+  expect(olderRequest.get('before')).toBe(toolCall(5).startedAt);
+  expect(olderRequest.get('status')).toBe('error');
+  expect(rows()[1]).toHaveTextContent('an hour ago');
+  answers.push([]);
+  await user().click(screen.getByRole('button', { name: 'Load older matching activity' }));
+  expect(await screen.findByText('No older activity matches these filters. Showing 2.')).toBeInTheDocument();
+});
+
 it('explains an empty feed', async () => {
   api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), { body: { period: '1h', interval: '1m', points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 0, errors: 0, avgDurationMs: null, tokens: 0 }] } });
   renderPage();

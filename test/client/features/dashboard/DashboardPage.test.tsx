@@ -63,7 +63,7 @@ describe('dashboard overview', () => {
       path: '/dashboard',
       servers: [testServer(), testServer({ id: 'srv-2', name: 'Weather', status: 'offline' })],
       configureApi: (fake) =>
-        fake.on('GET', Paths.analytics('ws-1', 'overview'), ({ url }) => {
+        fake.on('GET', Paths.dashboardOverview('ws-1'), ({ url }) => {
           since = url.searchParams.get('since');
           return { body: overview() };
         }),
@@ -88,7 +88,7 @@ describe('dashboard overview', () => {
     const { api } = renderShellApp(<DashboardPage />, {
       signedIn: true,
       path: '/dashboard',
-      configureApi: (fake) => fake.on('GET', Paths.analytics('ws-1', 'overview'), () => new Promise(() => undefined)),
+      configureApi: (fake) => fake.on('GET', Paths.dashboardOverview('ws-1'), () => new Promise(() => undefined)),
     });
     expect(await screen.findByRole('group', { name: 'Tool calls today' })).toBeInTheDocument();
     expect(screen.queryByTestId('stat-Tool calls today')).not.toBeInTheDocument();
@@ -100,7 +100,7 @@ describe('dashboard overview', () => {
       signedIn: true,
       path: '/dashboard',
       configureApi: (fake) =>
-        fake.on('GET', Paths.analytics('ws-1', 'overview'), {
+        fake.on('GET', Paths.dashboardOverview('ws-1'), {
           body: overview({ servers: { total: 0, online: 0, offline: 0 }, sessions: { today: 0, active: 0 }, toolCalls: { today: 0, errors: 0, tokens: 0 }, errorRate: 0, latencyP95Ms: null, latestActivity: [], lastActivityAt: null }),
         }),
     });
@@ -124,7 +124,7 @@ describe('dashboard overview', () => {
       {
         signedIn: true,
         path: '/dashboard',
-        configureApi: (fake) => fake.on('GET', Paths.analytics('ws-1', 'overview'), () => ({ body: overview({ toolCalls: { today: calls, errors: 6, tokens: 5400 } }) })),
+        configureApi: (fake) => fake.on('GET', Paths.dashboardOverview('ws-1'), () => ({ body: overview({ toolCalls: { today: calls, errors: 6, tokens: 5400 } }) })),
       },
     );
     await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('120'));

@@ -71,17 +71,17 @@ describe('Members page', () => {
     expect(within(screen.getByRole('row', { name: 'Alan Turing' })).getByText('yesterday')).toBeInTheDocument();
   });
 
-  it('adds a member by email and role, then shows them in the refreshed list', async () => {
-    const added: MemberDto = { userId: '7b0c9c1e-0000-4000-8000-000000000004', email: 'katherine@example.com', fullName: 'Katherine Johnson', role: 'admin', joinedAt: new Date().toISOString() };
-    let members = [OWNER];
+  it('invites a person by email and role (202): the list stays as it is until they accept', async () => {
     let sent: unknown;
     renderPage({
-      members: () => members,
+      members: () => [OWNER],
       configureApi: (fake) =>
         fake.on('POST', MEMBERS_PATH, ({ body }) => {
           sent = body;
-          members = [OWNER, added];
-          return { status: 201, body: added };
+          return {
+            status: 202,
+            body: { message: 'Invitation sent to katherine@example.com', invitation: { id: '7b0c9c1e-0000-4000-8000-000000000009', email: 'katherine@example.com', role: 'admin', expiresAt: new Date().toISOString() } },
+          };
         }),
     });
 
@@ -92,12 +92,10 @@ describe('Members page', () => {
     await userEvent.click(within(dialog).getByRole('radio', { name: /^Admin/ }));
     await userEvent.click(submit);
 
-    const row = await screen.findByRole('row', { name: 'Katherine Johnson' });
-    expect(within(row).getByTestId('member-role')).toHaveTextContent('Admin');
+    expect(await screen.findByText('Invitation sent')).toBeInTheDocument();
     expect(sent).toEqual({ email: 'katherine@example.com', role: 'admin' });
     expect(screen.queryByRole('dialog', { name: 'Add member' })).not.toBeInTheDocument();
-    expect(await screen.findByText('Member added')).toBeInTheDocument();
-    expect(api?.calls.filter((call) => call === `GET ${MEMBERS_PATH}`)).toHaveLength(2);
+    expect(screen.queryByRole('row', { name: 'Katherine Johnson' })).not.toBeInTheDocument();
   });
 
   it('says at the email field when no account uses that email (404) and keeps the dialog open', async () => {

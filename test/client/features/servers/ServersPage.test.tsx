@@ -95,7 +95,7 @@ describe('Tool Servers page', () => {
     await userEvent.click(submit);
 
     expect(await screen.findByRole('article', { name: 'Search' })).toBeInTheDocument();
-    expect(sent).toEqual({ url: 'https://search.example.com/mcp', name: 'Search', description: '' });
+    expect(sent).toEqual({ url: 'https://search.example.com/mcp', name: 'Search', description: '', transport: 'streamable-http' });
     expect(screen.queryByRole('dialog', { name: 'Add tool server' })).not.toBeInTheDocument();
     expect(await screen.findByText('Server added')).toBeInTheDocument();
     api.restore();

@@ -18,8 +18,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startEverything(): Promise<EverythingServer> {
-  const port = await freePort();
+/** `port`: the port of a previous run (a restart keeps the URL the proxy knows). */
+export async function startEverything(port?: number): Promise<EverythingServer> {
+  port ??= await freePort();
   const entry = path.resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
   const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, type TestApp } from '../../helpers/testApp';
+import type { TestDatabase } from '../../helpers/testDatabase';
 import { bearer, registerAccount, type TestAccount } from '../../helpers/accounts';
 import type { Config } from '../../../../src/server/config';
 import type { ServerDto } from '../../../../src/contract/servers';
@@ -12,8 +13,8 @@ export interface ProxyTestApp extends TestApp {
   register(url: string, extra?: Record<string, unknown>): Promise<{ server: ServerDto; proxyUrl: URL }>;
 }
 
-export async function startProxyApp(overrides: Partial<Config> = {}): Promise<ProxyTestApp> {
-  const t = await buildTestApp({ healthIntervalMs: 3_600_000, ...overrides });
+export async function startProxyApp(overrides: Partial<Config> = {}, database?: TestDatabase): Promise<ProxyTestApp> {
+  const t = await buildTestApp({ healthIntervalMs: 3_600_000, ...overrides }, database);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const account = await registerAccount(t.app);

@@ -14,6 +14,8 @@ export interface SdkUpstream {
   requests: http.IncomingHttpHeaders[];
   /** Makes the next requests hang (never answer) until released. */
   hang(on: boolean): void;
+  /** GET streams open now (Streamable HTTP upstreams). */
+  openStreams?(): number;
   close(): Promise<void>;
 }
 
@@ -70,17 +72,24 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-export async function startStreamableUpstream(options: { json: boolean; stateful: boolean }): Promise<SdkUpstream> {
+/** `build`: the MCP server behind it (default buildMcpServer's fixture). */
+export async function startStreamableUpstream(options: { json: boolean; stateful: boolean; build?: () => McpServer; keepAliveTimeoutMs?: number }): Promise<SdkUpstream> {
+  const build = options.build ?? buildMcpServer;
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const requests: http.IncomingHttpHeaders[] = [];
   let hanging = false;
+  let openStreams = 0;
   const server = http.createServer(async (req, res) => {
     requests.push(req.headers);
     if (hanging) return; // never answers
+    if (req.method === 'GET') {
+      openStreams++;
+      res.once('close', () => openStreams--);
+    }
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (!options.stateful) {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: options.json });
-      const mcp = buildMcpServer();
+      const mcp = build();
       res.on('close', () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, body);
@@ -99,15 +108,19 @@ export async function startStreamableUpstream(options: { json: boolean; stateful
         onsessioninitialized: (id) => void transports.set(id, transport!),
         onsessionclosed: (id) => void transports.delete(id),
       });
-      await buildMcpServer().connect(transport);
+      await build().connect(transport);
     }
     await transport.handleRequest(req, res, body);
   });
+  // Node closes an idle keep-alive connection after 5 s; on a loaded machine a client may reuse it
+  // just as it goes (a reset). Load tests keep connections longer than they run.
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   const url = `${await listen(server)}/mcp`;
   return {
     url,
     requests,
     hang: (on) => void (hanging = on),
+    openStreams: () => openStreams,
     close: async () => {
       for (const t of transports.values()) await t.close().catch(() => undefined);
       server.closeAllConnections();

@@ -33,6 +33,7 @@ export const ActivityFilterBar = memo(function ActivityFilterBar({ filters, serv
         <MenuItem value="">Any status</MenuItem>
         <MenuItem value="ok">OK</MenuItem>
         <MenuItem value="error">Error</MenuItem>
+        <MenuItem value="timeout">Timeout</MenuItem>
         <MenuItem value="pending">Pending</MenuItem>
       </TextField>
     </Box>

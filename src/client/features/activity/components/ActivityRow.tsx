@@ -5,16 +5,17 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { ActivityEvent } from '../../../../contract/sessions';
+import { isFailedCall } from '../../../../contract/sessions';
 import { formatClient, formatClockTime, formatDuration, serverPath, sessionPath } from '../../sessions/formatting';
 
-const STATUS_COLOR = { ok: 'success', error: 'error', pending: 'warning' } as const;
+const STATUS_COLOR = { ok: 'success', error: 'error', timeout: 'error', pending: 'warning' } as const;
 
 /**
  * One line of the feed; names and messages from agents and tools are shown as text only. Memoized:
  * a new batch re-renders only the rows whose event changed.
  */
 export const ActivityRow = memo(function ActivityRow({ event }: { event: ActivityEvent }) {
-  const failed = event.kind === 'tool_call' && event.toolCall.status === 'error';
+  const failed = event.kind === 'tool_call' && isFailedCall(event.toolCall.status);
   return (
     <Box
       data-kind={event.kind}

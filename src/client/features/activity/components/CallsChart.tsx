@@ -1,3 +1,4 @@
+import { formatTime } from '../../../components/dates/dateDisplay';
 import { memo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -36,7 +37,7 @@ function Bars({ points, label }: { points: TimeSeriesPoint[]; label: string }) {
         const errorHeight = (point.errors / max) * HEIGHT;
         return (
           <g key={point.bucket}>
-            <title>{`${new Date(point.bucket).toLocaleTimeString()}: ${point.calls} calls, ${point.errors} errors`}</title>
+            <title>{`${formatTime(point.bucket)}: ${point.calls} calls, ${point.errors} errors`}</title>
             <rect x={index * width + width * 0.1} width={width * 0.8} y={HEIGHT - okHeight - errorHeight} height={okHeight} fill="#4fc3f7" />
             <rect x={index * width + width * 0.1} width={width * 0.8} y={HEIGHT - errorHeight} height={errorHeight} fill="#f44336" />
           </g>

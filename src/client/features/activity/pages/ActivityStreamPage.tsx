@@ -16,13 +16,14 @@ import { VirtualRows } from '../../../components/VirtualRows';
 import { useGetServersQuery } from '../../servers/serversApi';
 import { useGetToolCallTimeSeriesQuery } from '../../sessions/sessionsApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
-import { eventKey, feedReducer, initialFeed } from '../activityFeed';
+import { eventKey, feedReducer, hasFilters, initialFeed, NO_FILTERS } from '../activityFeed';
 import { ActivityFilterBar } from '../components/ActivityFilterBar';
 import { ActivityRow } from '../components/ActivityRow';
 import { CallsChart } from '../components/CallsChart';
-import { ACTIVITY_POLL_MS, useActivityPolling, type ActivityFilters } from '../useActivityPolling';
+import { ACTIVITY_POLL_MS, useActivityPolling, useOlderActivity, type ActivityFilters } from '../useActivityPolling';
 import { useLiveActivity } from '../useLiveActivity';
 import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
+import { useGetPreferencesQuery } from '../../settings';
 
 const ROW_HEIGHT = 44;
 const NO_SERVERS: ServerDto[] = [];
@@ -30,13 +31,16 @@ const NO_SERVERS: ServerDto[] = [];
 /** /activity-stream: the workspace's tool calls and sessions as they happen. */
 export default function ActivityStreamPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const [feed, dispatch] = useReducer(feedReducer, initialFeed);
-  const [filters, setFilters] = useState<ActivityFilters>({ serverId: '', tool: '', status: '' });
+  // The stream opens live or paused as the user's preference says (Settings → Preferences).
+  const startsPaused = useGetPreferencesQuery().data?.activityStreamDefault === 'paused';
+  const [feed, dispatch] = useReducer(feedReducer, initialFeed, (feed) => ({ ...feed, paused: startsPaused }));
+  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const servers = useGetServersQuery(workspaceId ?? skipToken);
   const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
   const live = useLiveStreamStatus() === 'connected';
   const poll = useActivityPolling(workspaceId, filters, dispatch, live, feed);
   useLiveActivity(workspaceId, filters, dispatch);
+  const older = useOlderActivity(workspaceId, filters, dispatch, feed);
   const serverList = servers.data ?? NO_SERVERS;
 
   const header = (
@@ -106,7 +110,7 @@ export default function ActivityStreamPage() {
               No activity yet
             </Typography>
             <Typography variant="body2" color="text.secondary">
-              {filters.serverId || filters.tool || filters.status
+              {hasFilters(filters)
                 ? 'Nothing matches these filters so far. New calls will appear here as they happen.'
                 : 'Point an agent at a proxy URL from the Tool Servers page; its calls will appear here as they happen.'}
             </Typography>
@@ -122,6 +126,20 @@ export default function ActivityStreamPage() {
           />
         )}
       </Paper>
+      {feed.events.length > 0 && (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1.5, flexWrap: 'wrap' }}>
+          <Button variant="outlined" size="small" onClick={() => void older.loadOlder()} disabled={older.state.phase === 'loading' || feed.exhausted}>
+            {older.state.phase === 'loading' ? 'Loading…' : hasFilters(filters) ? 'Load older matching activity' : 'Load older activity'}
+          </Button>
+          <Typography variant="body2" color={older.state.phase === 'failed' ? 'error' : 'text.secondary'} role="status">
+            {older.state.phase === 'failed'
+              ? `Could not load older activity: ${older.state.message}`
+              : feed.exhausted
+                ? `No older activity${hasFilters(filters) ? ' matches these filters' : ''}. Showing ${feed.events.length.toLocaleString()}.`
+                : `Showing ${feed.events.length.toLocaleString()} event${feed.events.length === 1 ? '' : 's'}${hasFilters(filters) ? ' matching the filters' : ''}.`}
+          </Typography>
+        </Box>
+      )}
     </>
   );
 }

@@ -1,17 +1,109 @@
+import { useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { ErrorText } from '../../../../contract/errors';
+import { errorMessage } from '../../../api/apiError';
+import { useGetPerformanceSeriesQuery, useGetPerformanceSummaryQuery } from '../../../api/analyticsApi';
+import { useAppSelector } from '../../../app/hooks';
+import { PageHeader } from '../../../components/PageHeader';
+import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
+import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
+import { ChartCard } from '../../../components/analytics/ChartCard';
+import { formatMs, formatStep } from '../../../components/analytics/format';
+import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { ErrorsByTool } from '../components/ErrorsByTool';
+import { SlowestTools } from '../components/SlowestTools';
 
-/** Performance: the empty state shown until this feature's data exists. */
+type Percentile = 'p50Ms' | 'p95Ms' | 'p99Ms';
+
+/** /performance: latency percentiles per server over time, the slowest tools, errors by class and tool. */
 export default function PerformancePage() {
-  return (
-    <PlaceholderPage
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const { range, filters, query, setRange, setFilters } = useAnalyticsRange();
+  const [percentile, setPercentile] = useState<Percentile>('p95Ms');
+  const args = workspaceId ? { workspaceId, ...query } : skipToken;
+  const summary = useGetPerformanceSummaryQuery(args);
+  const series = useGetPerformanceSeriesQuery(args);
+
+  const serverName = (id: string) => summary.data?.servers.find((server) => server.serverId === id)?.serverName ?? id;
+  const header = (
+    <PageHeader
       title="Performance"
       subtitle="Latency and reliability of every tool"
-      icon={<SpeedOutlinedIcon />}
-      emptyTitle="No performance data yet"
-      description="Latency percentiles (p50, p95, p99), throughput and error rates per server and tool will be shown here as calls are recorded."
-      action={{ label: "Connect a tool server", to: "/servers" }}
-      secondaryAction={{ label: "Open analytics", to: "/analytics" }}
+      actions={<AnalyticsToolbar range={range} onRange={setRange} filters={filters} onFilters={setFilters} serverName={serverName} />}
     />
+  );
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+  if (summary.isError) {
+    return (
+      <>
+        {header}
+        <Alert severity="error">{errorMessage(summary.error)}</Alert>
+      </>
+    );
+  }
+  if (summary.data && summary.data.servers.length === 0 && Object.keys(filters).length === 0) {
+    return (
+      <>
+        {header}
+        <AnalyticsEmptyState
+          icon={<SpeedOutlinedIcon />}
+          title="No calls in this range"
+          description="Latency percentiles (p50, p95, p99) and error rates per server and tool appear here as soon as calls go through a proxy URL."
+        />
+      </>
+    );
+  }
+  const step = series.data?.range.step ?? '1h';
+  const times = series.data?.servers[0]?.series.map((point) => new Date(point.t)) ?? [];
+  return (
+    <>
+      {header}
+      <ChartCard
+        title="Latency over time"
+        subtitle="Per server, from merged latency sketches (within 1 %)"
+        loading={!series.data}
+        action={
+          <ToggleButtonGroup size="small" exclusive value={percentile} onChange={(_e, next: Percentile | null) => next && setPercentile(next)} aria-label="Percentile">
+            <ToggleButton value="p50Ms">p50</ToggleButton>
+            <ToggleButton value="p95Ms">p95</ToggleButton>
+            <ToggleButton value="p99Ms">p99</ToggleButton>
+          </ToggleButtonGroup>
+        }
+      >
+        {series.data && (
+          <LineChart
+            height={300}
+            xAxis={[{ scaleType: 'time', data: times, valueFormatter: (value: Date) => formatStep(value.toISOString(), step) }]}
+            yAxis={[{ valueFormatter: (value: number | null) => formatMs(value) }]}
+            series={series.data.servers.map((server) => ({
+              data: server.series.map((point) => point[percentile]),
+              label: server.serverName,
+              showMark: false,
+              connectNulls: true,
+              valueFormatter: (value: number | null) => formatMs(value),
+            }))}
+            margin={{ left: 16, right: 16 }}
+          />
+        )}
+      </ChartCard>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', xl: '3fr 2fr' }, gap: 2, mt: 2 }}>
+        <SlowestTools tools={summary.data?.tools} onTool={(tool, serverId) => setFilters({ tool, serverId })} />
+        <ErrorsByTool tools={summary.data?.tools} />
+      </Box>
+    </>
   );
 }

@@ -1,17 +1,117 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import PaidOutlinedIcon from '@mui/icons-material/PaidOutlined';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { PieChart } from '@mui/x-charts/PieChart';
+import { ErrorText } from '../../../../contract/errors';
+import { errorMessage } from '../../../api/apiError';
+import { useGetTrafficCostsQuery } from '../../../api/analyticsApi';
+import { useAppSelector } from '../../../app/hooks';
+import { PageHeader } from '../../../components/PageHeader';
+import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
+import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
+import { ChartCard } from '../../../components/analytics/ChartCard';
+import { KpiCard } from '../../../components/analytics/KpiCard';
+import { formatCount, formatUsd } from '../../../components/analytics/format';
+import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { ContextWeight } from '../components/ContextWeight';
+import { PriceSettings } from '../components/PriceSettings';
 
-/** Cost Analytics: the empty state shown until this feature's data exists. */
+/** /cost-analytics: spend over time by server, the token split, the month so far, context weight and prices. */
 export default function CostAnalyticsPage() {
-  return (
-    <PlaceholderPage
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const { range, filters, query, setRange, setFilters } = useAnalyticsRange();
+  const costs = useGetTrafficCostsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
+  const data = costs.data;
+  const serverName = (id: string) => data?.byServer.find((server) => server.id === id)?.name ?? id;
+  const header = (
+    <PageHeader
       title="Cost Analytics"
-      subtitle="What your agents' tool traffic costs"
-      icon={<PaidOutlinedIcon />}
-      emptyTitle="No cost data yet"
-      description="Token usage and spend per day, per server and per tool will be totalled here from the recorded sessions."
-      action={{ label: "Connect a tool server", to: "/servers" }}
-      secondaryAction={{ label: "See cost attribution", to: "/cost-attribution" }}
+      subtitle="What your agents' tool traffic costs their models, in tokens and dollars"
+      actions={<AnalyticsToolbar range={range} onRange={setRange} filters={filters} onFilters={setFilters} serverName={serverName} />}
     />
+  );
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+  if (costs.isError) {
+    return (
+      <>
+        {header}
+        <Alert severity="error">{errorMessage(costs.error)}</Alert>
+      </>
+    );
+  }
+  const nothing = data && data.byServer.length === 0 && data.contextWeight.length === 0 && Object.keys(filters).length === 0;
+  const servers = data?.byServer ?? [];
+  const split = data?.tokens;
+  return (
+    <>
+      {header}
+      {nothing ? (
+        <AnalyticsEmptyState
+          icon={<PaidOutlinedIcon />}
+          title="No cost data yet"
+          description="Tool definitions, arguments and results are counted in tokens and priced at your model's rates as soon as agents use a proxy URL."
+        />
+      ) : (
+        <>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, gap: 2 }}>
+            <KpiCard label="Cost in range" loading={!data} value={formatUsd(data?.total ?? 0)} />
+            <KpiCard label="Month to date" loading={!data} value={formatUsd(data?.monthToDate.cost ?? 0)} />
+            <KpiCard label="Projected month end" loading={!data} value={formatUsd(data?.monthToDate.projectedMonthEnd ?? 0)} />
+            <KpiCard label="Tokens in range" loading={!data} value={formatCount(split ? split.definitions + split.arguments + split.results : 0)} />
+          </Box>
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' }, gap: 2, mt: 2 }}>
+            <ChartCard title="Cost over time" subtitle="Per day (UTC), stacked by server" loading={!data}>
+              {data && (
+                <BarChart
+                  height={280}
+                  xAxis={[{ scaleType: 'band', data: data.byDay.map((day) => day.date.slice(5)) }]}
+                  yAxis={[{ width: 72, valueFormatter: (value: number | null) => formatUsd(value ?? 0) }]}
+                  series={servers.map((server) => ({
+                    data: data.byDay.map((day) => day.byServer[server.id] ?? 0),
+                    label: server.name,
+                    stack: 'cost',
+                    valueFormatter: (value: number | null) => formatUsd(value ?? 0),
+                  }))}
+                  margin={{ left: 24, right: 8 }}
+                />
+              )}
+            </ChartCard>
+            <ChartCard title="Where the tokens go" subtitle="Definitions and results are model input, arguments model output" loading={!data}>
+              {split && (
+                <PieChart
+                  height={280}
+                  series={[
+                    {
+                      innerRadius: 50,
+                      data: [
+                        { id: 'definitions', value: split.definitions, label: `Definitions (${formatCount(split.definitions)})` },
+                        { id: 'arguments', value: split.arguments, label: `Arguments (${formatCount(split.arguments)})` },
+                        { id: 'results', value: split.results, label: `Results (${formatCount(split.results)})` },
+                      ],
+                    },
+                  ]}
+                />
+              )}
+            </ChartCard>
+          </Box>
+          <Box sx={{ mt: 2 }}>
+            <ContextWeight weights={data?.contextWeight} />
+          </Box>
+        </>
+      )}
+      <Box sx={{ mt: 2 }}>
+        <PriceSettings workspaceId={workspaceId} />
+      </Box>
+    </>
   );
 }

@@ -1,17 +1,115 @@
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import DownloadOutlinedIcon from '@mui/icons-material/DownloadOutlined';
 import PieChartOutlineIcon from '@mui/icons-material/PieChartOutlined';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { ErrorText } from '../../../../contract/errors';
+import { errorMessage } from '../../../api/apiError';
+import { useGetTrafficCostsQuery } from '../../../api/analyticsApi';
+import { useAppSelector } from '../../../app/hooks';
+import { PageHeader } from '../../../components/PageHeader';
+import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
+import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
+import { ChartCard } from '../../../components/analytics/ChartCard';
+import { formatUsd } from '../../../components/analytics/format';
+import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
+import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { attributionCsv, attributionRows, DIMENSION_LABELS, DIMENSIONS, readDimension, type AttributionRow, type Dimension } from '../attributionRows';
+import { AttributionTable } from '../components/AttributionTable';
 
-/** Cost Attribution: the empty state shown until this feature's data exists. */
+/** Where a row leads when clicked: a narrower filter and the next dimension down. */
+const DRILL_DOWN: Partial<Record<Dimension, Dimension>> = { server: 'tool', tool: 'client', client: 'session' };
+
+function download(text: string, filename: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** /cost-attribution: the range's spend broken down by a chosen dimension, with drill-down and CSV export. */
 export default function CostAttributionPage() {
-  return (
-    <PlaceholderPage
+  const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const { range, filters, query, search, setRange, setFilters, setParam, setView } = useAnalyticsRange();
+  const dimension = readDimension(search.get('by'));
+  const costs = useGetTrafficCostsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
+  const serverName = (id: string) => costs.data?.byServer.find((server) => server.id === id)?.name ?? id;
+
+  const header = (
+    <PageHeader
       title="Cost Attribution"
-      subtitle="Which servers, tools and sessions the spend comes from"
-      icon={<PieChartOutlineIcon />}
-      emptyTitle="Nothing to attribute yet"
-      description="Spend will be broken down here by server, tool and session so you can see where the budget goes."
-      action={{ label: "Connect a tool server", to: "/servers" }}
-      secondaryAction={{ label: "Open cost analytics", to: "/cost-analytics" }}
+      subtitle="Which servers, tools, clients, keys and sessions the spend comes from"
+      actions={<AnalyticsToolbar range={range} onRange={setRange} filters={filters} onFilters={setFilters} serverName={serverName} />}
     />
+  );
+  if (!workspaceId) {
+    return (
+      <>
+        {header}
+        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
+      </>
+    );
+  }
+  if (costs.isError) {
+    return (
+      <>
+        {header}
+        <Alert severity="error">{errorMessage(costs.error)}</Alert>
+      </>
+    );
+  }
+  const data = costs.data;
+  if (data && data.byServer.length === 0 && Object.keys(filters).length === 0) {
+    return (
+      <>
+        {header}
+        <AnalyticsEmptyState
+          icon={<PieChartOutlineIcon />}
+          title="Nothing to attribute yet"
+          description="Once agents call tools through a proxy URL, their spend is broken down here by server, tool, client, platform key and session."
+        />
+      </>
+    );
+  }
+  const rows = data ? attributionRows(data, dimension) : [];
+  const drill = (row: AttributionRow) => {
+    const next = DRILL_DOWN[dimension];
+    if (!next) return;
+    if (dimension === 'server') setView({ serverId: row.id }, { by: next });
+    else if (dimension === 'tool') setView({ serverId: row.serverId ?? undefined, tool: row.name }, { by: next });
+    else if (dimension === 'client') setView({ client: row.id }, { by: next });
+  };
+  const exportCsv = () => download(attributionCsv(rows, dimension), `cost-attribution-${dimension}-${data?.range.from.slice(0, 10)}-${data?.range.to.slice(0, 10)}.csv`);
+
+  return (
+    <>
+      {header}
+      <ChartCard
+        title={`Cost by ${DIMENSION_LABELS[dimension].toLowerCase()}`}
+        subtitle={data ? `${formatUsd(rows.reduce((sum, row) => sum + row.cost, 0))} in ${rows.length} row${rows.length === 1 ? '' : 's'}${DRILL_DOWN[dimension] ? ' · click a row to drill down' : ''}` : undefined}
+        loading={!data}
+        height={320}
+        action={
+          <Button size="small" variant="outlined" startIcon={<DownloadOutlinedIcon />} onClick={exportCsv} disabled={!data || rows.length === 0}>
+            Export CSV
+          </Button>
+        }
+      >
+        <ToggleButtonGroup size="small" exclusive value={dimension} onChange={(_e, next: Dimension | null) => next && setParam('by', next)} aria-label="Break down by" sx={{ mb: 2, flexWrap: 'wrap' }}>
+          {DIMENSIONS.map((option) => (
+            <ToggleButton key={option} value={option}>
+              {DIMENSION_LABELS[option]}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+        <AttributionTable rows={rows} dimension={dimension} onDrill={DRILL_DOWN[dimension] ? drill : undefined} />
+      </ChartCard>
+    </>
   );
 }

@@ -10,7 +10,7 @@ import type { ToolCallDto } from '../../../../contract/sessions';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { formatDuration, sessionPath } from '../../sessions/formatting';
 
-const STATUS_COLOR = { ok: 'success', error: 'error', pending: 'default' } as const;
+const STATUS_COLOR = { ok: 'success', error: 'error', timeout: 'error', pending: 'default' } as const;
 
 /** The newest tool calls of the workspace, each leading to its session. */
 export function LatestActivity({ calls, loading }: { calls: ToolCallDto[]; loading: boolean }) {

@@ -12,6 +12,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
+import { AgentCallUsage } from '../../billing';
 import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
 import { formatDuration } from '../../sessions/formatting';
 import { useGetServersQuery } from '../../servers/serversApi';
@@ -123,6 +124,9 @@ export default function DashboardPage() {
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
         <LatestActivity calls={data?.latestActivity ?? []} loading={loading} />
         <ServersHealthCard online={data?.servers.online ?? 0} total={data?.servers.total ?? 0} servers={servers ?? []} loading={loading} />
+      </Box>
+      <Box sx={{ mt: 2.5 }}>
+        <AgentCallUsage />
       </Box>
     </>
   );

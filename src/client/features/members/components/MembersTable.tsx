@@ -1,4 +1,6 @@
 import Avatar from '@mui/material/Avatar';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
@@ -12,6 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { MemberDto } from '../../../../contract/members';
+import type { MemberRole } from '../../../../contract/workspaces';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { generatedAvatarUrl } from '../../auth/userMapping';
 import { MemberRoleChip } from './MemberRoleChip';
@@ -21,10 +24,16 @@ interface MembersTableProps {
   currentUserId: string | null;
   /** Given only to owners and admins: the remove action per removable member. */
   onRemove?: (member: MemberDto) => void;
+  /** Given only to owners and admins: changes a member's role (the server keeps one owner). */
+  onRoleChange?: (member: MemberDto, role: MemberRole) => void;
+  /** Owners may grant or take away the owner role; admins may not. */
+  canGrantOwner?: boolean;
 }
 
+const ROLE_LABELS: Record<MemberRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+
 /** The workspace's people: name, email, role and when they joined. */
-export function MembersTable({ members, currentUserId, onRemove }: MembersTableProps) {
+export function MembersTable({ members, currentUserId, onRemove, onRoleChange, canGrantOwner = false }: MembersTableProps) {
   return (
     <TableContainer component={Paper} variant="outlined" sx={{ borderRadius: 3 }}>
       <Table aria-label="Workspace members">
@@ -64,7 +73,24 @@ export function MembersTable({ members, currentUserId, onRemove }: MembersTableP
                   </Typography>
                 </TableCell>
                 <TableCell>
-                  <MemberRoleChip role={member.role} />
+                  {onRoleChange && (canGrantOwner || member.role !== 'owner') ? (
+                    <Select
+                      size="small"
+                      value={member.role}
+                      onChange={(event) => onRoleChange(member, event.target.value as MemberRole)}
+                      inputProps={{ 'aria-label': `Role of ${name}` }}
+                      data-testid="member-role"
+                      sx={{ minWidth: 120 }}
+                    >
+                      {(canGrantOwner ? (['owner', 'admin', 'member'] as const) : (['admin', 'member'] as const)).map((role) => (
+                        <MenuItem key={role} value={role}>
+                          {ROLE_LABELS[role]}
+                        </MenuItem>
+                      ))}
+                    </Select>
+                  ) : (
+                    <MemberRoleChip role={member.role} />
+                  )}
                 </TableCell>
                 <TableCell>
                   <Typography variant="body2" color="text.secondary" component="span">

@@ -5,11 +5,12 @@ import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
 import Typography from '@mui/material/Typography';
 import type { ToolCallDto } from '../../../../contract/sessions';
+import { isFailedCall } from '../../../../contract/sessions';
 import { ToolCallCard } from '../../sessions/components/ToolCallCard';
 import { formatDuration } from '../../sessions/formatting';
 import { describeNext, extractReasoning } from '../reasoning';
 
-const BAR_COLOR = { ok: '#4fc3f7', error: '#f44336', pending: '#ffb300' } as const;
+const BAR_COLOR = { ok: '#4fc3f7', error: '#f44336', timeout: '#e65100', pending: '#ffb300' } as const;
 
 /**
  * The session's calls in order as a waterfall: each bar starts and lasts as the call did on the
@@ -26,7 +27,7 @@ export function CallWaterfall({ calls }: { calls: ToolCallDto[] }) {
         const reasoning = extractReasoning(call);
         const left = ((Date.parse(call.startedAt) - start) / span) * 100;
         const width = Math.max(0.6, ((call.durationMs ?? 0) / span) * 100);
-        const failed = call.status === 'error';
+        const failed = isFailedCall(call.status);
         return (
           <Box component="li" key={call.id} aria-label={`Call ${index + 1}: ${call.toolName}`} sx={{ listStyle: 'none', borderBottom: '1px solid', borderColor: 'divider', py: 1 }}>
             <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(180px, 1fr) 2fr minmax(220px, 1.4fr)' }, gap: 2, alignItems: 'start' }}>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../components/dates/dateDisplay';
 import { useMemo } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { skipToken } from '@reduxjs/toolkit/query/react';
@@ -75,7 +76,7 @@ export default function ThoughtTracingPage() {
         <TextField select size="small" label="Session" value={options.some((s) => s.id === chosen) ? chosen : ''} onChange={(e) => setSearch({ sessionId: e.target.value })} sx={{ minWidth: 320 }}>
           {options.map((s) => (
             <MenuItem key={s.id} value={s.id}>
-              {`${formatClient(s.clientName, s.clientVersion)} · ${s.serverName ?? 'server'} · ${new Date(s.startedAt).toLocaleString()} · ${s.callCount} calls`}
+              {`${formatClient(s.clientName, s.clientVersion)} · ${s.serverName ?? 'server'} · ${formatDateTime(s.startedAt)} · ${s.callCount} calls`}
             </MenuItem>
           ))}
         </TextField>

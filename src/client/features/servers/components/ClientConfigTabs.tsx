@@ -4,11 +4,11 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { CodeFrame, MONOSPACE_FONT } from '../../../components/CodeFrame';
-import { clientConfigs } from '../clientConfigs';
+import { clientConfigs, KEY_PLACEHOLDER } from '../clientConfigs';
 
 /** Tabs of ready-to-paste client configuration for one server's proxy URL. */
-export function ClientConfigTabs({ serverName, proxyUrl }: { serverName: string; proxyUrl: string }) {
-  const configs = clientConfigs(serverName, proxyUrl);
+export function ClientConfigTabs({ serverName, proxyUrl, requireKey = false }: { serverName: string; proxyUrl: string; requireKey?: boolean }) {
+  const configs = clientConfigs(serverName, proxyUrl, requireKey);
   const [selected, setSelected] = useState(configs[0].id);
   const config = configs.find((c) => c.id === selected) ?? configs[0];
   return (
@@ -27,6 +27,7 @@ export function ClientConfigTabs({ serverName, proxyUrl }: { serverName: string;
       </Tabs>
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1, mb: 0.5 }}>
         {config.where}
+        {requireKey && ` · This workspace requires a platform key: replace ${KEY_PLACEHOLDER} with one from Workspace Settings → Security.`}
       </Typography>
       <CodeFrame copyText={config.snippet} copyLabel={`Copy ${config.label} configuration`}>
         <Box

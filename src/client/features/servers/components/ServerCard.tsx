@@ -16,6 +16,8 @@ import MonitorHeartOutlinedIcon from '@mui/icons-material/MonitorHeartOutlined';
 import type { ServerDto } from '../../../../contract/servers';
 import { useFlag } from '../../flags/useFlag';
 import { ClientConfigTabs } from './ClientConfigTabs';
+import { useAppSelector } from '../../../app/hooks';
+import { selectCurrentWorkspace } from '../../workspaces/workspaceSlice';
 import { ProxyUrlField } from './ProxyUrlField';
 import { ServerStatusChip } from './ServerStatusChip';
 
@@ -32,6 +34,8 @@ interface ServerCardProps {
 /** One registered server: status, schemas, proxy URL and how to connect a client to it. */
 export function ServerCard({ server, checking, highlighted = false, onCheckHealth, onEdit, onDelete }: ServerCardProps) {
   const cardRef = useRef<HTMLElement>(null);
+  // Snippets carry a key header when the server's workspace requires one.
+  const requireKey = useAppSelector(selectCurrentWorkspace)?.requirePlatformKey === true;
   useEffect(() => {
     if (highlighted) cardRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
   }, [highlighted]);
@@ -101,7 +105,7 @@ export function ServerCard({ server, checking, highlighted = false, onCheckHealt
           Connect a client
         </Button>
         <Collapse in={showConfig} unmountOnExit>
-          <ClientConfigTabs serverName={server.name} proxyUrl={server.proxyUrl} />
+          <ClientConfigTabs serverName={server.name} proxyUrl={server.proxyUrl} requireKey={requireKey} />
         </Collapse>
       </CardContent>
     </Card>

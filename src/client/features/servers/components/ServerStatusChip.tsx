@@ -3,11 +3,9 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { ServerDto } from '../../../../contract/servers';
 import { RelativeTime } from '../../../components/RelativeTime';
-import { useNow } from '../useNow';
 
 /** Online / offline as the health monitor last saw it, and when that was. */
 export function ServerStatusChip({ server }: { server: ServerDto }) {
-  const now = useNow(10_000);
   const online = server.status === 'online';
   const neverChecked = server.lastChecked === null;
   return (
@@ -24,7 +22,7 @@ export function ServerStatusChip({ server }: { server: ServerDto }) {
       <Typography variant="caption" color="text.secondary">
         {server.lastChecked ? (
           <>
-            checked <RelativeTime value={server.lastChecked} now={Math.max(now, Date.parse(server.lastChecked))} />
+            checked <RelativeTime value={server.lastChecked} />
           </>
         ) : (
           'not checked yet'

@@ -25,6 +25,8 @@ import {
 } from '../serversApi';
 import { startSchemaDiscovery } from '../startSchemaDiscovery';
 import { useServersList } from '../useServersList';
+import { useFlag } from '../../flags/useFlag';
+import { HostedSection } from '../../deployments';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; server: ServerDto } | { kind: 'delete'; server: ServerDto } | null;
 
@@ -42,6 +44,7 @@ export default function ServersPage() {
   const [updateServer] = useUpdateServerMutation();
   const [deleteServer] = useDeleteServerMutation();
   const [checkHealth] = useCheckServerHealthMutation();
+  const showDeployments = useFlag('show_deployments');
   const close = () => setDialog(null);
 
   const add = async (values: ServerFormValues) => {
@@ -139,13 +142,14 @@ export default function ServersPage() {
           ))}
         </Box>
       )}
+      {showDeployments && <HostedSection workspaceId={workspaceId} />}
       {dialog?.kind === 'add' && <ServerFormDialog title="Add tool server" submitLabel="Add server" busyLabel="Adding..." onSubmit={add} onClose={close} />}
       {dialog?.kind === 'edit' && (
         <ServerFormDialog
           title={`Edit ${dialog.server.name}`}
           submitLabel="Save changes"
           busyLabel="Saving..."
-          initial={{ url: dialog.server.url, name: dialog.server.name, description: dialog.server.description }}
+          initial={{ url: dialog.server.url, name: dialog.server.name, description: dialog.server.description, transport: dialog.server.transport, hasCredentials: dialog.server.hasCredentials }}
           onSubmit={edit(dialog.server)}
           onClose={close}
         />

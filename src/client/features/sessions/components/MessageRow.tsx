@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { MessageDto, ToolCallDto } from '../../../../contract/sessions';
+import { isFailedCall } from '../../../../contract/sessions';
 import { formatBytes, formatDuration } from '../formatting';
 import { PayloadView } from './PayloadView';
 
@@ -17,14 +18,15 @@ interface MessageRowProps {
 function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
   if (message.kind === 'error') return true;
   // A tool can fail inside a successful JSON-RPC response (result.isError).
-  return message.kind === 'response' && toolCall?.status === 'error';
+  return message.kind === 'response' && (toolCall !== undefined && isFailedCall(toolCall.status));
 }
 
 /** One JSON-RPC message of the timeline. Its payload is shown as text only. */
 export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowProps) {
   const error = isError(message, toolCall);
   const fromAgent = message.direction === 'client_to_server';
-  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to #${message.jsonrpcId ?? '?'}` : message.kind);
+  // The JSON-RPC id is named "id", the message's place in the session "#": two numbers, two names.
+  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to id ${message.jsonrpcId ?? '?'}` : message.kind);
   return (
     <Box
       component="li"
@@ -39,6 +41,7 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         py: 1,
         mb: 1,
         borderRadius: 1,
+        minWidth: 0,
       }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -49,17 +52,17 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
           {fromAgent ? 'agent → server' : 'server → agent'}
         </Typography>
         <Chip size="small" label={message.kind} color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'} variant="outlined" />
-        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
           {title}
         </Typography>
         {toolCall && message.kind === 'request' && (
-          <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+          <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
             {toolCall.toolName}
           </Typography>
         )}
         {toolCall && message.kind !== 'request' && (
-          <Typography variant="caption" color={toolCall.status === 'error' ? 'error.main' : 'text.secondary'}>
-            {toolCall.status === 'error' ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
+          <Typography variant="caption" color={isFailedCall(toolCall.status) ? 'error.main' : 'text.secondary'}>
+            {isFailedCall(toolCall.status) ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
           </Typography>
         )}
         <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
@@ -67,7 +70,7 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         </Typography>
       </Box>
       {error && toolCall?.errorMessage && (
-        <Typography variant="body2" color="error.main" sx={{ mt: 0.5 }}>
+        <Typography variant="body2" color="error.main" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {toolCall.errorMessage}
         </Typography>
       )}

@@ -7,15 +7,15 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { SessionDto } from '../../../../contract/sessions';
 import { CopyButton } from '../../../components/CopyButton';
-import { formatClient, formatDuration, serverPath } from '../formatting';
+import { formatClient, formatDateTime, formatDuration, formatProtocol, serverPath } from '../formatting';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <Box>
+    <Box sx={{ minWidth: 0, gridColumn: wide ? 'span 2' : undefined }}>
       <Typography variant="caption" color="text.secondary" component="dt">
         {label}
       </Typography>
-      <Typography variant="body2" component="dd" sx={{ m: 0, wordBreak: 'break-all' }}>
+      <Typography variant="body2" component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
         {children}
       </Typography>
     </Box>
@@ -35,9 +35,9 @@ export function SessionMetadata({ session }: { session: SessionDto }) {
           </Link>
         </Field>
         <Field label="Client">{formatClient(session.clientName, session.clientVersion)}</Field>
-        <Field label="Protocol">{`${session.protocolVersion ?? 'unknown'} · ${session.transport}`}</Field>
-        <Field label="Started">{new Date(session.startedAt).toLocaleString()}</Field>
-        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>{new Date(session.endedAt ?? session.lastActivityAt).toLocaleString()}</Field>
+        <Field label="Protocol">{`${formatProtocol(session.protocolVersion)} · ${session.transport}`}</Field>
+        <Field label="Started">{formatDateTime(session.startedAt)}</Field>
+        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>{formatDateTime(session.endedAt ?? session.lastActivityAt)}</Field>
         <Field label="Duration">{formatDuration(session.durationMs)}</Field>
         <Field label="Messages / calls / errors">
           {`${session.messageCount.toLocaleString()} / ${session.callCount.toLocaleString()} / `}
@@ -46,9 +46,14 @@ export function SessionMetadata({ session }: { session: SessionDto }) {
           </Box>
         </Field>
         {session.mcpSessionId && (
-          <Field label="MCP session id">
-            {session.mcpSessionId}
-            <CopyButton text={session.mcpSessionId} label="Copy MCP session id" />
+          <Field label="MCP session id" wide>
+            {/* The id and its copy button stay together; a long id wraps as a whole line, not one character. */}
+            <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
+              <Box component="span" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+                {session.mcpSessionId}
+              </Box>
+              <CopyButton text={session.mcpSessionId} label="Copy MCP session id" />
+            </Box>
           </Field>
         )}
       </Box>

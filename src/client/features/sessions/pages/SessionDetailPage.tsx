@@ -99,8 +99,9 @@ export default function SessionDetailPage() {
     <>
       {header}
       <SessionMetadata session={session.data} />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '3fr 2fr' }, alignItems: 'start' }}>
-        <Paper variant="outlined" sx={{ p: 2 }}>
+      {/* minmax(0, …): a column never grows past its share for a long unbroken payload line (the page must not scroll sideways). */}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
+        <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
             Timeline
           </Typography>
@@ -135,7 +136,7 @@ export default function SessionDetailPage() {
             </>
           )}
         </Paper>
-        <Paper variant="outlined" sx={{ p: 2 }}>
+        <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
             <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
               Tool calls

@@ -1,19 +1,86 @@
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
+import Alert from '@mui/material/Alert';
+import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { errorMessage, isApiError } from '../../../api/apiError';
+import { EmptyState } from '../../../components/EmptyState';
+import { PageHeader } from '../../../components/PageHeader';
+import { useFlags } from '../../flags/useFlag';
+import { WorkspaceIntegrationsTab } from '../../integrations';
+import { WorkspaceSecurityTab } from '../../keys';
+import { MembersPanel, MyInvitations } from '../../members';
+import { WorkspaceTelemetryTab } from '../../telemetry';
+import { GeneralTab } from '../settings/GeneralTab';
+import { NotificationSettingsTab } from '../settings/NotificationSettingsTab';
+import { useGetWorkspaceQuery } from '../workspacesApi';
 
-/** Workspace Settings: the empty state shown until this feature's data exists. */
+type WorkspaceTab = 'general' | 'members' | 'notifications' | 'security' | 'telemetry' | 'integrations';
+
+/** /workspace/{workspaceId}/settings: General, Members, Notifications, and the flagged Security, Telemetry and Integrations tabs. */
 export default function WorkspaceSettingsPage() {
   const { workspaceId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const flags = useFlags();
+  const workspace = useGetWorkspaceQuery(workspaceId, { skip: !workspaceId });
+
+  const tabs: { id: WorkspaceTab; label: string }[] = [
+    { id: 'general', label: 'General' },
+    { id: 'members', label: 'Members' },
+    { id: 'notifications', label: 'Notifications' },
+    ...(flags.show_workspace_security ? [{ id: 'security' as const, label: 'Security' }] : []),
+    ...(flags.show_workspace_telemetry ? [{ id: 'telemetry' as const, label: 'Telemetry' }] : []),
+    ...(flags.show_workspace_integrations ? [{ id: 'integrations' as const, label: 'Integrations' }] : []),
+  ];
+  const tab: WorkspaceTab = tabs.find((t) => t.id === params.get('tab'))?.id ?? 'general';
+
+  if (workspace.isError && isApiError(workspace.error) && workspace.error.status === 404) {
+    return (
+      <>
+        <PageHeader title="Workspace Settings" />
+        {/* An invitation's link leads here before the invitee is a member: answer it in place. */}
+        <MyInvitations workspaceId={workspaceId} />
+        <EmptyState
+          icon={<SettingsOutlinedIcon />}
+          title="Workspace not found"
+          description="This workspace does not exist or you are not a member of it."
+          action={{ label: 'Back to the overview', to: '/dashboard' }}
+        />
+      </>
+    );
+  }
+  const data = workspace.data;
+  const canManage = data?.role === 'owner' || data?.role === 'admin';
   return (
-    <PlaceholderPage
-      title="Workspace Settings"
-      subtitle="Name, type, keys and limits of this workspace"
-      icon={<SettingsOutlinedIcon />}
-      emptyTitle="Workspace settings"
-      description={`The workspace's name and description, its API keys, telemetry export and plan limits will be managed here.`}
-      action={{ label: "Manage members", to: "/members" }}
-      secondaryAction={{ label: "Your account settings", to: "/settings" }}
-    />
+    <>
+      <PageHeader title="Workspace Settings" subtitle={data ? data.name : 'Name, members and notifications of this workspace'} />
+      {workspace.isError && !data && <Alert severity="error">{errorMessage(workspace.error)}</Alert>}
+      {!data && !workspace.isError && <Skeleton variant="rounded" height={280} aria-label="Loading workspace" />}
+      {data && (
+        <>
+          <Tabs
+            value={tab}
+            onChange={(_, value: WorkspaceTab) => setParams({ tab: value })}
+            variant="scrollable"
+            allowScrollButtonsMobile
+            aria-label="Workspace settings"
+            sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+          >
+            {tabs.map((t) => (
+              <Tab key={t.id} value={t.id} label={t.label} id={`workspace-tab-${t.id}`} aria-controls={`workspace-panel-${t.id}`} />
+            ))}
+          </Tabs>
+          <div role="tabpanel" id={`workspace-panel-${tab}`} aria-labelledby={`workspace-tab-${tab}`}>
+            {tab === 'general' && <GeneralTab workspace={data} />}
+            {tab === 'members' && <MembersPanel workspace={data} />}
+            {tab === 'notifications' && <NotificationSettingsTab workspace={data} />}
+            {tab === 'security' && <WorkspaceSecurityTab workspace={data} />}
+            {tab === 'telemetry' && <WorkspaceTelemetryTab workspaceId={data.id} canManage={canManage} />}
+            {tab === 'integrations' && <WorkspaceIntegrationsTab workspaceId={data.id} canManage={canManage} />}
+          </div>
+        </>
+      )}
+    </>
   );
 }

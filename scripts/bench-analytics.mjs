@@ -1,0 +1,249 @@
+// `node scripts/bench-analytics.mjs` (part of `npm run bench`): the analytics calls at scale, and
+// what tokenizing costs the recorder.
+// Part 1 seeds one workspace with the rollups of 10,000,000 calls over 90 days — 5 servers × 8 tools
+// × 4 clients; day and hour rows for all 90 days, minute rows for the last 48 hours and around
+// every range's start (the only places a range reads minutes), 100,000 sessions with their token
+// sums — into a fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…,
+// a scratch database created and dropped), then times the five calls through the real app (fastify
+// inject: auth, workspace guard, validation, serialization) for each range, next to GET /config,
+// the cheapest route, measured in the same run. Prints p50/p95 and the ratio to the baseline.
+// Part 2 measures the recorder's batch work on the same batches of 250 settled calls with and
+// without the analytics part (tokenizing, error classes, sketches, rollups of three grains), and
+// prints the ratio of their throughputs.
+// Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+
+import { requireSource as require } from './lib/tsSources.mjs';
+const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
+const { openDatabase } = require('../src/server/db/database.ts');
+const { migrate } = require('../src/server/db/migrate.ts');
+const { buildApp } = require('../src/server/app.ts');
+const { loadConfig, generateSecret } = require('../src/server/config.ts');
+const { signAccessToken } = require('../src/server/auth/accessToken.ts');
+const { writeBatch } = require('../src/server/recording/batchWriter.ts');
+const { TrafficRollup } = require('../src/server/recording/trafficRollup.ts');
+const { LatencySketch } = require('../src/server/recording/latencySketch.ts');
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const RECORDER_BATCHES = Number(process.env.BENCH_RECORDER_BATCHES ?? 40);
+const SERVERS = 5;
+const TOOLS = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
+const CLIENTS = ['claude-code', 'cursor', 'windsurf', 'custom-agent'];
+const DAYS = 90;
+const HOUR = 3_600_000;
+
+async function openScratchDatabase() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return { db: await openDatabase({}), engine: 'pglite (in memory)', drop: async () => {} };
+  const scratch = await createScratchDatabase(base, 'toolscope_bench');
+  return { db: await openDatabase({ databaseUrl: scratch.url }), engine: 'postgresql', drop: () => scratch.drop() };
+}
+
+/** Sketches of realistic latencies (log-normal-ish around 40 ms), `calls` values each, as stored. */
+function sketchPool(calls, count) {
+  const pool = [];
+  for (let i = 0; i < count; i += 1) {
+    const sketch = new LatencySketch();
+    for (let c = 0; c < calls; c += 1) sketch.add(Math.round(Math.exp(2 + Math.random() * 2.5 + Math.random() * 1.5)));
+    pool.push(JSON.stringify(sketch.toBins()));
+  }
+  return pool;
+}
+
+async function seed(db) {
+  const userId = randomUUID();
+  const workspaceId = randomUUID();
+  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`, [userId, `${userId}@bench.test`]);
+  await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
+  const serverIds = [];
+  for (let i = 0; i < SERVERS; i += 1) {
+    const id = randomUUID();
+    serverIds.push(id);
+    await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`, [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')]);
+  }
+  const keys = SERVERS * TOOLS.length * CLIENTS.length;
+  const now = Date.now();
+  const lastHour = Math.floor(now / HOUR) * HOUR;
+  // Calls per key and bucket, so that the 90 days hold CALLS calls.
+  const perHour = CALLS / (DAYS * 24 * keys);
+  const grains = [
+    { table: 'traffic_days', step: 24 * HOUR, calls: perHour * 24, pool: sketchPool(Math.min(400, Math.round(perHour * 24)), 32) },
+    { table: 'traffic_hours', step: HOUR, calls: perHour, pool: sketchPool(Math.max(1, Math.round(perHour)), 32) },
+  ];
+  for (const grain of grains) {
+    const first = Math.floor((now - DAYS * 24 * HOUR) / grain.step) * grain.step;
+    const buckets = Math.ceil((now - first) / grain.step);
+    await insertRollups(db, grain.table, workspaceId, serverIds, first, grain.step, buckets, grain.calls, grain.pool);
+  }
+  // Minutes: the last 48 hours, and two hours around the start of each range and of the period before it.
+  const minutePool = sketchPool(2, 32);
+  const perMinute = perHour / 60;
+  await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, lastHour - 47 * HOUR, 60_000, 48 * 60 + Math.ceil((now - lastHour) / 60_000), perMinute, minutePool);
+  for (const days of [2, 7, 14, 30, 60, 90, 180]) {
+    const start = Math.floor((now - days * 24 * HOUR) / HOUR) * HOUR - HOUR;
+    await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, 120, perMinute, minutePool);
+  }
+  // Sessions with their token sums (100 calls each), over the 90 days.
+  const sessions = Math.round(CALLS / 100);
+  await db.query(
+    `insert into sessions (workspace_id, server_id, transport, client_name, status, started_at, last_activity_at, ended_at,
+       message_count, call_count, error_count, argument_tokens, result_tokens, definition_tokens)
+     select $1, ($2::uuid[])[1 + g % ${SERVERS}], 'streamable-http', ($3::text[])[1 + g % 4], 'ended',
+       now() - make_interval(secs => g * ${(DAYS * 86_400) / sessions}), now() - make_interval(secs => g * ${(DAYS * 86_400) / sessions} - 600),
+       now() - make_interval(secs => g * ${(DAYS * 86_400) / sessions} - 600), 204, 100, g % 3, 4000 + g % 500, 30000 + g % 7000, 6000
+     from generate_series(1, $4::int) g`,
+    [workspaceId, serverIds, CLIENTS, sessions],
+  );
+  await db.query('analyze');
+  const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days`);
+  return { userId, workspaceId, serverIds, rows: counts[0] };
+}
+
+/** Rows of every key for `buckets` buckets from `first`, ~`calls` calls each (whole numbers that add up). */
+async function insertRollups(db, table, workspaceId, serverIds, first, step, buckets, calls, pool) {
+  await db.query(
+    `insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, platform_key_id, calls, protocol_errors, server_errors, tool_errors,
+       sessions, argument_tokens, result_tokens, definition_tokens, duration_sum_ms, duration_max_ms, last_call_at, latency)
+     select $1, b.bucket, s.id, t.name, c.name, null, n.calls, (n.calls / 200)::int, (n.calls / 150)::int, (n.calls / 60)::int,
+       (n.calls / 100)::int, n.calls * 40, n.calls * 300, n.calls * 60, n.calls * 80, 2500, b.bucket, ($7::jsonb[])[1 + abs(hashtext(s.id::text || t.name || c.name || b.bucket::text)) % ${pool.length}]
+     from (select to_timestamp(($2::float8 + g * $3::float8) / 1000) as bucket, g from generate_series(0, $4::int - 1) g) b
+     cross join unnest($5::uuid[]) as s(id) cross join unnest($6::text[]) as t(name) cross join unnest($8::text[]) as c(name)
+     cross join lateral (select floor($9::float8 * (0.5 + (abs(hashtext(s.id::text || t.name || c.name || b.g::text)) % 1000) / 1000.0)
+       + (abs(hashtext(b.g::text || c.name || t.name || s.id::text)) % 1000) / 1000.0)::int as calls) n
+     where n.calls > 0`,
+    [workspaceId, first, step, buckets, serverIds, TOOLS, pool, CLIENTS, calls],
+  );
+}
+
+async function time(fn, runs = RUNS) {
+  for (let i = 0; i < 3; i += 1) await fn();
+  const samples = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: samples[Math.floor(samples.length * 0.5)], p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
+}
+
+const fmt = (ms) => ms.toFixed(1).padStart(8);
+
+async function analyticsCalls(db, engine) {
+  const seedStart = performance.now();
+  const { userId, workspaceId, serverIds, rows } = await seed(db);
+  const seedMs = performance.now() - seedStart;
+  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined });
+  const app = await buildApp({ config, db });
+  await app.ready();
+  try {
+    const token = signAccessToken(userId, config.secret);
+    const base = `/api/v1/workspaces/${workspaceId}/analytics`;
+    const call = (url, auth = true) => async () => {
+      const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
+      if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const total = await call(`${base}/overview?range=90d`)();
+    const baseline = await time(call('/api/v1/config', false));
+    console.log(`analytics bench — ${engine}: ${total.totals.calls.toLocaleString('en')} calls in 90 days (rollup rows: ${rows.days.toLocaleString('en')} days, ${rows.hours.toLocaleString('en')} hours, ${rows.minutes.toLocaleString('en')} minutes; seeded in ${(seedMs / 1000).toFixed(0)} s), ${RUNS} runs each`);
+    console.log(`baseline GET /api/v1/config: p50 ${fmt(baseline.p50)} ms  p95 ${fmt(baseline.p95)} ms`);
+    console.log(`${'GET …/analytics/…'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  ×config(p95)`);
+    let worst = 0;
+    for (const range of ['24h', '7d', '30d', '90d']) {
+      for (const path of ['overview', 'costs', 'performance?format=summary', 'performance', 'usage/daily', 'tools']) {
+        const url = `${base}/${path}${path.includes('?') ? '&' : '?'}range=${range}`;
+        const timing = await time(call(url));
+        worst = Math.max(worst, timing.p95);
+        console.log(`${`${path} ${range}`.padEnd(40)} ${fmt(timing.p50)} ${fmt(timing.p95)}  ${(timing.p95 / baseline.p95).toFixed(0).padStart(8)}`);
+      }
+    }
+    const filtered = await time(call(`${base}/costs?range=90d&serverId=${serverIds[1]}&tool=search_docs`));
+    console.log(`${'costs 90d, server + tool filter'.padEnd(40)} ${fmt(filtered.p50)} ${fmt(filtered.p95)}  ${(filtered.p95 / baseline.p95).toFixed(0).padStart(8)}`);
+    console.log(`slowest p95: ${worst.toFixed(1)} ms (target: ${engine.startsWith('pglite') ? '250' : '100'} ms)`);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Settled calls as the recorder holds them: request and response text, arguments and result values. */
+function settledCalls(workspaceId, serverId, sessionId, count, offset) {
+  const calls = [];
+  const at = new Date().toISOString();
+  for (let i = 0; i < count; i += 1) {
+    const n = offset + i;
+    const args = { path: `/srv/data/project-${n % 97}/notes-${n}.md`, query: `quarterly revenue by region ${n % 13}`, limit: 20 };
+    const text = `Found ${n % 40} matching lines.\n` + Array.from({ length: 12 }, (_, k) => `line ${k}: revenue for region ${(n + k) % 13} rose ${(n * k) % 17}% against the previous quarter`).join('\n');
+    const result = { content: [{ type: 'text', text }] };
+    const request = JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: TOOLS[n % 8], arguments: args } });
+    const response = JSON.stringify({ jsonrpc: '2.0', id: n, result });
+    calls.push({
+      id: randomUUID(), workspace_id: workspaceId, server_id: serverId, server_name: 'server-0', session_id: sessionId, jsonrpc_id: String(n),
+      tool_name: TOOLS[n % 8], arguments: args, result, error_message: null, status: 'ok', started_at: at, ended_at: at, duration_ms: 20 + (n % 200),
+      request_bytes: request.length, response_bytes: response.length, tokens_estimate: Math.ceil((request.length + response.length) / 4), meta: null,
+      traceparent: null, request_seq: 2 * n + 1, request_payload: request, request_truncated: false, response_seq: 2 * n + 2,
+      response_kind: 'response', response_payload: response, response_truncated: false,
+    });
+  }
+  return calls;
+}
+
+async function recorderCost(db) {
+  const [{ workspace_id: workspaceId, server_id: serverId, id: sessionId }] = await db.query('select workspace_id, server_id, id from sessions limit 1');
+  const BATCH = 250;
+  const measure = async (withAnalytics, round) => {
+    const rollup = new TrafficRollup();
+    let busy = 0;
+    for (let b = 0; b < RECORDER_BATCHES; b += 1) {
+      const calls = settledCalls(workspaceId, serverId, sessionId, BATCH, (round * 2 + (withAnalytics ? 1 : 0)) * RECORDER_BATCHES * BATCH + b * BATCH);
+      const start = performance.now();
+      let traffic = null;
+      if (withAnalytics) {
+        for (const call of calls) rollup.add(call);
+        traffic = rollup.take().traffic;
+      }
+      await writeBatch(db, { sessions: [], messages: [], toolCalls: calls, usage: [], traffic });
+      busy += performance.now() - start;
+    }
+    return (RECORDER_BATCHES * BATCH) / (busy / 1000);
+  };
+  // Interleaved rounds, order swapped each round; the median ratio decides.
+  const ratios = [];
+  let plainRate = 0;
+  let withRate = 0;
+  for (let round = 0; round < 4; round += 1) {
+    const first = round % 2 === 0;
+    const a = first ? await measure(false, round) : await measure(true, round);
+    const b = first ? await measure(true, round) : await measure(false, round);
+    const plain = first ? a : b;
+    const withAnalytics = first ? b : a;
+    plainRate = plain;
+    withRate = withAnalytics;
+    ratios.push(withAnalytics / plain);
+  }
+  ratios.sort((x, y) => x - y);
+  const median = (ratios[1] + ratios[2]) / 2;
+  console.log(`\nrecorder batch work, ${RECORDER_BATCHES} batches of 250 settled calls (~1.3 KB result text each), 4 interleaved rounds:`);
+  console.log(`  without analytics: ${Math.round(plainRate).toLocaleString('en')} calls/s; with tokenizing, error classes, sketches and rollups: ${Math.round(withRate).toLocaleString('en')} calls/s (last round)`);
+  console.log(`  throughput with / without, per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${median.toFixed(2)} → analytics cost ${((1 - median) * 100).toFixed(0)} % of the recorder's throughput (target ≤ 10 %)`);
+}
+
+async function main() {
+  const { db, engine, drop } = await openScratchDatabase();
+  try {
+    await migrate(db);
+    await analyticsCalls(db, engine);
+    await recorderCost(db);
+  } finally {
+    await db.close();
+    await drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,19 @@
+import type { SubscriptionDto, WorkspaceLimitsResult } from '../../../contract/billing';
+import { Paths } from '../../../contract/routes';
+import { apiSlice } from '../../api/apiSlice';
+
+// The account's plan and this month's usage (docs/api.md "Billing").
+export const billingApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    getWorkspaceLimits: build.query<WorkspaceLimitsResult, void>({
+      query: () => Paths.workspaceLimits,
+      providesTags: ['Limits'],
+    }),
+    getSubscription: build.query<SubscriptionDto, void>({
+      query: () => Paths.subscription,
+      providesTags: ['Subscription'],
+    }),
+  }),
+});
+
+export const { useGetWorkspaceLimitsQuery, useGetSubscriptionQuery } = billingApi;

@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { errorMessage } from '../../../api/apiError';
+import { useGetPricingQuery, useUpdatePricingMutation } from '../../../api/analyticsApi';
+import { ChartCard } from '../../../components/analytics/ChartCard';
+
+interface Draft {
+  model: string;
+  input: string;
+  output: string;
+  factor: string;
+}
+
+/** Blank means "the table's price"; anything else must be a number. */
+function parsed(text: string): number | null | undefined {
+  if (text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** The price table with the workspace's model; overrides of its prices and of the token correction factor. */
+export function PriceSettings({ workspaceId }: { workspaceId: string }) {
+  const pricing = useGetPricingQuery(workspaceId);
+  const [save, saving] = useUpdatePricingMutation();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const prices = pricing.data?.prices;
+
+  useEffect(() => {
+    if (!prices) return;
+    setDraft({
+      model: prices.model,
+      input: prices.overridden.inputPerMillion ? String(prices.inputPerMillion) : '',
+      output: prices.overridden.outputPerMillion ? String(prices.outputPerMillion) : '',
+      factor: prices.overridden.correctionFactor ? String(prices.correctionFactor) : '',
+    });
+  }, [prices]);
+
+  const model = pricing.data?.table.find((entry) => entry.id === draft?.model);
+  const values = draft ? { input: parsed(draft.input), output: parsed(draft.output), factor: parsed(draft.factor) } : null;
+  const invalid = !values || values.input === undefined || values.output === undefined || values.factor === undefined;
+  const submit = () => {
+    if (!draft || !values || invalid) return;
+    void save({ workspaceId, body: { model: draft.model, inputPerMillion: values.input, outputPerMillion: values.output, correctionFactor: values.factor } });
+  };
+  return (
+    <ChartCard
+      title="Prices"
+      subtitle={pricing.data ? `Default table of ${pricing.data.prices.tableDate}, USD per million tokens · tokens counted with ${pricing.data.prices.tokenizer}` : undefined}
+      loading={!pricing.data || !draft}
+      height={120}
+    >
+      {draft && model && (
+        <Box component="form" onSubmit={(event) => (event.preventDefault(), submit())} sx={{ display: 'grid', gap: 2 }}>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+            <TextField select size="small" label="Model" value={draft.model} onChange={(e) => setDraft({ ...draft, model: e.target.value })} sx={{ minWidth: 220 }}>
+              {pricing.data!.table.map((entry) => (
+                <MenuItem key={entry.id} value={entry.id}>
+                  {entry.name} · ${entry.inputPerMillion} / ${entry.outputPerMillion}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField size="small" label="Input $/M" placeholder={String(model.inputPerMillion)} value={draft.input} onChange={(e) => setDraft({ ...draft, input: e.target.value })} error={values?.input === undefined} helperText="Blank: the table's" sx={{ width: 130 }} />
+            <TextField size="small" label="Output $/M" placeholder={String(model.outputPerMillion)} value={draft.output} onChange={(e) => setDraft({ ...draft, output: e.target.value })} error={values?.output === undefined} helperText="Blank: the table's" sx={{ width: 130 }} />
+            <TextField size="small" label="Token factor" placeholder={String(model.correctionFactor)} value={draft.factor} onChange={(e) => setDraft({ ...draft, factor: e.target.value })} error={values?.factor === undefined} helperText={model.exactTokenizer ? 'Counts are exact' : 'Counts are estimates'} sx={{ width: 130 }} />
+            <Button type="submit" variant="contained" disabled={invalid || saving.isLoading} sx={{ mt: 0.25 }}>
+              {saving.isLoading ? 'Saving…' : 'Save prices'}
+            </Button>
+          </Box>
+          {!model.exactTokenizer && (
+            <Typography variant="caption" color="text.secondary">
+              {model.vendor} publishes no offline tokenizer: its counts are o200k_base counts times the factor ({model.correctionFactor} by default), an estimate you can correct.
+            </Typography>
+          )}
+          {saving.isError && <Alert severity="error">{errorMessage(saving.error)}</Alert>}
+          {saving.isSuccess && !saving.isLoading && <Alert severity="success">Prices saved: every chart is re-priced from the stored token counts.</Alert>}
+        </Box>
+      )}
+    </ChartCard>
+  );
+}

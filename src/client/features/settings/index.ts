@@ -1,0 +1,2 @@
+// The settings feature's surface for other features: the user's preferences.
+export { useGetPreferencesQuery } from './settingsApi';

@@ -1,0 +1,361 @@
+import type { FastifyInstance } from 'fastify';
+import { FINAL_DEPLOYMENT_STATUSES, type DeploymentDto, type DeploymentLogLine, type DeploymentLogMessage, type DeploymentStatus, type LogStream } from '../../contract/deployments';
+import { LiveMessageTypes } from '../../contract/live';
+import { deploymentUpdateNotification } from '../notifications/sources/deploymentUpdate';
+import { encryptCredentials } from '../modules/servers/credentials';
+import { insertServer, recordHealth, updateServer } from '../modules/servers/store';
+import { monitorHooks } from '../modules/servers/monitorHooks';
+import { loadServerById, publishServerUpdated } from '../monitor/serverUpdates';
+import { findConfig, setConfigServer } from '../modules/deployments/configStore';
+import {
+  claimOrphans,
+  insertDeployment,
+  recordStatus,
+  releaseLease,
+  renewLeases,
+  setDesiredState,
+  wantedDeploymentsOfConfig,
+  LEASE_MS,
+} from '../modules/deployments/deploymentStore';
+import { toDeploymentDto, type DeploymentConfigRow, type DeploymentRow, type LiveFigures } from '../modules/deployments/mapper';
+import { assertConfigAllowed } from '../modules/deployments/configRules';
+import { programEnvironment, workingFolder } from '../modules/deployments/programEnvironment';
+import { LogRing, type LogQuery } from './logRing';
+import { LocalProcessRunner } from './localProcessRunner';
+import type { DeploymentSpec, RunningDeployment, RuntimeState } from './runner';
+
+// Runs the deployments this instance owns: starts them through the runner, keeps their status in
+// the database (the API reads it there), their logs in a ring per deployment, registers each as a
+// tool server of kind `deployment` pointed at the runner's endpoint, and holds a lease per
+// deployment so that with several instances each one runs on exactly one. Status changes and log
+// lines go out on the live stream; settled failures raise a deployment_update notification.
+const LOG_PUBLISH_MS = 200;
+/** Log rings kept for deployments that no longer run (their logs stay readable for a while). */
+const MAX_KEPT_RINGS = 200;
+const NOTIFIED: readonly DeploymentStatus[] = ['running', 'crashed', 'failed'];
+const OFFLINE: readonly DeploymentStatus[] = ['restarting', 'crashed', 'failed', 'stopped', 'pending'];
+
+interface LiveDeployment {
+  row: DeploymentRow;
+  configName: string;
+  handle: RunningDeployment | null;
+  /** Status writes in order, one at a time. */
+  writes: Promise<void>;
+  lastStatus: DeploymentStatus | null;
+  pendingLines: DeploymentLogLine[];
+  publishTimer: NodeJS.Timeout | undefined;
+}
+
+export class DeploymentManager {
+  private runnerInstance: LocalProcessRunner | null = null;
+  private readonly live = new Map<string, LiveDeployment>();
+  private readonly rings = new Map<string, LogRing>();
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private tickInFlight: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  get enabled(): boolean {
+    return this.app.config.deploymentsEnabled;
+  }
+
+  get runner(): LocalProcessRunner {
+    this.runnerInstance ??= new LocalProcessRunner({
+      bridgeHost: this.app.config.deploymentBridgeHost,
+      bridgePort: this.app.config.deploymentBridgePort,
+      bridgeUrl: this.app.config.deploymentBridgeUrl,
+      stopGraceMs: this.app.config.deploymentStopGraceMs,
+      version: this.app.config.version,
+      searchPath: this.app.config.deploymentPath,
+      // The proxy reaches the bridge even where private upstreams are refused (that one endpoint only).
+      onBridgeListening: (address, port) => this.app.outbound.allowInternalEndpoint(address, port),
+    });
+    return this.runnerInstance;
+  }
+
+  /** Restores the deployments that should run (after a restart or a crash of Toolscope) and keeps leases. */
+  async start(): Promise<void> {
+    if (!this.enabled) return;
+    await this.tick();
+    const every = Math.floor(LEASE_MS / 3);
+    const schedule = () => {
+      this.leaseTimer = setTimeout(() => {
+        this.tickInFlight = this.tick()
+          .catch((error: unknown) => this.app.log.error({ err: error }, 'deployment lease round failed'))
+          .finally(() => {
+            this.tickInFlight = undefined;
+            if (!this.closing) schedule();
+          });
+      }, every);
+      this.leaseTimer.unref();
+    };
+    schedule();
+  }
+
+  /** Stops every program this instance runs; they start again when Toolscope does. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.leaseTimer);
+    await this.tickInFlight;
+    const running = [...this.live.values()];
+    await Promise.all(running.map((d) => d.handle?.stop().catch(() => undefined)));
+    await Promise.all(running.map((d) => d.writes));
+    for (const d of running) {
+      clearTimeout(d.publishTimer);
+      await recordStatus(this.app.db, d.row.id, {
+        ...statusOf(d.handle?.state()),
+        status: 'pending',
+        lastError: 'Toolscope stopped; the deployment starts again when it does',
+      }).catch(() => undefined);
+      await releaseLease(this.app.db, d.row.id).catch(() => undefined);
+    }
+    this.live.clear();
+    await this.runnerInstance?.close();
+  }
+
+  isLive(deploymentId: string): boolean {
+    return this.live.has(deploymentId);
+  }
+
+  liveFigures(deploymentId: string): LiveFigures | undefined {
+    const handle = this.live.get(deploymentId)?.handle;
+    if (!handle) return undefined;
+    return { memoryBytes: handle.memoryBytes(), sessionProcesses: handle.sessionProcesses() };
+  }
+
+  toDto(row: DeploymentRow): DeploymentDto {
+    return toDeploymentDto(row, this.liveFigures(row.id));
+  }
+
+  logs(deploymentId: string, query: LogQuery): { lines: DeploymentLogLine[]; hasEarlier: boolean } {
+    return this.rings.get(deploymentId)?.query(query) ?? { lines: [], hasEarlier: false };
+  }
+
+  /** A new deployment of the config, replacing the ones that run. */
+  async deploy(config: DeploymentConfigRow): Promise<DeploymentRow> {
+    assertConfigAllowed(config, this.app.config.deploymentCommands, this.runner.hostTools);
+    // Resolve first: a reference that cannot be resolved refuses the deploy before anything changes.
+    await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
+    const serverId = await this.ensureServer(config);
+    for (const previous of await wantedDeploymentsOfConfig(this.app.db, config.id)) await this.stop(previous);
+    const row = await insertDeployment(this.app.db, { workspaceId: config.workspace_id, configId: config.id, serverId, owner: this.app.config.instanceId });
+    await this.run(row, config);
+    return row;
+  }
+
+  async stop(row: DeploymentRow): Promise<void> {
+    await setDesiredState(this.app.db, [row.id], 'stopped');
+    const live = this.live.get(row.id);
+    if (live?.handle) {
+      await live.handle.stop();
+      await live.writes;
+      this.live.delete(row.id);
+      return;
+    }
+    // Not run here: its owner sees desired_state at its next lease round; nobody's → settle it now.
+    const leaseAlive = row.lease_expires_at !== null && new Date(row.lease_expires_at).getTime() > Date.now() && row.owner_instance !== this.app.config.instanceId;
+    if (!leaseAlive && row.status !== 'stopped') {
+      await recordStatus(this.app.db, row.id, { ...statusOfRow(row), status: 'stopped', pid: null, stoppedAt: new Date() });
+      await this.markServerOffline(row.server_id, 'The deployment is stopped');
+    }
+  }
+
+  async restart(row: DeploymentRow): Promise<boolean> {
+    const live = this.live.get(row.id);
+    if (!live?.handle) return false;
+    await live.handle.restart();
+    return true;
+  }
+
+  /** The config is going away: its deployments stop and its tool server is removed. */
+  async forgetConfig(config: DeploymentConfigRow): Promise<void> {
+    for (const row of await wantedDeploymentsOfConfig(this.app.db, config.id)) await this.stop(row);
+    for (const [id, live] of this.live) if (live.row.config_id === config.id) this.live.delete(id);
+  }
+
+  private async ensureServer(config: DeploymentConfigRow): Promise<string> {
+    if (config.server_id) {
+      const existing = await loadServerById(this.app, config.server_id);
+      if (existing) {
+        if (existing.name !== config.name || existing.description !== config.description) {
+          await updateServer(this.app.db, config.workspace_id, existing.id, { name: config.name, description: config.description });
+        }
+        return existing.id;
+      }
+    }
+    // Points nowhere until the runner hands out the endpoint (the proxy answers "unreachable").
+    const server = await insertServer(this.app.db, {
+      workspaceId: config.workspace_id,
+      name: config.name,
+      url: 'http://127.0.0.1:9/not-started',
+      description: config.description,
+      transport: 'streamable-http',
+      credentialsEnc: null,
+    });
+    await this.app.db.query(`update servers set kind = 'deployment' where id = $1`, [server.id]);
+    await setConfigServer(this.app.db, config.id, server.id);
+    return server.id;
+  }
+
+  private ring(deploymentId: string): LogRing {
+    let ring = this.rings.get(deploymentId);
+    if (!ring) {
+      ring = new LogRing();
+      this.rings.set(deploymentId, ring);
+      if (this.rings.size > MAX_KEPT_RINGS) {
+        for (const id of this.rings.keys()) {
+          if (!this.live.has(id) && id !== deploymentId) {
+            this.rings.delete(id);
+            break;
+          }
+        }
+      }
+    }
+    return ring;
+  }
+
+  /** Starts a deployment row this instance owns. */
+  private async run(row: DeploymentRow, config: DeploymentConfigRow): Promise<void> {
+    const env = await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
+    const spec: DeploymentSpec = {
+      deploymentId: row.id,
+      workspaceId: row.workspace_id,
+      configId: config.id,
+      name: config.name,
+      command: config.command,
+      args: config.args,
+      env,
+      cwd: workingFolder(this.app.config.dataDir, config.id, config.cwd),
+      restartPolicy: config.restart_policy as DeploymentSpec['restartPolicy'],
+      maxRestarts: config.max_restarts,
+      startTimeoutMs: config.start_timeout_ms,
+      limits: config.limits,
+      isolation: config.isolation,
+      sessionMode: config.session_mode as DeploymentSpec['sessionMode'],
+      restarts: row.restarts,
+    };
+    const ring = this.ring(row.id);
+    const live: LiveDeployment = { row, configName: config.name, handle: null, writes: Promise.resolve(), lastStatus: null, pendingLines: [], publishTimer: undefined };
+    this.live.set(row.id, live);
+    const handle = await this.runner.start(spec, {
+      state: (state) => this.onState(live, state),
+      log: (stream, text) => this.onLog(live, ring, stream, text),
+      recentStderr: (n) => ring.tail('stderr', n),
+    });
+    live.handle = handle;
+    // Point the deployment's tool server at the endpoint, with the bridge's token as its credentials.
+    const serverId = row.server_id;
+    if (serverId) {
+      live.writes = live.writes.then(async () => {
+        const server = await updateServer(this.app.db, row.workspace_id, serverId, {
+          url: handle.endpoint.url,
+          credentialsEnc: encryptCredentials(handle.endpoint.headers, this.app.config.secret),
+        });
+        if (server) this.app.upstreams.forget(server.proxy_key);
+      });
+    }
+  }
+
+  private onState(live: LiveDeployment, state: RuntimeState): void {
+    const changed = state.status !== live.lastStatus;
+    live.lastStatus = state.status;
+    live.writes = live.writes
+      .then(async () => {
+        const row = await recordStatus(this.app.db, live.row.id, statusOf(state));
+        if (!row) return;
+        live.row = row;
+        this.app.bus.publish(row.workspace_id, { type: LiveMessageTypes.deploymentUpdated, data: this.toDto(row) });
+        if (!changed || this.closing) return;
+        if (state.status === 'running' && row.server_id) {
+          const hooks = monitorHooks(this.app);
+          if (hooks.healthMonitor) await hooks.healthMonitor.checkNow(row.server_id).catch(() => undefined);
+          hooks.schemaDiscovery?.discoverInBackground(row.server_id);
+        }
+        if (OFFLINE.includes(state.status)) await this.markServerOffline(row.server_id, `The deployment is ${state.status}`);
+        if (FINAL_DEPLOYMENT_STATUSES.includes(state.status)) {
+          // Settled: nothing runs, nothing restarts it, and Toolscope's next start leaves it be.
+          this.live.delete(row.id);
+          await setDesiredState(this.app.db, [row.id], 'stopped');
+          await releaseLease(this.app.db, row.id);
+        }
+        if (NOTIFIED.includes(state.status)) {
+          await this.app.notifications
+            .raise(deploymentUpdateNotification({ workspaceId: row.workspace_id, deploymentId: row.id, configName: live.configName, status: state.status, error: state.status === 'running' ? null : state.lastError }))
+            .catch((error: unknown) => this.app.log.warn({ err: error }, 'deployment notification failed'));
+        }
+      })
+      .catch((error: unknown) => this.app.log.error({ err: error }, 'recording a deployment status failed'));
+  }
+
+  private onLog(live: LiveDeployment, ring: LogRing, stream: LogStream, text: string): void {
+    const line = ring.append(stream, text);
+    if (stream === 'stdout') this.app.log.warn({ deploymentId: live.row.id }, 'a deployed program wrote a non-JSON-RPC line to stdout');
+    live.pendingLines.push(line);
+    live.publishTimer ??= setTimeout(() => {
+      live.publishTimer = undefined;
+      const lines = live.pendingLines.splice(0);
+      const data: DeploymentLogMessage = { deploymentId: live.row.id, configId: live.row.config_id, lines };
+      this.app.bus.publish(live.row.workspace_id, { type: LiveMessageTypes.deploymentLog, data });
+    }, LOG_PUBLISH_MS);
+  }
+
+  private async markServerOffline(serverId: string | null, reason: string): Promise<void> {
+    if (!serverId) return;
+    await recordHealth(this.app.db, serverId, false, reason);
+    const server = await loadServerById(this.app, serverId);
+    if (server) publishServerUpdated(this.app, server);
+  }
+
+  /** One lease round: renew ours, stop the ones stopped elsewhere, claim the ones nobody runs. */
+  private async tick(): Promise<void> {
+    const instance = this.app.config.instanceId;
+    const renewed = await renewLeases(this.app.db, instance, [...this.live.keys()]);
+    for (const row of renewed) {
+      if (row.desired_state === 'stopped' && this.live.has(row.id)) await this.stop(row);
+    }
+    if (this.closing) return;
+    for (const row of await claimOrphans(this.app.db, instance)) {
+      if (this.live.has(row.id) || this.closing) continue;
+      const config = await findConfig(this.app.db, row.config_id);
+      if (!config) continue;
+      try {
+        assertConfigAllowed(config, this.app.config.deploymentCommands, this.runner.hostTools);
+        this.app.log.info({ deploymentId: row.id }, 'starting a deployment that should be running');
+        await this.run(row, config);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await recordStatus(this.app.db, row.id, { ...statusOfRow(row), status: 'failed', pid: null, lastError: message });
+        await setDesiredState(this.app.db, [row.id], 'stopped');
+      }
+    }
+  }
+}
+
+function statusOf(state: RuntimeState | undefined) {
+  return {
+    status: state?.status ?? 'stopped',
+    pid: state?.pid ?? null,
+    startedAt: state?.startedAt ?? null,
+    stoppedAt: state?.stoppedAt ?? null,
+    restarts: state?.restarts ?? 0,
+    exitCode: state?.exitCode ?? null,
+    signal: state?.signal ?? null,
+    lastError: state?.lastError ?? null,
+    lastStderr: state?.lastStderr ?? [],
+  };
+}
+
+function statusOfRow(row: DeploymentRow) {
+  return {
+    status: row.status,
+    pid: row.pid,
+    startedAt: row.started_at === null ? null : new Date(row.started_at),
+    stoppedAt: row.stopped_at === null ? null : new Date(row.stopped_at),
+    restarts: row.restarts,
+    exitCode: row.exit_code,
+    signal: row.signal,
+    lastError: row.last_error,
+    lastStderr: typeof row.last_stderr === 'string' ? (JSON.parse(row.last_stderr) as string[]) : row.last_stderr,
+  };
+}

@@ -1,0 +1,47 @@
+import type { Queryable } from '../../db/database';
+import type { EffectivePrices } from '../../../contract/pricing';
+import type { AnalyticsRange } from '../../../contract/analytics';
+import { readPrices } from './pricingStore';
+import { RollupScope, type RollupFilters } from './rollupScope';
+import { resolveRange, type TimeRange } from './timeRange';
+
+// What every analytics call starts from: the workspace, its filters and prices, the range, and the
+// names of its servers (rollups keep ids; a deleted server's rows read under a placeholder name).
+
+export const DELETED_SERVER_NAME = 'Deleted server';
+
+export interface AnalyticsContext {
+  db: Queryable;
+  workspaceId: string;
+  filters: RollupFilters;
+  prices: EffectivePrices;
+  range: TimeRange;
+  nowMs: number;
+  serverName(serverId: string): string;
+  /** A fresh parameter list for one statement (PostgreSQL refuses parameters a statement does not use). */
+  scope(): RollupScope;
+}
+
+export async function analyticsContext(
+  db: Queryable,
+  workspaceId: string,
+  query: { range?: AnalyticsRange; from?: string; to?: string } & RollupFilters,
+  nowMs = Date.now(),
+): Promise<AnalyticsContext> {
+  const [prices, servers] = await Promise.all([
+    readPrices(db, workspaceId),
+    db.query<{ id: string; name: string }>('select id, name from servers where workspace_id = $1', [workspaceId]),
+  ]);
+  const names = new Map(servers.map((server) => [server.id, server.name]));
+  const filters: RollupFilters = { serverId: query.serverId, tool: query.tool, client: query.client };
+  return {
+    db,
+    workspaceId,
+    filters,
+    prices,
+    range: resolveRange(query, nowMs),
+    nowMs,
+    serverName: (id) => names.get(id) ?? DELETED_SERVER_NAME,
+    scope: () => new RollupScope(workspaceId, filters, prices),
+  };
+}

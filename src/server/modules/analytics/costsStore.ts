@@ -1,0 +1,128 @@
+import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/analytics';
+import { roundUsd } from '../../../contract/pricing';
+import type { AnalyticsContext } from './analyticsContext';
+import { groupKey, TOKENS_SQL } from './rollupScope';
+import { describeRange } from './timeRange';
+import { contextWeight } from './contextWeight';
+import { costliestSessions } from './sessionCosts';
+
+// GET …/analytics/costs: what the range's traffic cost, by day (stacked by server), server, tool,
+// client, platform key and session; the definitions / arguments / results split; context weight;
+// the month so far with its projection; the prices used.
+
+const DAY_MS = 86_400_000;
+const NO_KEY_NAME = 'No platform key';
+
+interface GroupRow {
+  calls: number;
+  tokens: number;
+  cost: number;
+}
+
+export async function analyticsCosts(context: AnalyticsContext): Promise<AnalyticsCostsResult> {
+  const { range } = context;
+  const [daily, byTool, byClient, byKey, monthToDate, sessions] = await Promise.all([
+    dailyByServer(context),
+    grouped<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.tool_name <> ''`),
+    grouped<{ client_name: string }>(context, 'r.client_name'),
+    grouped<{ platform_key_id: string | null }>(context, 'r.platform_key_id'),
+    monthSoFar(context),
+    costliestSessions(context),
+  ]);
+  const toolCalls = new Map(byTool.map((row) => [`${row.server_id}/${row.tool_name}`, row.calls]));
+  return {
+    range: describeRange(range),
+    currency: 'USD',
+    total: roundUsd(daily.total),
+    byDay: daily.days,
+    byServer: daily.servers,
+    byTool: sortByCost(byTool.map((row) => breakdown(`${row.server_id}/${row.tool_name}`, row.tool_name, row.server_id, row))),
+    byClient: sortByCost(byClient.map((row) => breakdown(row.client_name, row.client_name || 'Unknown client', null, row))),
+    byKey: sortByCost(byKey.map((row) => breakdown(row.platform_key_id ?? 'none', row.platform_key_id ? `Key ${row.platform_key_id.slice(0, 8)}` : NO_KEY_NAME, null, row))),
+    bySession: sessions,
+    tokens: daily.tokens,
+    contextWeight: await contextWeight(context, toolCalls),
+    monthToDate,
+    prices: context.prices,
+  };
+}
+
+function breakdown(id: string, name: string, serverId: string | null, row: GroupRow): CostBreakdown {
+  return { id, name, serverId, calls: row.calls, tokens: row.tokens, cost: roundUsd(row.cost) };
+}
+
+function sortByCost(rows: CostBreakdown[]): CostBreakdown[] {
+  return rows.sort((a, b) => b.cost - a.cost || b.calls - a.calls || a.name.localeCompare(b.name));
+}
+
+/** Sums per group over the whole range. */
+async function grouped<K extends object>(context: AnalyticsContext, groupBy: string, where?: string): Promise<(K & GroupRow)[]> {
+  const scope = context.scope();
+  const source = scope.source(context.range.fromMs, context.range.toMs, 'days');
+  return context.db.query<K & GroupRow>(
+    `select ${groupBy}, sum(r.calls)::float8 as calls, sum(${TOKENS_SQL})::float8 as tokens, sum(${scope.costSql})::float8 as cost
+     from ${source} ${scope.priceJoin} ${where ? `where ${where}` : ''} group by ${groupBy}`,
+    scope.params,
+  );
+}
+
+/** One pass by UTC day and server gives the days, the servers, the total and the token split. */
+async function dailyByServer(context: AnalyticsContext) {
+  const { range } = context;
+  const scope = context.scope();
+  const source = scope.source(range.fromMs, range.toMs, 'days');
+  const rows = await context.db.query<{ day: Date | string; server_id: string; calls: number; definitions: number; arguments: number; results: number; cost: number }>(
+    `select date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz) as day, r.server_id, sum(r.calls)::float8 as calls,
+            sum(r.definition_tokens)::float8 as definitions, sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results,
+            sum(${scope.costSql})::float8 as cost
+     from ${source} ${scope.priceJoin} group by 1, 2`,
+    scope.params,
+  );
+  const days = new Map<string, { date: string; cost: number; tokens: number; byServer: Record<string, number> }>();
+  for (let t = Math.floor(range.fromMs / DAY_MS) * DAY_MS; t < range.toMs; t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    days.set(date, { date, cost: 0, tokens: 0, byServer: {} });
+  }
+  const servers = new Map<string, GroupRow>();
+  const tokens = { definitions: 0, arguments: 0, results: 0 };
+  let total = 0;
+  for (const row of rows) {
+    const date = groupKey(row.day).slice(0, 10);
+    const rowTokens = row.definitions + row.arguments + row.results;
+    const day = days.get(date);
+    if (day) {
+      day.cost += row.cost;
+      day.tokens += rowTokens;
+      day.byServer[row.server_id] = roundUsd((day.byServer[row.server_id] ?? 0) + row.cost);
+    }
+    const server = servers.get(row.server_id) ?? { calls: 0, tokens: 0, cost: 0 };
+    server.calls += row.calls;
+    server.tokens += rowTokens;
+    server.cost += row.cost;
+    servers.set(row.server_id, server);
+    tokens.definitions += row.definitions;
+    tokens.arguments += row.arguments;
+    tokens.results += row.results;
+    total += row.cost;
+  }
+  return {
+    days: [...days.values()].map((day) => ({ ...day, cost: roundUsd(day.cost) })),
+    servers: sortByCost([...servers].map(([id, row]) => breakdown(id, context.serverName(id), id, row))),
+    tokens,
+    total,
+  };
+}
+
+/** The calendar month (UTC) to now, whatever the range, projected to the month's end at the same pace. */
+async function monthSoFar(context: AnalyticsContext): Promise<AnalyticsCostsResult['monthToDate']> {
+  const now = new Date(context.nowMs);
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const toMs = Math.floor(context.nowMs / 60_000) * 60_000 + 60_000;
+  const scope = context.scope();
+  const source = scope.source(monthStart, toMs, 'days');
+  const rows = await context.db.query<{ cost: number }>(`select coalesce(sum(${scope.costSql}), 0)::float8 as cost from ${source} ${scope.priceJoin}`, scope.params);
+  const cost = rows[0].cost;
+  const elapsed = Math.max(context.nowMs - monthStart, 60_000);
+  return { monthStart: new Date(monthStart).toISOString(), cost: roundUsd(cost), projectedMonthEnd: roundUsd((cost * (monthEnd - monthStart)) / elapsed) };
+}

@@ -1,0 +1,104 @@
+import type { PerformanceSeriesResult, PerformanceSummaryResult } from '../../../contract/analytics';
+import type { LatencySketch } from '../../recording/latencySketch';
+import type { AnalyticsContext } from './analyticsContext';
+import { stepBin } from './overviewStore';
+import { groupKey, mergedSketches, roundRate } from './rollupScope';
+import { coarsestFor, describeRange, seriesStarts } from './timeRange';
+
+// GET …/analytics/performance: with format=summary, latency percentiles and errors by class per
+// server and per tool over the range; without, p50/p95/p99 per step of the range for each server.
+// Percentiles come from the merged DDSketches of every rollup row of the group (within 1 %).
+
+interface LatencyRow {
+  calls: number;
+  protocol: number;
+  server: number;
+  tool: number;
+  max_ms: number | null;
+}
+
+function latencySummary(row: LatencyRow, sketch: LatencySketch | undefined) {
+  const errors = row.protocol + row.server + row.tool;
+  return {
+    calls: row.calls,
+    errors,
+    errorRate: roundRate(errors, row.calls),
+    errorsByClass: { protocol: row.protocol, server: row.server, tool: row.tool },
+    p50Ms: sketch?.quantile(0.5) ?? null,
+    p90Ms: sketch?.quantile(0.9) ?? null,
+    p95Ms: sketch?.quantile(0.95) ?? null,
+    p99Ms: sketch?.quantile(0.99) ?? null,
+    maxMs: sketch && sketch.count > 0 ? row.max_ms : null,
+  };
+}
+
+async function latencyGroups<K extends object>(context: AnalyticsContext, groupBy: string, sketchGroup: string) {
+  const { range } = context;
+  const scope = context.scope();
+  const sketchScope = context.scope();
+  return Promise.all([
+    context.db.query<K & LatencyRow>(
+      `select ${groupBy}, sum(r.calls)::float8 as calls, sum(r.protocol_errors)::float8 as protocol, sum(r.server_errors)::float8 as server,
+              sum(r.tool_errors)::float8 as tool, max(r.duration_max_ms)::float8 as max_ms
+       from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by ${groupBy}`,
+      scope.params,
+    ),
+    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, 'days'), sketchGroup),
+  ]);
+}
+
+export async function performanceSummary(context: AnalyticsContext): Promise<PerformanceSummaryResult> {
+  const [[servers, serverSketches], [tools, toolSketches]] = await Promise.all([
+    latencyGroups<{ server_id: string }>(context, 'r.server_id', 'r.server_id::text'),
+    latencyGroups<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.server_id::text || '/' || r.tool_name`),
+  ]);
+  return {
+    range: describeRange(context.range),
+    servers: servers
+      .map((row) => ({ serverId: row.server_id, serverName: context.serverName(row.server_id), ...latencySummary(row, serverSketches.get(row.server_id)) }))
+      .sort((a, b) => b.calls - a.calls),
+    tools: tools
+      .map((row) => ({
+        serverId: row.server_id,
+        serverName: context.serverName(row.server_id),
+        tool: row.tool_name,
+        ...latencySummary(row, toolSketches.get(`${row.server_id}/${row.tool_name}`)),
+      }))
+      .sort((a, b) => (b.p95Ms ?? -1) - (a.p95Ms ?? -1) || b.calls - a.calls),
+  };
+}
+
+export async function performanceSeries(context: AnalyticsContext): Promise<PerformanceSeriesResult> {
+  const { range } = context;
+  const bin = stepBin(range);
+  const coarsest = coarsestFor(range.step);
+  const scope = context.scope();
+  const sketchScope = context.scope();
+  const [rows, sketches] = await Promise.all([
+    context.db.query<{ t: Date | string; server_id: string; calls: number }>(
+      `select ${bin} as t, r.server_id, sum(r.calls)::float8 as calls from ${scope.source(range.fromMs, range.toMs, coarsest)}
+       where r.tool_name <> '' group by 1, 2`,
+      scope.params,
+    ),
+    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, coarsest), `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
+  ]);
+  const calls = new Map<string, number>();
+  const serverIds = new Set<string>();
+  for (const row of rows) {
+    if (row.calls === 0) continue;
+    serverIds.add(row.server_id);
+    calls.set(`${row.server_id}|${groupKey(row.t)}`, row.calls);
+  }
+  const starts = seriesStarts(range).map((start) => new Date(start).toISOString());
+  return {
+    range: describeRange(range),
+    servers: [...serverIds].map((serverId) => ({
+      serverId,
+      serverName: context.serverName(serverId),
+      series: starts.map((t) => {
+        const sketch = sketches.get(`${serverId}|${t}`);
+        return { t, calls: calls.get(`${serverId}|${t}`) ?? 0, p50Ms: sketch?.quantile(0.5) ?? null, p95Ms: sketch?.quantile(0.95) ?? null, p99Ms: sketch?.quantile(0.99) ?? null };
+      }),
+    })),
+  };
+}

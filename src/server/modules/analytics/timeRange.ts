@@ -1,0 +1,98 @@
+import { DEFAULT_ANALYTICS_RANGE, RANGE_MS, type AnalyticsRange, type ResolvedRange, type SeriesStep } from '../../../contract/analytics';
+import { TRAFFIC_TABLES, type TrafficGrain } from '../../recording/trafficSql';
+
+// The time range of an analytics call and the rollup rows that cover it. Rollups exist per minute,
+// hour and day (migration 011), all current; a range is read as whole days where it holds whole
+// days, whole hours beside them, and minutes only at its ragged ends — so a 90-day range reads
+// about 90 + 2·24 + 2·60 buckets per key, never a row per call (docs/analytics.md "Reading").
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const STEP_MS: Record<SeriesStep, number> = { '1m': MINUTE, '1h': HOUR, '1d': DAY };
+const GRAIN_MS: Record<TrafficGrain, number> = { minutes: MINUTE, hours: HOUR, days: DAY };
+
+export interface TimeRange {
+  preset: AnalyticsRange | null;
+  fromMs: number;
+  toMs: number;
+  step: SeriesStep;
+}
+
+/** The range asked for: a preset ending now, or from/to, in whole minutes (a started minute counts). */
+export function resolveRange(query: { range?: AnalyticsRange; from?: string; to?: string }, nowMs: number): TimeRange {
+  if (query.from && query.to) {
+    const fromMs = Math.floor(Date.parse(query.from) / MINUTE) * MINUTE;
+    const toMs = Math.max(fromMs + MINUTE, Math.ceil(Date.parse(query.to) / MINUTE) * MINUTE);
+    return { preset: null, fromMs, toMs, step: stepFor(toMs - fromMs) };
+  }
+  const preset = query.range ?? DEFAULT_ANALYTICS_RANGE;
+  const toMs = Math.floor(nowMs / MINUTE) * MINUTE + MINUTE;
+  return { preset, fromMs: toMs - RANGE_MS[preset], toMs, step: stepFor(RANGE_MS[preset]) };
+}
+
+/** Series points: minutes up to 6 hours, hours up to 8 days, days beyond. */
+export function stepFor(spanMs: number): SeriesStep {
+  if (spanMs <= 6 * HOUR) return '1m';
+  if (spanMs <= 8 * DAY) return '1h';
+  return '1d';
+}
+
+export function stepMs(step: SeriesStep): number {
+  return STEP_MS[step];
+}
+
+/** The equal period right before the range. */
+export function previousRange(range: TimeRange): TimeRange {
+  const span = range.toMs - range.fromMs;
+  return { ...range, preset: range.preset, fromMs: range.fromMs - span, toMs: range.fromMs };
+}
+
+export function describeRange(range: TimeRange): ResolvedRange {
+  return { preset: range.preset, from: new Date(range.fromMs).toISOString(), to: new Date(range.toMs).toISOString(), step: range.step };
+}
+
+/** Start of each series point of the range, oldest first (aligned to the step from the epoch, UTC). */
+export function seriesStarts(range: TimeRange): number[] {
+  const step = STEP_MS[range.step];
+  const starts: number[] = [];
+  for (let t = Math.floor(range.fromMs / step) * step; t < range.toMs; t += step) starts.push(t);
+  return starts;
+}
+
+export interface CoverSegment {
+  table: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Rollup segments that together hold exactly [fromMs, toMs) (minute-aligned), using no grain
+ * coarser than `coarsest` (a series by hour must not read day rows).
+ */
+export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain): CoverSegment[] {
+  const grains: TrafficGrain[] = coarsest === 'days' ? ['days', 'hours', 'minutes'] : coarsest === 'hours' ? ['hours', 'minutes'] : ['minutes'];
+  const segments: CoverSegment[] = [];
+  const fill = (a: number, b: number, level: number): void => {
+    if (a >= b) return;
+    const grain = grains[level];
+    const size = GRAIN_MS[grain];
+    if (grain === 'minutes') {
+      segments.push({ table: TRAFFIC_TABLES.minutes, fromMs: a, toMs: b });
+      return;
+    }
+    const start = Math.ceil(a / size) * size;
+    const end = Math.floor(b / size) * size;
+    if (start >= end) return fill(a, b, level + 1);
+    segments.push({ table: TRAFFIC_TABLES[grain], fromMs: start, toMs: end });
+    fill(a, start, level + 1);
+    fill(end, b, level + 1);
+  };
+  fill(fromMs, toMs, 0);
+  return segments;
+}
+
+/** The coarsest grain a series of this step may read. */
+export function coarsestFor(step: SeriesStep): TrafficGrain {
+  return step === '1d' ? 'days' : step === '1h' ? 'hours' : 'minutes';
+}

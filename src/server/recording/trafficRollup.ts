@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import { LatencySketch, type SketchBins } from './latencySketch';
+import type { QueuedSession, QueuedToolCall } from './rows';
+import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
+
+// The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
+// proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The
+// work — tokenizing, classifying errors, sketching latencies, summing per workspace × server ×
+// tool × client × platform key × minute, and deriving the hour and day increments — runs in
+// `take`, inside the recorder's batch work, right before the batch is written. Rows a write could
+// not store come back through `putBack` (minute rows; hours and days are derived again from them).
+
+export interface TrafficIncrement {
+  workspace_id: string;
+  bucket: string;
+  server_id: string;
+  tool_name: string;
+  client_name: string;
+  platform_key_id: string | null;
+  calls: number;
+  protocol_errors: number;
+  server_errors: number;
+  tool_errors: number;
+  sessions: number;
+  argument_tokens: number;
+  result_tokens: number;
+  definition_tokens: number;
+  duration_sum_ms: number;
+  duration_max_ms: number;
+  last_call_at: string | null;
+  latency: SketchBins;
+}
+
+/** The latest tools/list a server answered: what its definitions add to every turn. */
+export interface ToolListRow {
+  server_id: string;
+  workspace_id: string;
+  list_hash: string;
+  definition_tokens: number;
+  tools: { name: string; definitionTokens: number }[];
+  listed_at: string;
+}
+
+/** One write's analytics rows, all three grains and the tool lists (written together or not at all). */
+export interface TrafficBatch {
+  minutes: TrafficIncrement[];
+  hours: TrafficIncrement[];
+  days: TrafficIncrement[];
+  toolLists: ToolListRow[];
+}
+
+/** Rows holding no call: sessions started and definitions received. */
+export const NO_TOOL = '';
+/** A server's unchanged list is written again at most this often (it dates "listed in the range"). */
+const LIST_REFRESH_MS = 10 * 60_000;
+
+interface Building extends Omit<TrafficIncrement, 'latency'> {
+  sketch: LatencySketch;
+}
+
+interface ReceivedList {
+  session: QueuedSession;
+  tools: unknown[];
+  at: string;
+}
+
+export class TrafficRollup {
+  private settled: QueuedToolCall[] = [];
+  private lists: ReceivedList[] = [];
+  private newSessions: QueuedSession[] = [];
+  /** Minute rows a write could not store, added to the next take. */
+  private carried: TrafficIncrement[] = [];
+  /** Live session rows by id (a call names its session; the client name and token sums live there). */
+  private readonly sessions = new Map<string, QueuedSession>();
+  private readonly lastListWritten = new Map<string, { hash: string; atMs: number }>();
+  readonly definitions = new DefinitionTokenCache();
+
+  /** A session's row was queued: remembered, and counted as started once. */
+  noteSession(session: QueuedSession): void {
+    if (this.sessions.has(session.row.id)) return;
+    this.sessions.set(session.row.id, session);
+    this.newSessions.push(session);
+  }
+
+  /** A session's end was announced: nothing of it is to come. */
+  forgetSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  add(call: QueuedToolCall): void {
+    this.settled.push(call);
+  }
+
+  /** A tools/list answer reached the agent in this session: its definitions are in the model's context. */
+  noteToolsListed(session: QueuedSession, result: unknown, at: string): void {
+    const tools = (result as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(tools)) this.lists.push({ session, tools, at });
+  }
+
+  get hasWork(): boolean {
+    return this.settled.length > 0 || this.lists.length > 0 || this.newSessions.length > 0 || this.carried.length > 0;
+  }
+
+  /**
+   * Measures everything handed over since the last take and returns the increments. Sets each
+   * call's token counts and error class (its row is written in the same batch) and adds the
+   * tokens to its session's row; returns the sessions whose sums changed.
+   */
+  take(): { traffic: TrafficBatch | null; touchedSessions: QueuedSession[] } {
+    if (!this.hasWork) return { traffic: null, touchedSessions: [] };
+    const minutes = new Map<string, Building>();
+    const touched = new Set<QueuedSession>();
+    for (const back of this.carried) {
+      const row = this.row(minutes, back, back.bucket);
+      addCounts(row, back);
+      row.sketch.addBins(back.latency);
+    }
+    this.carried = [];
+
+    for (const { row: session } of this.newSessions) {
+      this.row(minutes, keyOf(session, NO_TOOL, null), minuteOf(session.started_at)).sessions++;
+    }
+    this.newSessions = [];
+
+    for (const call of this.settled) {
+      const args = (call.argument_tokens ??= argumentTokens(call));
+      const results = (call.result_tokens ??= resultTokens(call));
+      const failure = (call.error_class ??= errorClass(call));
+      const queued = this.sessions.get(call.session_id);
+      const session = queued?.row;
+      const row = this.row(minutes, {
+        workspace_id: call.workspace_id,
+        server_id: call.server_id,
+        tool_name: call.tool_name,
+        client_name: session?.client_name ?? '',
+        platform_key_id: call.platform_key_id ?? null,
+      }, minuteOf(call.ended_at ?? call.started_at));
+      const duration = call.duration_ms ?? 0;
+      row.calls++;
+      if (failure === 'protocol') row.protocol_errors++;
+      else if (failure === 'server') row.server_errors++;
+      else if (failure === 'tool') row.tool_errors++;
+      row.argument_tokens += args;
+      row.result_tokens += results;
+      row.duration_sum_ms += duration;
+      row.duration_max_ms = Math.max(row.duration_max_ms, duration);
+      const at = call.ended_at ?? call.started_at;
+      if (row.last_call_at === null || at > row.last_call_at) row.last_call_at = at;
+      // A call without an answer has no duration to speak of: it counts, its latency does not.
+      if (call.duration_ms !== null) row.sketch.add(duration);
+      if (queued) {
+        queued.row.argument_tokens += args;
+        queued.row.result_tokens += results;
+        touched.add(queued);
+      }
+    }
+    this.settled = [];
+
+    const toolLists = new Map<string, ToolListRow>();
+    for (const list of this.lists) {
+      const measured = list.tools.map((tool) => ({ name: toolName(tool), ...this.definitions.measure(tool) }));
+      const definitionTokens = measured.reduce((sum, tool) => sum + tool.tokens, 0);
+      const session = list.session.row;
+      this.row(minutes, keyOf(session, NO_TOOL, null), minuteOf(list.at)).definition_tokens += definitionTokens;
+      session.definition_tokens += definitionTokens;
+      touched.add(list.session);
+      const listHash = createHash('sha1').update(measured.map((tool) => tool.hash).join(',')).digest('base64url');
+      const last = this.lastListWritten.get(session.server_id);
+      const atMs = Date.parse(list.at);
+      if (last && last.hash === listHash && atMs - last.atMs < LIST_REFRESH_MS) continue;
+      this.lastListWritten.set(session.server_id, { hash: listHash, atMs });
+      toolLists.set(session.server_id, {
+        server_id: session.server_id,
+        workspace_id: session.workspace_id,
+        list_hash: listHash,
+        definition_tokens: definitionTokens,
+        tools: measured.map((tool) => ({ name: tool.name, definitionTokens: tool.tokens })),
+        listed_at: list.at,
+      });
+    }
+    this.lists = [];
+
+    const minuteRows = [...minutes.values()];
+    return {
+      traffic: {
+        minutes: minuteRows.map(finish),
+        hours: derive(minuteRows, 13), // 'YYYY-MM-DDTHH'
+        days: derive(minuteRows, 10), // 'YYYY-MM-DD'
+        toolLists: [...toolLists.values()],
+      },
+      touchedSessions: [...touched],
+    };
+  }
+
+  /** Minute rows a write could not store (hours and days are derived from them again). */
+  putBack(traffic: TrafficBatch | null, keep: (serverId: string) => boolean): void {
+    if (!traffic) return;
+    this.carried.push(...traffic.minutes.filter((row) => keep(row.server_id)));
+    // A list not written is measured again only when the server answers one again: forget that it was.
+    for (const list of traffic.toolLists) this.lastListWritten.delete(list.server_id);
+  }
+
+  forgetServer(serverId: string): void {
+    this.settled = this.settled.filter((call) => call.server_id !== serverId);
+    this.lists = this.lists.filter((list) => list.session.row.server_id !== serverId);
+    this.newSessions = this.newSessions.filter((session) => session.row.server_id !== serverId);
+    this.carried = this.carried.filter((row) => row.server_id !== serverId);
+    for (const [id, session] of this.sessions) if (session.row.server_id === serverId) this.sessions.delete(id);
+    this.lastListWritten.delete(serverId);
+  }
+
+  /** Drops everything waiting (shutdown against a database that never came back). */
+  clear(): void {
+    this.settled = [];
+    this.lists = [];
+    this.newSessions = [];
+    this.carried = [];
+  }
+
+  private row(rows: Map<string, Building>, key: Pick<TrafficIncrement, 'workspace_id' | 'server_id' | 'tool_name' | 'client_name' | 'platform_key_id'>, bucket: string): Building {
+    const id = `${key.workspace_id}|${bucket}|${key.server_id}|${key.tool_name}|${key.client_name}|${key.platform_key_id ?? ''}`;
+    let row = rows.get(id);
+    if (!row) {
+      row = { ...key, bucket, ...zeroCounts(), sketch: new LatencySketch() };
+      rows.set(id, row);
+    }
+    return row;
+  }
+}
+
+function keyOf(session: QueuedSession['row'], tool: string, platformKeyId: string | null) {
+  return { workspace_id: session.workspace_id, server_id: session.server_id, tool_name: tool, client_name: session.client_name ?? '', platform_key_id: platformKeyId };
+}
+
+function toolName(tool: unknown): string {
+  const name = (tool as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name.slice(0, 200) : '(unnamed)';
+}
+
+const minuteCache = { ms: Number.NaN, iso: '' };
+/** The minute an ISO time falls in, as ISO (calls of one write mostly share it). */
+function minuteOf(iso: string): string {
+  const ms = Math.floor(Date.parse(iso) / 60_000) * 60_000;
+  if (ms !== minuteCache.ms) {
+    minuteCache.ms = ms;
+    minuteCache.iso = new Date(ms).toISOString();
+  }
+  return minuteCache.iso;
+}
+
+function zeroCounts() {
+  return {
+    calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0, sessions: 0, argument_tokens: 0, result_tokens: 0,
+    definition_tokens: 0, duration_sum_ms: 0, duration_max_ms: 0, last_call_at: null as string | null,
+  };
+}
+
+type Counts = ReturnType<typeof zeroCounts>;
+
+function addCounts(into: Counts, from: Counts): void {
+  into.calls += from.calls;
+  into.protocol_errors += from.protocol_errors;
+  into.server_errors += from.server_errors;
+  into.tool_errors += from.tool_errors;
+  into.sessions += from.sessions;
+  into.argument_tokens += from.argument_tokens;
+  into.result_tokens += from.result_tokens;
+  into.definition_tokens += from.definition_tokens;
+  into.duration_sum_ms += from.duration_sum_ms;
+  into.duration_max_ms = Math.max(into.duration_max_ms, from.duration_max_ms);
+  if (from.last_call_at !== null && (into.last_call_at === null || from.last_call_at > into.last_call_at)) into.last_call_at = from.last_call_at;
+}
+
+function finish(row: Building): TrafficIncrement {
+  const { sketch, ...rest } = row;
+  return { ...rest, latency: sketch.toBins() };
+}
+
+/** The minute rows summed into coarser buckets: the ISO bucket cut to `prefix` characters (13: hour, 10: day). */
+function derive(minutes: readonly Building[], prefix: 10 | 13): TrafficIncrement[] {
+  const suffix = prefix === 13 ? ':00:00.000Z' : 'T00:00:00.000Z';
+  const rows = new Map<string, Building>();
+  for (const minute of minutes) {
+    const bucket = minute.bucket.slice(0, prefix) + suffix;
+    const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${minute.tool_name}|${minute.client_name}|${minute.platform_key_id ?? ''}`;
+    let row = rows.get(id);
+    if (!row) {
+      row = { workspace_id: minute.workspace_id, server_id: minute.server_id, tool_name: minute.tool_name, client_name: minute.client_name, platform_key_id: minute.platform_key_id, bucket, ...zeroCounts(), sketch: new LatencySketch() };
+      rows.set(id, row);
+    }
+    addCounts(row, minute);
+    row.sketch.merge(minute.sketch);
+  }
+  return [...rows.values()].map(finish);
+}

@@ -1,0 +1,61 @@
+import type { TrafficBatch } from './trafficRollup';
+
+// The statements that add a write's traffic rollup (trafficRollup.ts) to the three grains and store
+// the tool lists. They are parts of the batch's single statement (batchWriter.ts), each reading one
+// JSON text of rows: a write's few rollup rows cost less as JSON than as one array per column.
+
+type Columns = readonly (readonly [name: string, type: string])[];
+
+export const TRAFFIC_COLUMNS: Columns = [
+  ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ['client_name', 'text'],
+  ['platform_key_id', 'uuid'], ['calls', 'int'], ['protocol_errors', 'int'], ['server_errors', 'int'], ['tool_errors', 'int'],
+  ['sessions', 'int'], ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
+  ['duration_sum_ms', 'bigint'], ['duration_max_ms', 'int'], ['last_call_at', 'timestamptz'], ['latency', 'jsonb'],
+];
+
+export const TOOL_LIST_COLUMNS: Columns = [
+  ['server_id', 'uuid'], ['workspace_id', 'uuid'], ['list_hash', 'text'], ['definition_tokens', 'int'], ['tools', 'jsonb'], ['listed_at', 'timestamptz'],
+];
+
+export const TRAFFIC_TABLES = { minutes: 'traffic_minutes', hours: 'traffic_hours', days: 'traffic_days' } as const;
+export type TrafficGrain = keyof typeof TRAFFIC_TABLES;
+
+/** Adds one sketch's bins to another's, in SQL (the bins of latencySketch.ts). */
+export function mergedSketchSql(a: string, b: string): string {
+  return `(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb) from (
+    select k, sum(n) as n from (select key as k, value::text::bigint as n from jsonb_each(${a})
+                                 union all select key, value::text::bigint from jsonb_each(${b})) bins group by k) merged)`;
+}
+
+const summed = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens', 'duration_sum_ms'];
+
+/**
+ * The upsert of one grain; `source` is the rows' source (a json_to_recordset over $1, with the
+ * batch's rows marker), given by the batch writer so a guarded batch can add its condition.
+ */
+export function upsertTrafficSql(grain: TrafficGrain, source: string): string {
+  const table = TRAFFIC_TABLES[grain];
+  const names = TRAFFIC_COLUMNS.map(([name]) => name).join(', ');
+  return `insert into ${table} (${names})
+  select ${names} from ${source}
+  on conflict (workspace_id, bucket, server_id, tool_name, client_name, platform_key_id) do update set
+    ${summed.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(',\n    ')},
+    duration_max_ms = greatest(${table}.duration_max_ms, excluded.duration_max_ms),
+    last_call_at = greatest(${table}.last_call_at, excluded.last_call_at),
+    latency = ${mergedSketchSql(`${table}.latency`, 'excluded.latency')}`;
+}
+
+/** A server's newest list replaces the one held (an older list written late does not). */
+export function upsertToolListsSql(source: string): string {
+  const names = TOOL_LIST_COLUMNS.map(([name]) => name).join(', ');
+  return `insert into server_tool_lists (${names})
+  select ${names} from (select * from ${source}) r
+  where exists (select 1 from servers s where s.id = r.server_id)
+  on conflict (server_id) do update set list_hash = excluded.list_hash, definition_tokens = excluded.definition_tokens,
+    tools = excluded.tools, listed_at = excluded.listed_at
+  where server_tool_lists.listed_at <= excluded.listed_at`;
+}
+
+export function isEmptyTraffic(traffic: TrafficBatch | null): boolean {
+  return !traffic || (traffic.minutes.length === 0 && traffic.toolLists.length === 0);
+}

@@ -1,0 +1,136 @@
+import type { AnalyticsOverviewResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
+import { writeBatch } from '../../../src/server/recording/batchWriter';
+import type { QueuedToolCall } from '../../../src/server/recording/rows';
+import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
+import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
+import { buildTestApp, type TestApp } from '../helpers/testApp';
+import { engineName } from '../helpers/testDatabase';
+
+jest.setTimeout(420_000);
+
+// Percentiles of a range come from DDSketches merged across minutes, hours, days, tools and
+// servers. Eight hours of calls crossing midnight (UTC) are rolled up by the recorder's own
+// rollup and written by its own batch statement, in many writes that hit the same rows (so the
+// database merges sketches on conflict); then p50/p90/p95/p99 of ragged and whole ranges, per
+// server, per tool and overall, are checked against the exact values of the same durations.
+
+const Q = [
+  [0.5, 'p50Ms'],
+  [0.9, 'p90Ms'],
+  [0.95, 'p95Ms'],
+  [0.99, 'p99Ms'],
+] as const;
+
+function exactQuantile(sorted: number[], q: number): number {
+  return sorted[Math.floor(q * (sorted.length - 1))];
+}
+
+/** A deterministic pseudo-random sequence (the test must fail or pass the same way every run). */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+describe(`percentiles from merged sketches over several hours (${engineName})`, () => {
+  let t: TestApp;
+  let account: TestAccount;
+  const servers: string[] = [];
+  const calls: { server: string; tool: string; endedMs: number; duration: number }[] = [];
+  const midnight = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+  const start = midnight - 4 * 3_600_000 - 13 * 60_000; // 19:47 yesterday (UTC) …
+  const end = midnight + 4 * 3_600_000 + 9 * 60_000; // … 04:09 today
+
+  beforeAll(async () => {
+    t = await buildTestApp({ healthIntervalMs: 3_600_000 });
+    account = await registerAccount(t.app);
+    for (const name of ['fast', 'slow']) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/servers`, headers: bearer(account.accessToken), payload: { url: `http://127.0.0.1:9/${name}`, name } });
+      servers.push(res.json().id);
+    }
+    const next = random(42);
+    const rollup = new TrafficRollup();
+    const total = 24_000;
+    for (let i = 0; i < total; i++) {
+      const server = servers[i % 2];
+      const tool = ['read', 'write', 'search'][Math.floor(next() * 3)];
+      // Log-normal-ish durations: most calls fast, a long tail; the slow server ten times slower.
+      const duration = Math.round(Math.exp(next() * 4 + next() * 3) * (i % 2 === 0 ? 1 : 10));
+      const endedMs = start + Math.floor((i / total) * (end - start));
+      calls.push({ server, tool, endedMs, duration });
+      const endedAt = new Date(endedMs).toISOString();
+      rollup.add({
+        id: `call-${i}`, workspace_id: account.workspaceId, server_id: server, server_name: null, session_id: 'no-session', jsonrpc_id: String(i),
+        tool_name: tool, arguments: { i }, result: { content: [{ type: 'text', text: 'ok' }] }, error_message: null, status: 'ok',
+        started_at: new Date(endedMs - duration).toISOString(), ended_at: endedAt, duration_ms: duration, request_bytes: 20, response_bytes: 40,
+        tokens_estimate: 15, meta: null, traceparent: null, request_seq: 1, request_payload: '', request_truncated: false,
+        response_seq: 2, response_kind: 'response', response_payload: '', response_truncated: false,
+      } as QueuedToolCall);
+      // A write every 500 calls, as the recorder's batches: the same minute and hour rows again and again.
+      if (i % 500 === 499 || i === total - 1) {
+        const { traffic } = rollup.take();
+        await writeBatch(t.database.db, { sessions: [], messages: [], toolCalls: [], usage: [], traffic });
+      }
+    }
+  });
+  afterAll(() => t?.close());
+
+  function within(fromMs: number, toMs: number, keep: (call: (typeof calls)[number]) => boolean = () => true): number[] {
+    return calls.filter((call) => call.endedMs >= fromMs && call.endedMs < toMs && keep(call)).map((call) => call.duration).sort((a, b) => a - b);
+  }
+
+  const get = <T>(path: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/analytics/${path}`, headers: bearer(account.accessToken) }).then((res) => {
+      expect(res.statusCode).toBe(200);
+      return res.json<T>();
+    });
+
+  function expectWithinOnePercent(actual: number | null, exact: number, what: string): void {
+    // 1 %, and a hair for floating point (a sketch's value may sit exactly on the bound).
+    if (actual === null || Math.abs(actual - exact) > exact * 0.01 + 1e-9) throw new Error(`${what}: ${actual} is not within 1 % of ${exact}`);
+  }
+
+  it.each([
+    // Ragged ends: minutes, hours and a whole day's rows in one range.
+    ['a ragged range across midnight', start + 23 * 60_000, end - 31 * 60_000],
+    ['every call', start - 86_400_000, end + 60_000],
+    ['one hour and a bit', midnight + 60 * 60_000, midnight + 2 * 3_600_000 + 7 * 60_000],
+  ])('%s: per server, per tool and overall within 1 %% of exact', async (_name, fromMs, toMs) => {
+    const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+    const summary = await get<PerformanceSummaryResult>(`performance?format=summary&${range}`);
+    expect(summary.servers.reduce((sum, server) => sum + server.calls, 0)).toBe(within(fromMs, toMs).length);
+    for (const server of summary.servers) {
+      const exact = within(fromMs, toMs, (call) => call.server === server.serverId);
+      expect(server.calls).toBe(exact.length);
+      for (const [q, key] of Q) expectWithinOnePercent(server[key], exactQuantile(exact, q), `${server.serverName} ${key}`);
+      expect(server.maxMs).toBe(exact[exact.length - 1]);
+    }
+    expect(summary.tools).toHaveLength(6);
+    for (const tool of summary.tools) {
+      const exact = within(fromMs, toMs, (call) => call.server === tool.serverId && call.tool === tool.tool);
+      for (const [q, key] of Q) expectWithinOnePercent(tool[key], exactQuantile(exact, q), `${tool.tool} ${key}`);
+    }
+    const overview = await get<AnalyticsOverviewResult>(`overview?${range}`);
+    const all = within(fromMs, toMs);
+    expect(overview.totals.calls).toBe(all.length);
+    expectWithinOnePercent(overview.totals.p50Ms, exactQuantile(all, 0.5), 'overall p50');
+    expectWithinOnePercent(overview.totals.p95Ms, exactQuantile(all, 0.95), 'overall p95');
+  });
+
+  it('hour and day rollups hold exactly what the minute rollups hold', async () => {
+    const sums = await t.database.db.query<{ grain: string; calls: number; latency_count: number }>(
+      `select grain, sum(calls)::int as calls, sum(n)::int as latency_count from (
+         select 'minutes' as grain, calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) as n from traffic_minutes
+         union all select 'hours', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_hours
+         union all select 'days', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_days) g
+       group by grain order by grain`,
+    );
+    expect(sums).toEqual([
+      { grain: 'days', calls: calls.length, latency_count: calls.length },
+      { grain: 'hours', calls: calls.length, latency_count: calls.length },
+      { grain: 'minutes', calls: calls.length, latency_count: calls.length },
+    ]);
+  });
+});
