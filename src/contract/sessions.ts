@@ -69,6 +69,11 @@ export const MessageDto = z.object({
   sizeBytes: z.number().int(),
   truncated: z.boolean(),
   createdAt: z.string(),
+  /**
+   * A progress stream is stored as its first and last notification; the last one's row says how
+   * many notifications the stream had in all (docs/proxy.md).
+   */
+  progressCount: z.number().int().optional(),
 });
 export type MessageDto = z.infer<typeof MessageDto>;
 

@@ -50,6 +50,8 @@ declare module 'fastify' {
      * member). Declared on the route, enforced once by the workspace guard; absent means member.
      */
     minRole?: 'owner' | 'admin' | 'member';
+    /** The 403 text when the caller's role is too low, where the route has a more specific one. */
+    roleRefusal?: string;
   }
 }
 
@@ -58,6 +60,7 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   minRole?: 'owner' | 'admin' | 'member';
+  roleRefusal?: string;
 }
 
 export interface AppOptions {
@@ -100,8 +103,10 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   app.decorate('routeList', [] as RegisteredRoute[]);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const minRole = route.config?.minRole;
-    for (const method of methods) if (method !== 'HEAD') app.routeList.push({ method, url: route.url, ...(minRole ? { minRole } : {}) });
+    const { minRole, roleRefusal } = route.config ?? {};
+    for (const method of methods) {
+      if (method !== 'HEAD') app.routeList.push({ method, url: route.url, ...(minRole ? { minRole } : {}), ...(roleRefusal ? { roleRefusal } : {}) });
+    }
   });
 
   // Graceful shutdown: once close() starts, new requests on kept-alive connections get a 503 and

@@ -61,8 +61,9 @@ export async function requireWorkspace(request: FastifyRequest, _reply: FastifyR
   // The role check lives here, beside membership, so no handler can forget it: each route declares
   // the lowest role it needs (`config.minRole`), and it runs before body validation, so a member
   // learns nothing about a route's input by probing it.
-  const needed = request.routeOptions.config?.minRole ?? 'member';
-  if (ROLE_RANK[rows[0].role] < ROLE_RANK[needed]) throw forbidden(ROLE_REFUSAL[needed]);
+  const config = request.routeOptions.config;
+  const needed = config?.minRole ?? 'member';
+  if (ROLE_RANK[rows[0].role] < ROLE_RANK[needed]) throw forbidden(config?.roleRefusal ?? ROLE_REFUSAL[needed]);
 }
 
 const ROLE_RANK: Record<MemberRole, number> = { member: 0, admin: 1, owner: 2 };

@@ -54,13 +54,13 @@ export const TOOL_CALL_COLUMNS = `tc.id, tc.session_id, tc.server_id, srv.name a
  */
 export function sessionMessagesSql(where: string): string {
   return `select * from (
-      select m.seq, m.direction, m.kind, m.method, m.jsonrpc_id, m.size_bytes, m.truncated, m.created_at, m.id as message_ref, null::uuid as call_ref, 'message' as part
+      select m.seq, m.direction, m.kind, m.method, m.jsonrpc_id, m.size_bytes, m.truncated, m.created_at, m.progress_count, m.id as message_ref, null::uuid as call_ref, 'message' as part
         from messages m where m.session_id = $1
       union all
-      select c.request_seq, 'client_to_server', 'request', 'tools/call', c.jsonrpc_id, c.request_bytes, c.request_truncated, c.started_at, null, c.id, 'request'
+      select c.request_seq, 'client_to_server', 'request', 'tools/call', c.jsonrpc_id, c.request_bytes, c.request_truncated, c.started_at, null::int, null, c.id, 'request'
         from tool_calls c where c.session_id = $1 and c.request_seq is not null
       union all
-      select c.response_seq, 'server_to_client', c.response_kind, null, c.jsonrpc_id, c.response_bytes, c.response_truncated, c.ended_at, null, c.id, 'response'
+      select c.response_seq, 'server_to_client', c.response_kind, null, c.jsonrpc_id, c.response_bytes, c.response_truncated, c.ended_at, null::int, null, c.id, 'response'
         from tool_calls c where c.session_id = $1 and c.response_seq is not null
     ) sm ${where}`;
 }

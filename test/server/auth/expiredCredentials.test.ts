@@ -65,7 +65,7 @@ describe(`deleting expired sign-in rows (${engineName})`, () => {
     await database.db.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [stolen.id, live.id]);
     const ended = await issueRefreshToken(database.db, userId, undefined, -3 * 86_400); // a sign-in that lapsed
     await deleteExpiredCredentials(database.db);
-    expect(await rotateRefreshToken(database.db, stolen.token)).toEqual({ ok: false, reason: 'reused' });
+    expect(await rotateRefreshToken(database.db, stolen.token)).toEqual({ ok: false, reason: 'reused', familyId: stolen.familyId, userId });
     expect(await rotateRefreshToken(database.db, live.token)).toMatchObject({ ok: false }); // revoked with its sign-in
     expect(await rotateRefreshToken(database.db, ended.token)).toEqual({ ok: false, reason: 'unknown' });
     // Revoked, the sign-in has ended: the next cleanup takes its expired token.

@@ -13,7 +13,7 @@ export function recordedCalls(db: Queryable, where: string, params: unknown[]): 
 /** Every message of a session in seq order, from `messages` and from the calls' rows. */
 export function recordedMessages(db: Queryable, sessionId: string): Promise<MessageRow[]> {
   return db.query<MessageRow>(
-    `select p.seq, p.direction, p.kind, p.method, p.jsonrpc_id, ${REPLAY_PAYLOAD} as payload, p.size_bytes, p.truncated, p.created_at
+    `select p.seq, p.direction, p.kind, p.method, p.jsonrpc_id, ${REPLAY_PAYLOAD} as payload, p.size_bytes, p.truncated, p.created_at, p.progress_count
      from (${sessionMessagesSql('')}) p left join messages m on m.id = p.message_ref left join tool_calls c on c.id = p.call_ref
      order by p.seq`,
     [sessionId],

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AnalyticsOverviewResult } from '../../../src/contract/analytics';
 import { Paths } from '../../../src/contract/routes';
 import type { ActivityStreamResult, AnalyticsOverview, SessionListResult } from '../../../src/contract/sessions';
 import { bearer } from '../helpers/accounts';
@@ -60,9 +61,12 @@ describe('how calls end', () => {
       const sessions = await get<SessionListResult>(`${Paths.sessions(ws)}?serverId=${server.id}`);
       expect(sessions.sessions).toHaveLength(1);
       expect(sessions.sessions[0]).toMatchObject({ callCount: 2, errorCount: 1 });
-      const overview = await get<AnalyticsOverview>(Paths.analytics(ws, 'overview'));
+      const overview = await get<AnalyticsOverview>(Paths.dashboardOverview(ws));
       expect(overview.toolCalls).toMatchObject({ today: 2, errors: 1 });
       expect(overview.errorRate).toBe(0.5);
+      // The analytics screens read the rollups: the same call, the same error.
+      const analytics = await get<AnalyticsOverviewResult>(`${Paths.analytics(ws, 'overview')}?range=24h`);
+      expect(analytics.totals).toMatchObject({ calls: 2, errors: 1, errorRate: 0.5 });
       const activity = await get<ActivityStreamResult>(`${Paths.activityStream(ws)}?serverId=${server.id}&status=error`);
       expect(activity.events).toHaveLength(1);
       const pending = await get<ActivityStreamResult>(`${Paths.activityStream(ws)}?serverId=${server.id}&status=pending`);
@@ -117,7 +121,7 @@ describe('how calls end', () => {
     expect(call.duration_ms).toBeGreaterThanOrEqual(1_000);
     const [session] = await t.database.db.query<{ error_count: number }>('select error_count from sessions where server_id = $1', [server.id]);
     expect(session.error_count).toBe(1);
-    const overview = await get<AnalyticsOverview>(Paths.analytics(t.account.workspaceId, 'overview'));
+    const overview = await get<AnalyticsOverview>(Paths.dashboardOverview(t.account.workspaceId));
     expect(overview.toolCalls.errors).toBeGreaterThanOrEqual(1);
   });
 });

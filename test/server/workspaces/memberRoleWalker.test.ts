@@ -69,7 +69,7 @@ describe(`roles over every mutating workspace route (${engineName})`, () => {
     const failures: string[] = [];
     for (const route of guarded) {
       const res = await callAs(member, route);
-      const expected = route.minRole === 'owner' ? 'Only the workspace owner can do this' : 'Only workspace owners and admins can do this';
+      const expected = route.roleRefusal ?? (route.minRole === 'owner' ? 'Only the workspace owner can do this' : 'Only workspace owners and admins can do this');
       if (res.statusCode !== 403 || res.json().message !== expected) failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);

@@ -27,7 +27,7 @@ describe(`workspaces (${engineName})`, () => {
   it('lists the personal workspace made at sign-up', async () => {
     const workspaces = await list(pro);
     expect(workspaces).toEqual([
-      { id: pro.workspaceId, name: "Margaret's Workspace", description: '', workspaceType: 'personal', role: 'owner', createdAt: expect.any(String) },
+      { id: pro.workspaceId, name: "Margaret's Workspace", description: '', workspaceType: 'personal', role: 'owner', requirePlatformKey: false, createdAt: expect.any(String) },
     ]);
   });
 
@@ -44,7 +44,7 @@ describe(`workspaces (${engineName})`, () => {
     const res = await create(pro, { name: '  Agents in prod  ', workspaceType: 'team' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ id: expect.any(String), name: 'Agents in prod', description: '', workspaceType: 'team', role: 'owner', createdAt: expect.any(String) });
+    expect(body).toEqual({ id: expect.any(String), name: 'Agents in prod', description: '', workspaceType: 'team', role: 'owner', requirePlatformKey: false, createdAt: expect.any(String) });
     expect((await list(pro)).map((w) => w.id)).toEqual([pro.workspaceId, body.id]);
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: bearer(pro.accessToken) });
     expect(me.json().workspaceCount).toBe(2);

@@ -4,7 +4,6 @@ import { MemberListResult, MemberParams, UpdateMemberRoleBody } from '../../../c
 import { WorkspaceText } from '../../../contract/workspaces';
 import { conflict, forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { requireRole } from '../workspaces/roleCheck';
 import { listMembers } from './store';
 import { changeMemberRole, roleOf } from './roleStore';
 
@@ -17,11 +16,10 @@ export const memberRoleRoutes: FastifyPluginAsync = async (plugin) => {
   app.put(
     '/members/:userId',
     {
-      config: { minRole: 'admin' },
+      config: { minRole: 'admin', roleRefusal: WorkspaceText.onlyManagersChangeRoles },
       schema: { tags, summary: 'Change a member’s role (at least one owner always remains)', params: MemberParams, body: UpdateMemberRoleBody, response: { 200: MemberListResult, ...errorResponses(400, 401, 403, 404, 409) } },
     },
     async (request) => {
-      requireRole(request, 'admin', WorkspaceText.onlyManagersChangeRoles);
       const { workspaceId, userId } = request.params;
       const { role } = request.body;
       await app.db.transaction(async (tx) => {

@@ -37,6 +37,8 @@ export interface MessageRow {
   size_bytes: number | string;
   truncated: boolean;
   created_at: Time;
+  /** Set on the last stored row of a coalesced progress stream: how many notifications it stands for. */
+  progress_count?: number | null;
 }
 
 export interface ToolCallRow {
@@ -108,6 +110,7 @@ export function toMessageDto(row: MessageRow): MessageDto {
     sizeBytes: toInt(row.size_bytes),
     truncated: row.truncated,
     createdAt: toIso(row.created_at),
+    ...(row.progress_count ? { progressCount: row.progress_count } : {}),
   };
 }
 

@@ -91,7 +91,7 @@ export async function replaySession(db: Queryable, session: SessionDto, window: 
   const countParams = [...where.params];
   const [rows, counted] = await Promise.all([
     db.query<MessageRow>(
-      `select p.seq, p.direction, p.kind, p.method, p.jsonrpc_id, ${REPLAY_PAYLOAD} as payload, p.size_bytes, p.truncated, p.created_at
+      `select p.seq, p.direction, p.kind, p.method, p.jsonrpc_id, ${REPLAY_PAYLOAD} as payload, p.size_bytes, p.truncated, p.created_at, p.progress_count
        from (${sessionMessagesSql(where.where)} order by sm.seq limit ${where.param(window.limit)} offset ${where.param(window.offset)}) p
        left join messages m on m.id = p.message_ref
        left join tool_calls c on c.id = p.call_ref

@@ -4,7 +4,6 @@ import { UpdateWorkspaceBody, WorkspaceDto, WorkspaceParams, WorkspaceText } fro
 import { forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
 import { deleteWorkspace, findMemberWorkspace, setRequirePlatformKey, updateWorkspace } from './store';
-import { requireRole } from './roleCheck';
 
 // /api/v1/workspaces/:workspaceId, registered in workspaceRoutes: the prefix and the membership
 // guard come from app.ts, so a non-member gets the guard's 404. Owners and admins edit; only an
@@ -27,11 +26,10 @@ export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
   app.put(
     '/',
     {
-      config: { minRole: 'admin' },
+      config: { minRole: 'admin', roleRefusal: WorkspaceText.onlyManagersEdit },
       schema: { tags, summary: 'Change workspace settings: name, description, require a platform key (owners and admins)', params: WorkspaceParams, body: UpdateWorkspaceBody, response: { 200: WorkspaceDto, ...errorResponses(400, 401, 403, 404) } },
     },
     async (request) => {
-      requireRole(request, 'admin', WorkspaceText.onlyManagersEdit);
       const { workspaceId } = request.params;
       const { requirePlatformKey, ...text } = request.body;
       if (requirePlatformKey !== undefined) {
@@ -46,9 +44,8 @@ export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
 
   app.delete(
     '/',
-    { config: { minRole: 'owner' }, schema: { tags, summary: 'Delete the workspace with its servers, sessions and keys (owner only; not the personal one)', params: WorkspaceParams } },
+    { config: { minRole: 'owner', roleRefusal: WorkspaceText.onlyOwnerDeletes }, schema: { tags, summary: 'Delete the workspace with its servers, sessions and keys (owner only; not the personal one)', params: WorkspaceParams } },
     async (request, reply) => {
-      requireRole(request, 'owner', WorkspaceText.onlyOwnerDeletes);
       const { workspaceId } = request.params;
       const servers = await app.db.transaction(async (tx) => {
         const rows = await tx.query<{ workspace_type: string }>('select workspace_type from workspaces where id = $1 for update', [workspaceId]);

@@ -137,7 +137,7 @@ describe('Tool Servers page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
 
     expect(await screen.findByRole('article', { name: 'Everything (staging)' })).toBeInTheDocument();
-    expect(sent).toEqual({ url: 'http://127.0.0.1:3001/mcp', name: 'Everything (staging)', description: '' });
+    expect(sent).toEqual({ url: 'http://127.0.0.1:3001/mcp', name: 'Everything (staging)', description: '', transport: 'streamable-http' });
     api.restore();
   });
 

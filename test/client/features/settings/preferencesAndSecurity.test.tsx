@@ -98,7 +98,7 @@ describe('Security tab', () => {
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'other');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getAllByText('Required').length).toBeGreaterThan(0);
-    expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 10 characters')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
     expect(sent).toBeUndefined();
 

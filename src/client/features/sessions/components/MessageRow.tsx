@@ -55,6 +55,9 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
           {title}
         </Typography>
+        {message.progressCount !== undefined && (
+          <Chip size="small" variant="outlined" label={`${message.progressCount} progress notifications in all`} />
+        )}
         {toolCall && message.kind === 'request' && (
           <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
             {toolCall.toolName}

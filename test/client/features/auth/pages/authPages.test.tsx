@@ -32,7 +32,7 @@ describe('register page', () => {
           body: {
             message: 'email: Enter a valid email address',
             code: 'validation_failed',
-            fields: { email: 'Enter a valid email address', password: 'Password must be at least 8 characters' },
+            fields: { email: 'Enter a valid email address', password: 'Password must be at least 10 characters' },
           },
         }),
     });
@@ -40,7 +40,7 @@ describe('register page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 10 characters')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByLabelText(/First name/)).toHaveAttribute('aria-invalid', 'false');
     api.restore();
