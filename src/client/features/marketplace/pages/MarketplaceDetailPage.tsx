@@ -34,18 +34,21 @@ export default function MarketplaceDetailPage() {
       Marketplace
     </Button>
   );
+  // Until the entry is known, the page is still titled: the shell's heading never goes missing.
+  const pendingHeader = <PageHeader title="Marketplace" subtitle={slug} />;
 
   if (entry.isError && isApiError(entry.error) && entry.error.status === 404) {
     return (
       <>
         {back}
+        {pendingHeader}
         <EmptyState icon={<StorefrontOutlinedIcon />} title="Not in the marketplace" description={`No server called “${slug}” is in this marketplace's catalog.`} action={{ label: 'Back to the marketplace', to: '/marketplace' }} />
       </>
     );
   }
-  if (entry.isError && !entry.data) return (<>{back}<Alert severity="error">{errorMessage(entry.error)}</Alert></>);
+  if (entry.isError && !entry.data) return (<>{back}{pendingHeader}<Alert severity="error">{errorMessage(entry.error)}</Alert></>);
   const data = entry.data;
-  if (!data) return (<>{back}<Skeleton variant="rounded" height={360} aria-label="Loading server" /></>);
+  if (!data) return (<>{back}{pendingHeader}<Skeleton variant="rounded" height={360} aria-label="Loading server" /></>);
 
   const server = data.server;
   const packages = server.packages ?? [];
