@@ -124,6 +124,23 @@ export class DeploymentManager {
     return { memoryBytes: handle.memoryBytes(), sessionProcesses: handle.sessionProcesses() };
   }
 
+  /** What this instance runs, for GET /metrics: programs by status, their memory, restarts and session processes. */
+  stats(): { byStatus: Partial<Record<DeploymentStatus, number>>; memoryBytes: number; restarts: number; sessionProcesses: number } {
+    const byStatus: Partial<Record<DeploymentStatus, number>> = {};
+    let memoryBytes = 0;
+    let restarts = 0;
+    let sessionProcesses = 0;
+    for (const d of this.live.values()) {
+      const state = d.handle?.state();
+      const status: DeploymentStatus = state?.status ?? d.lastStatus ?? (d.row.status as DeploymentStatus);
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+      memoryBytes += d.handle?.memoryBytes() ?? 0;
+      restarts += state?.restarts ?? 0;
+      sessionProcesses += d.handle?.sessionProcesses() ?? 0;
+    }
+    return { byStatus, memoryBytes, restarts, sessionProcesses };
+  }
+
   toDto(row: DeploymentRow): DeploymentDto {
     return toDeploymentDto(row, this.liveFigures(row.id));
   }

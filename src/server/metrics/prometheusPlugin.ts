@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DEPLOYMENT_STATUSES } from '../../contract/deployments';
 import { bearerToken } from '../auth/guards';
 
 // GET /metrics in the Prometheus text format, for operators (docs/telemetry.md "Prometheus"). Off
@@ -124,6 +125,22 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
       this.set(Number(row?.n ?? 0));
     },
   });
+
+  // Deployments this instance runs (each runs on exactly one instance: the sum over instances is the whole).
+  const deployments = () => (app.hasDecorator('deployments') && app.deployments.enabled ? app.deployments.stats() : undefined);
+  new Gauge({
+    name: 'toolscope_deployments',
+    help: 'Deployments this instance runs, by status',
+    labelNames: ['status'],
+    registers: [registry],
+    collect() {
+      const stats = deployments();
+      for (const status of DEPLOYMENT_STATUSES) this.set({ status }, stats?.byStatus[status] ?? 0);
+    },
+  });
+  new Gauge({ name: 'toolscope_deployment_memory_bytes', help: 'Resident memory of the deployed programs this instance runs', registers: [registry], collect() { this.set(deployments()?.memoryBytes ?? 0); } });
+  new Gauge({ name: 'toolscope_deployment_session_processes', help: 'Per-session processes of deployments this instance runs', registers: [registry], collect() { this.set(deployments()?.sessionProcesses ?? 0); } });
+  mirroredCounter(registry, 'toolscope_deployment_restarts_total', 'Restarts after crashes of the deployments this instance runs', [], () => ({ all: deployments()?.restarts ?? 0 }));
 
   app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
     if (!sameToken(bearerToken(request), token)) {

@@ -86,13 +86,13 @@ describe(`marketplace deploy (${engineName})`, () => {
     expect(stored[0].value_enc).not.toContain('sk-weather-123');
     const [deployment] = await t.database.db.query<{ id: string; config_id: string }>('select id, config_id from deployments where id = $1', [res.json().deploymentId]);
     expect(deployment.config_id).toBe(config.id);
-    await t.app.inject({ method: 'POST', url: `/api/v1/deployments/${deployment.id}/stop`, headers: bearer(owner.accessToken) });
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/deployments/${deployment.id}`, headers: bearer(owner.accessToken) })).statusCode).toBe(200);
 
     // Again without the secret: the stored key is used, not asked for again.
     const again = await deploy(owner, { slug: catalogSlug(WEATHER.name), name: 'Weather 2', env: { REGION: 'us' } });
     expect(again.statusCode).toBe(201);
     expect((await configs())[1].env).toEqual({ WEATHER_API_TOKEN: '{{key:WEATHER_WEATHER_API_TOKEN}}', REGION: 'us' });
-    await t.app.inject({ method: 'POST', url: `/api/v1/deployments/${again.json().deploymentId}/stop`, headers: bearer(owner.accessToken) });
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/deployments/${again.json().deploymentId}`, headers: bearer(owner.accessToken) })).statusCode).toBe(200);
   });
 
   it('says why a package cannot be deployed: a command the operator did not allow, a remote-only entry, an unknown slug', async () => {
