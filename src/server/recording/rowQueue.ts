@@ -206,11 +206,14 @@ export class RowQueue {
   /** A taken batch without the rows of servers deleted since (a batch waiting to be written again). */
   withoutForgotten(taken: TakenBatch): TakenBatch {
     if (this.forgottenServers.size === 0) return taken;
-    const gone = (serverId: string | undefined) => serverId !== undefined && this.forgottenServers.has(serverId);
-    return filterTaken(taken, (row) => {
-      const serverId = 'server_id' in row ? (row.server_id as string) : this.sessionsOfServer.get((row as QueuedMessage).session_id);
-      return !gone(serverId);
-    });
+    return filterTaken(taken, (row) => !this.isOfForgottenServer(row));
+  }
+
+  /** Whether a queued row belongs to a server deleted since it was queued. */
+  isOfForgottenServer(row: object): boolean {
+    if (this.forgottenServers.size === 0) return false;
+    const serverId = 'server_id' in row ? (row.server_id as string) : this.sessionsOfServer.get((row as QueuedMessage).session_id);
+    return serverId !== undefined && this.forgottenServers.has(serverId);
   }
 
   /** Empties the queue; returns how many messages and settled calls that drops. */

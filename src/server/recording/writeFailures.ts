@@ -51,7 +51,7 @@ export interface RowByRowOutcome {
  * calls), each statement guarded by a ticket of its own (see batchGuard.ts). Slow (PGlite: ~0.5 ms
  * a statement) but only after a batch failed.
  */
-export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () => BatchTicket): Promise<RowByRowOutcome> {
+export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () => BatchTicket, excused: (row: object) => boolean = () => false): Promise<RowByRowOutcome> {
   const rows: { row: object; part: Partial<Batch>; counts: number }[] = [
     ...batch.sessions.map((session) => ({ row: session, part: { sessions: [session] }, counts: 0 })),
     ...batch.messages.map((message) => ({ row: message, part: { messages: [message] }, counts: 1 })),
@@ -71,7 +71,9 @@ export async function writeRowByRow(db: Queryable, batch: Batch, nextTicket: () 
         const left = new Set<object>(rows.slice(i + 1).map((r) => r.row));
         return { lost, refused, interrupted: { row, ticket, rest: filterBatch(batch, (r) => left.has(r)) } };
       }
-      lost += counts;
+      // A row of a server deleted while its batch was being written is refused for its foreign
+      // key: deleted on purpose, not lost.
+      if (!excused(row)) lost += counts;
       refused.add(row);
     }
   }

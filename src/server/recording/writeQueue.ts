@@ -214,7 +214,7 @@ export class WriteQueue {
       this.retrying = null;
       // The rows themselves: one refused row must not take the rest of the batch with it.
       this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket());
+      const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket(), (row) => this.rows.isOfForgottenServer(row));
       this.counters.lost += outcome.lost;
       const { interrupted } = outcome;
       const notStored = new Set<unknown>([...outcome.refused, ...(interrupted ? [interrupted.row, ...Object.values(interrupted.rest).flat()] : [])]);
