@@ -82,7 +82,6 @@ export interface AgentStats {
 }
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ScriptedAgent {
   readonly stats: AgentStats = { episodes: 0, calls: 0, failedEpisodes: 0 };
@@ -165,8 +164,9 @@ export class ScriptedAgent {
       episodes.push(this.launch({ client, target: 'everything', plan: i }));
       episodes.push(this.launch({ client, target: 'ops', plan: i }));
     });
-    // One cursor session stays open: an agent still at work shows as an active session.
-    episodes.push(this.launch({ client: 'cursor', target: 'ops', plan: 2, keepOpen: true }));
+    // One cursor session stays open: an agent still at work shows as an active session. On
+    // Everything, which stays up: Demo Ops's outage forgets its sessions, as a restart would.
+    episodes.push(this.launch({ client: 'cursor', target: 'everything', plan: 0, keepOpen: true }));
     await Promise.all(episodes);
   }
 
@@ -187,7 +187,9 @@ export class ScriptedAgent {
   async stop(graceMs = 3_000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.trickleTimer);
-    await Promise.race([Promise.allSettled([...this.running]), sleep(graceMs)]);
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
+    clearTimeout(grace);
     for (const handle of [...this.open]) {
       this.open.delete(handle);
       await handle.transport.terminateSession().catch(() => undefined);
