@@ -94,6 +94,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         TOOLSCOPE_DEPLOYMENTS: 'on',
         TOOLSCOPE_FLAGS: flags,
         TOOLSCOPE_LOG_LEVEL: process.env.TOOLSCOPE_LOG_LEVEL ?? 'warn',
+        // A terminal's Ctrl-C reaches Toolscope while the agent's open session still holds a stream:
+        // nothing in a demo is worth the default 10 s of draining.
+        TOOLSCOPE_SHUTDOWN_GRACE_MS: process.env.TOOLSCOPE_SHUTDOWN_GRACE_MS ?? '2000',
       },
       (line) => print(`[toolscope] ${line}`),
     );
