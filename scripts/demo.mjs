@@ -2,7 +2,7 @@
 // (src/demo/runDemo.ts → dist/node/demo/runDemo.js): Toolscope on a fresh data dir, a demo account,
 // two real MCP servers and a scripted agent, until Ctrl-C. Options:
 //   --data-dir DIR   use and keep DIR (also TOOLSCOPE_DEMO_DATA_DIR); default: a fresh temp dir
-//   --port N         Toolscope's port (also PORT; default 4000; 0 = any free port)
+//   --port N         Toolscope's port (also PORT; default 4000, or a free one when 4000 is taken; 0 = any free port)
 //   --no-build       run the existing build (the tests do; `npm run build` first)
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -27,8 +27,9 @@ if (!args.includes('--no-build')) {
   console.log(`done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
 }
 
-const port = Number(valueOf('--port') ?? process.env.PORT ?? 4000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
+const givenPort = valueOf('--port') ?? process.env.PORT;
+const port = givenPort === undefined ? undefined : Number(givenPort);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
   console.error(`--port: ${valueOf('--port') ?? process.env.PORT} is not a port number`);
   process.exit(2);
 }

@@ -111,9 +111,13 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Starts Demo Ops on 127.0.0.1 (`port` 0: any free port; the port is kept across goOffline/comeBack). */
-export async function startDemoOpsServer(port = 0): Promise<DemoOpsServer> {
-  let changed = false;
+/**
+ * Starts Demo Ops on 127.0.0.1 (`port` 0: any free port; the port is kept across goOffline/comeBack).
+ * `alreadyChanged`: serve the changed definitions from the start (a demo run again on a kept data
+ * dir, where the change has been recorded already).
+ */
+export async function startDemoOpsServer(port = 0, alreadyChanged = false): Promise<DemoOpsServer> {
+  let changed = alreadyChanged;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; tools: { lookup: RegisteredTool; ticket: RegisteredTool } }>();
 
   const handler = async (req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -7,7 +7,7 @@ import { startDemoOpsServer, type DemoOpsServer } from './demoOpsServer';
 import { createDemoAccount, deployEverything, recordedCallsToday, registerOpsServer, showOutage, showSchemaHistory } from './demoSetup';
 import { descendantsOf, isStillRunning, type ProcessEntry } from './processTree';
 import { ScriptedAgent } from './scriptedAgent';
-import { freePort, startToolscope, type ToolscopeProcess } from './toolscopeProcess';
+import { freePort, portIsFree, startToolscope, type ToolscopeProcess } from './toolscopeProcess';
 
 // `npm run demo` (scripts/demo.mjs calls this once the build is done): Toolscope on a fresh data
 // dir, a demo account, two real MCP servers, the scripted agent, and — on Ctrl-C — every process
@@ -18,8 +18,8 @@ export interface DemoOptions {
   root: string;
   /** When the command started (ms since epoch): the figures printed count from it. */
   startedAt: number;
-  /** 0 = any free port. */
-  port: number;
+  /** 0 = any free port; undefined = 4000, or a free port when 4000 is taken (say, by `npm start`). */
+  port?: number;
   /** A data dir to use and keep (the demo account is reused); default a fresh one, deleted at exit. */
   dataDir?: string;
   trickleMs?: number;
@@ -29,12 +29,13 @@ export interface DemoOptions {
 const DEMO_EMAIL = 'demo@example.com';
 const DEMO_FLAGS = 'show_schema_studio=true,show_cost_analytics=true,show_cost_attribution=true,show_deployments=true,show_onboarding_modal=false';
 
-function demoPassword(dataDir: string): string {
+/** The demo user's password: made up on a fresh data dir, read back from a kept one (`rerun`). */
+function demoPassword(dataDir: string): { password: string; rerun: boolean } {
   const file = path.join(dataDir, 'demo-account.json');
-  if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { password: string }).password;
+  if (fs.existsSync(file)) return { password: (JSON.parse(fs.readFileSync(file, 'utf8')) as { password: string }).password, rerun: true };
   const password = `demo-${randomBytes(9).toString('base64url')}`;
   fs.writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password }), { mode: 0o600 });
-  return password;
+  return { password, rerun: false };
 }
 
 export async function runDemo(options: DemoOptions): Promise<void> {
@@ -84,7 +85,12 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    const port = options.port === 0 ? await freePort() : options.port;
+    let port = options.port ?? 4000;
+    if (port === 0) port = await freePort();
+    else if (options.port === undefined && !(await portIsFree(port))) {
+      port = await freePort();
+      print(`Port 4000 is taken; the demo uses ${port} (--port N chooses).`);
+    }
     const flags = [DEMO_FLAGS, process.env.TOOLSCOPE_FLAGS].filter(Boolean).join(',');
     toolscope = await startToolscope(
       options.root,
@@ -107,8 +113,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       void shutdown('Toolscope exited', true);
     });
     const api = new DemoApi(toolscope.baseUrl);
-    const account = await createDemoAccount(api, DEMO_EMAIL, demoPassword(dataDir));
-    opsServer = await startDemoOpsServer();
+    const { password, rerun } = demoPassword(dataDir);
+    const account = await createDemoAccount(api, DEMO_EMAIL, password);
+    opsServer = await startDemoOpsServer(0, rerun);
     const [everything, ops] = await Promise.all([deployEverything(api, account.workspaceId, everythingEntry), registerOpsServer(api, account.workspaceId, opsServer.url)]);
     noteProcesses();
 
@@ -124,8 +131,10 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     print('');
 
     agent = new ScriptedAgent({ everything: everything.proxyUrl, ops: ops.proxyUrl }, (line) => print(`[agent] ${line}`));
+    // A kept data dir may hold calls of an earlier run today: count from what is there now.
+    const before = await recordedCallsToday(api, account.workspaceId);
     const burst = agent.burst();
-    await waitUntil('the first recorded tool call', async () => ((await recordedCallsToday(api, account.workspaceId)) > 0 ? true : undefined), 60_000);
+    await waitUntil('the first recorded tool call', async () => ((await recordedCallsToday(api, account.workspaceId)) > before ? true : undefined), 60_000);
     print(`Live: the first tool call is on the dashboard, ${seconds()} s after the command started.`);
     await burst;
     await showSchemaHistory(api, account.workspaceId, ops, opsServer);

@@ -27,11 +27,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The demo's own instance: a fresh database and URLs on its own listener, whatever the shell says
+ * (a DATABASE_URL meant for `npm start` must not receive demo data; a TOOLSCOPE_PUBLIC_URL would
+ * hand the agent proxy URLs of another address).
+ */
+function demoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _database, TOOLSCOPE_PUBLIC_URL: _publicUrl, TOOLSCOPE_DATA_DIR: _dataDir, ...rest } = env;
+  return rest;
+}
+
+/** Whether `port` can be listened on at 127.0.0.1 now. */
+export async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 export async function startToolscope(root: string, port: number, env: Record<string, string>, onError: (line: string) => void): Promise<ToolscopeProcess> {
   const host = env.HOST ?? '127.0.0.1';
   const child = spawn(process.execPath, [path.join(root, 'dist/node/server/main.js')], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: host },
+    env: { ...demoEnvironment(process.env), ...env, PORT: String(port), HOST: host },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
