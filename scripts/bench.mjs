@@ -32,6 +32,7 @@ const STEPS = [
   },
   { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
   { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
+  { title: 'Telemetry: an unreachable OTLP collector vs none, proxy latency and throughput', script: 'scripts/bench-telemetry.mjs' },
 ];
 
 function run(command, args) {

@@ -94,8 +94,8 @@ describeInBrowser('analytics journey', () => {
       await client.callTool({ name: 'no-such-tool', arguments: {} });
     });
     // The empty state gives way to the numbers on the live stream's news (no reload).
-    await page.getByTestId('kpi-Calls').waitFor({ timeout: 20_000 });
-    await expect(page.getByTestId('kpi-Calls').innerText()).resolves.toBe('5');
+    // The calls arrive as separate live events: wait for the count of all five, not the first one.
+    await page.getByTestId('kpi-Calls').filter({ hasText: /^5$/ }).waitFor({ timeout: 20_000 });
 
     // With the page open, more traffic moves the number (the live stream, no reload).
     await agent('coding-agent', async (client) => {
@@ -138,7 +138,7 @@ describeInBrowser('analytics journey', () => {
     await page.getByRole('button', { name: 'Tool', exact: true }).click();
     await page.waitForURL(/by=tool/);
     const rows = page.getByTestId('attribution-row');
-    await rows.filter({ hasText: 'echo' }).waitFor();
+    for (const tool of ['echo', 'get-sum', 'no-such-tool']) await rows.filter({ hasText: tool }).waitFor();
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => (td as HTMLElement).innerText.trim())));
     expect(shown.map((cells) => cells[0]).sort()).toEqual(['echo', 'get-sum', 'no-such-tool']);
     await shoot('cost-attribution');

@@ -10,7 +10,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 const describeInBrowser = describeWhenChromium();
 
 // Starting the built app and Chromium on a busy machine takes longer than Jest's default 5 s.
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 describeInBrowser('dialogs journey', () => {
   let app: BuiltApp;

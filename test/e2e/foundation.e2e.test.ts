@@ -5,7 +5,7 @@ import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './
 import { stopEverythingStarted } from './helpers/processRegistry';
 
 // Starting PGlite and Chromium on a shared machine takes a while; each step waits for real UI.
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 // Issue 3's journey, in Debian's Chromium against the built app started as `npm start` runs it.
 const describeInBrowser = describeWhenChromium();

@@ -12,7 +12,7 @@ import { closeBrowserAndApp, describeWhenChromium } from './helpers/journey';
 // the bell without a reload → clicking it marks it read and takes the app to its actionUrl.
 const describeInBrowser = describeWhenChromium();
 // Starting the built app and Chromium, and waiting for a health check and a 15 s poll.
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 /** Re-evaluates `check` until it holds (the health monitor and the bell's polls run on their own clocks). */
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {

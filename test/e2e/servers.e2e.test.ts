@@ -15,7 +15,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
 const describeInBrowser = describeWhenChromium();
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 describeInBrowser('servers journey', () => {
   let upstream: EverythingServer;

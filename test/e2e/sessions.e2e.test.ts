@@ -14,7 +14,7 @@ import { screenshotIfAsked } from './helpers/screenshots';
 // Screenshots of the four pages go to TOOLSCOPE_E2E_SCREENSHOTS when set (docs/screenshots holds them).
 const describeInBrowser = describeWhenChromium();
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 describeInBrowser('sessions journey', () => {
   let upstream: SdkUpstream;

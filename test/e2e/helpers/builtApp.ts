@@ -21,7 +21,7 @@ export interface BuiltApp {
  * Starts the BUILT app the way `npm start` runs it (node dist/node/server/main.js) on a free
  * port of 127.0.0.1 with a fresh data directory. `env` adds settings such as TOOLSCOPE_FLAGS.
  */
-export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs = 60_000, options: { dataDir?: string } = {}): Promise<BuiltApp> {
+export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs = 120_000, options: { dataDir?: string } = {}): Promise<BuiltApp> {
   for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` before the browser journeys.`);
   }
