@@ -32,6 +32,11 @@ const blackHoleUrl = `http://127.0.0.1:${blackHole.address().port}`;
 const upstream = await startStreamableUpstream({ json: true, stateful: false });
 const t = await startProxyApp({ telemetryMetricsIntervalMs: 1_000 });
 const { proxyUrl } = await t.register(upstream.url);
+// The bench sends more calls than a Starter month allows: the account is on the plan without a limit.
+await t.database.db.query(
+  `insert into subscriptions (user_id, plan) values ($1, 'enterprise') on conflict (user_id) do update set plan = 'enterprise'`,
+  [t.account.user.id],
+);
 const ws = t.account.workspaceId;
 const api = (method, url, payload) => t.app.inject({ method, url, headers: bearer(t.account.accessToken), payload });
 const created = await api('POST', `/api/v1/workspaces/${ws}/telemetry/exporters`, { name: 'black hole', endpoint: blackHoleUrl, protocol: 'http/protobuf', enabled: false });
