@@ -1,0 +1,97 @@
+import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
+import { RECORDING_BUDGETS } from '../../../src/contract/plans';
+import { engineName } from '../helpers/testDatabase';
+import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream';
+
+jest.setTimeout(240_000);
+
+// Issue 18 item 3 end to end: workspace A floods the proxy with batches of progress notifications
+// while workspace B's agents call tools on the same upstream origin. B loses nothing (every call
+// answered and recorded); A's flood is stored only within its plan's budget, so the database does
+// not grow with the flood. (B's throughput against its baseline is a timing: `npm run bench`.)
+describe(`a flood from one workspace (${engineName})`, () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+  let b: TestAccount;
+  beforeAll(async () => {
+    upstream = await startStreamableUpstream({ json: true, stateful: false });
+    t = await startProxyApp();
+    b = await registerAccount(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  // Batches are a 2025-03-26 feature (2025-06-18 removed them): the flood speaks that version.
+  const post = (url: URL, body: unknown, version = '2025-06-18') =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+      body: JSON.stringify(body),
+    });
+
+  it("drops only A's own messages past its budget; B's calls are all answered and recorded", async () => {
+    const a = await t.register(upstream.url);
+    const registered = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${b.workspaceId}/servers`, headers: bearer(b.accessToken), payload: { url: upstream.url, name: 'same origin' } });
+    expect(registered.statusCode).toBe(201);
+    const bUrl = new URL(new URL(registered.json().proxyUrl).pathname, t.base);
+
+    // A: four senders of 150 batches of 100 progress notifications each (the proxy's batch limit;
+    // each its own token: nothing to coalesce) — 60,000 notifications.
+    const SENDERS = 4;
+    const BATCHES = 150;
+    const SIZE = 100;
+    const batch = (sender: number, n: number) =>
+      Array.from({ length: SIZE }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: `flood-${sender}-${n}-${i}`, progress: i, total: SIZE } }));
+    let floodDone = false;
+    const started = Date.now();
+    const flood = (async () => {
+      const statuses = new Set<number | string>();
+      await Promise.all(
+        Array.from({ length: SENDERS }, async (_, sender) => {
+          for (let n = 0; n < BATCHES; n++) {
+            const res = await post(a.proxyUrl, batch(sender, n), '2025-03-26');
+            const text = await res.text();
+            statuses.add(res.status === 202 ? 202 : `${res.status} ${text.slice(0, 200)}`);
+          }
+        }),
+      );
+      floodDone = true;
+      return statuses;
+    })();
+
+    // B: four agents calling echo one after another until the flood is over.
+    let nextId = 1;
+    const answered: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!floodDone) {
+          const res = await post(bUrl, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } });
+          const text = await res.text();
+          expect({ status: res.status, text }).toMatchObject({ status: 200, text: expect.stringContaining('echo: b') });
+          answered.push(res.status);
+        }
+      }),
+    );
+    const floodStatuses = await flood;
+    const seconds = (Date.now() - started) / 1000;
+    // Notifications only: the proxy accepts each batch (202) after forwarding it.
+    expect(floodStatuses).toEqual(new Set([202]));
+
+    await t.app.recorder.flush();
+    const [{ n: bCalls }] = await t.database.db.query<{ n: number }>(`select count(*)::int as n from tool_calls where server_id = $1 and status = 'ok'`, [registered.json().id]);
+    expect(bCalls).toBe(answered.length);
+    expect(answered.length).toBeGreaterThan(0);
+
+    const [{ n: aMessages }] = await t.database.db.query<{ n: number }>(
+      `select count(*)::int as n from messages m join sessions s on s.id = m.session_id where s.server_id = $1`,
+      [a.server.id],
+    );
+    // Starter: a burst of two seconds' worth, then its rate, for as long as the flood lasted.
+    const { messagesPerSecond } = RECORDING_BUDGETS.starter;
+    expect(aMessages).toBeLessThanOrEqual(messagesPerSecond * (2 + Math.ceil(seconds) + 1));
+    expect(t.app.recorder.stats().dropped.overBudget).toBeGreaterThanOrEqual(SENDERS * BATCHES * SIZE - aMessages);
+  });
+});
