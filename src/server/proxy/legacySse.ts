@@ -4,8 +4,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from './headers';
-import { parseMessages, requestsIn } from './jsonRpc';
+import { requestsIn } from './jsonRpc';
 import { MessageTap } from './messageTap';
+import { validateBody } from './requestValidation';
 import { relayRaw, relaySse } from './responseRelay';
 import { serializeSseEvent } from './sseParser';
 import { findTarget, originOf } from './streamableHttp';
@@ -86,10 +87,23 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     if (!target) return reply;
     const stream = streams.get(String(request.query.session ?? ''));
     if (!stream || stream.target.serverId !== target.serverId) return reply.status(404).send({ message: 'Unknown or closed SSE session', code: 'not_found' });
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const received = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    // Checked before anything travels, as on Streamable HTTP (requestValidation.ts): invalid items
+    // are answered by the proxy and never forwarded, so no call runs unrecorded.
+    const validated = validateBody(received);
+    if (validated.forward === null) {
+      const answer = validated.isBatch ? validated.rejected : validated.rejected[0];
+      return reply.status(400).type('application/json').send(answer);
+    }
+    const body = validated.forward;
     const text = body.toString('utf8');
-    const messages = parseMessages(text);
-    const isBatch = text.trimStart().startsWith('[');
+    const messages = validated.valid;
+    const { isBatch } = validated;
+    for (const rejected of validated.rejected) {
+      // This transport answers on the stream: the refusals travel there, recorded as the agent sees them.
+      stream.tap.fromServer(rejected, 0);
+      stream.res.write(serializeSseEvent({ event: 'message', data: JSON.stringify(rejected) }));
+    }
     const requests = requestsIn(messages);
     stream.tap.expectRequests(requests);
     const recordRequestSide = () => {

@@ -66,6 +66,30 @@ describe('legacy HTTP+SSE proxy', () => {
     expect(calls.map(({ tool_name, result }) => ({ tool_name, result }))).toEqual([{ tool_name: 'echo', result: proxied.echo }]);
   });
 
+  it('refuses an invalid message with its JSON-RPC error and never forwards it', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
+    const raw = await fetch(new URL(`${proxyUrl.pathname}/sse`, t.base), { headers: { accept: 'text/event-stream' } });
+    const reader = raw.body!.getReader();
+    const endpoint = /data: (\S+)/.exec(new TextDecoder().decode((await reader.read()).value))![1];
+    const post = (body: string) => fetch(new URL(endpoint, t.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    try {
+      const badMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 42 }));
+      expect(badMethod.status).toBe(400);
+      expect(await badMethod.json()).toMatchObject({ jsonrpc: '2.0', id: 'p', error: { code: -32600 } });
+      const notJson = await post('{"jsonrpc":"2.0",');
+      expect(notJson.status).toBe(400);
+      expect(await notJson.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    } finally {
+      await reader.cancel();
+    }
+    await t.app.recorder.flush();
+    const recorded = await t.database.db.query<{ direction: string }>(
+      `select m.direction from messages m join sessions s on s.id = m.session_id where s.server_id = $1 and m.direction = 'client_to_server'`,
+      [server.id],
+    );
+    expect(recorded).toEqual([]); // nothing went upstream, so nothing is recorded as sent
+  });
+
   it('answers POSTs to an unknown stream with 404', async () => {
     const { proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
     const res = await fetch(new URL(`${proxyUrl.pathname}/messages?session=nope`, t.base), {
