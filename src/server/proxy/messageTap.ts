@@ -2,6 +2,7 @@ import type { MessageDirection } from '../../contract/sessions';
 import type { Recorder, RecordedSession } from '../recording/recorder';
 import { hasId, idKey, type JsonRpcMessage } from './jsonRpc';
 import type { ProxyEvents } from './proxyEvents';
+import { metaTraceparent } from '../telemetry/proxySpanContext';
 import type { UpstreamTarget } from './upstreamDirectory';
 
 // Everything the proxy does with a message besides forwarding it: record it, tell the monitor
@@ -27,8 +28,38 @@ export class MessageTap {
     public session: RecordedSession | null = null,
   ) {}
 
+  /** Requests other than tools/call by id → when they left and their trace context, for their span. */
+  private readonly requestSpans = new Map<string, { startedMs: number; traceparent: string | null }>();
+
   expectRequests(requests: (JsonRpcMessage & { id: string | number })[]): void {
-    for (const request of requests) this.requestMethods.set(idKey(request.id), request.method as string);
+    const announce = this.events.listenerCount('mcp_request') > 0;
+    for (const request of requests) {
+      this.requestMethods.set(idKey(request.id), request.method as string);
+      if (announce && request.method !== 'tools/call') this.requestSpans.set(idKey(request.id), { startedMs: Date.now(), traceparent: metaTraceparent(request.params) });
+    }
+  }
+
+  private announceAnswer(key: string, method: string | undefined, message: JsonRpcMessage): void {
+    const span = this.requestSpans.get(key);
+    if (!span || !method) return;
+    this.requestSpans.delete(key);
+    const row = this.session?.row;
+    const error = message.error as { code?: unknown; message?: unknown } | undefined;
+    this.events.emit('mcp_request', {
+      workspaceId: this.target.workspaceId,
+      serverId: this.target.serverId,
+      sessionId: row?.id ?? null,
+      mcpSessionId: row?.mcp_session_id ?? null,
+      protocolVersion: row?.protocol_version ?? null,
+      clientName: row?.client_name ?? null,
+      method,
+      jsonrpcId: key.slice(2),
+      traceparent: span.traceparent,
+      startedMs: span.startedMs,
+      endedMs: Date.now(),
+      errorCode: error && typeof error.code === 'number' ? error.code : null,
+      errorMessage: error && typeof error.message === 'string' ? error.message : null,
+    });
   }
 
   /** True when a response of this exchange may be rewritten (so it must be handled whole). */
@@ -59,6 +90,7 @@ export class MessageTap {
       const mayRewrite = this.rewritesToolsList;
       const method = this.requestMethods.get(key);
       this.requestMethods.delete(key);
+      if (this.requestSpans.size > 0) this.announceAnswer(key, method, message);
       if (method === 'tools/list' && message.result && typeof message.result === 'object') {
         const result = message.result as { tools?: unknown; nextCursor?: unknown };
         if (Array.isArray(result.tools)) {

@@ -7,6 +7,26 @@ export interface ProxyEventMap {
   tools_list: [{ workspaceId: string; serverId: string; tools: unknown[]; nextCursor?: string }];
   /** notifications/{tools,prompts,resources}/list_changed passed from the upstream. */
   list_changed: [{ workspaceId: string; serverId: string; kind: 'tools' | 'prompts' | 'resources' }];
+  /** A request other than tools/call was answered (tool calls are announced once recorded): for its span. */
+  mcp_request: [McpRequestEvent];
+}
+
+export interface McpRequestEvent {
+  workspaceId: string;
+  serverId: string;
+  /** The recorded session (null while recording is off). */
+  sessionId: string | null;
+  mcpSessionId: string | null;
+  protocolVersion: string | null;
+  clientName: string | null;
+  method: string;
+  jsonrpcId: string;
+  traceparent: string | null;
+  startedMs: number;
+  endedMs: number;
+  /** The JSON-RPC error code when the answer was an error. */
+  errorCode: number | null;
+  errorMessage: string | null;
 }
 
 export class ProxyEvents extends EventEmitter<ProxyEventMap> {}

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionOrigin, RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamRequestHeaders } from './headers';
-import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
+import { parseMessages, requestsIn, type JsonRpcId, type JsonRpcMessage } from './jsonRpc';
+import { metaTraceparent, proxySpanContext, traceparentOf } from '../telemetry/proxySpanContext';
 import { validateBody } from './requestValidation';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
@@ -64,6 +65,16 @@ function clientIdentity(messages: JsonRpcMessage[], request: FastifyRequest) {
   const traceMatch = traceparent ? /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/i.exec(traceparent) : null;
   if (traceMatch) traceId = traceMatch[1].toLowerCase();
   return { clientName, clientVersion, traceId, protocolVersion };
+}
+
+/**
+ * The upstream gets Toolscope's own span as its parent (`traceparent`), the span the exporter
+ * sends for this request (telemetry/proxySpanContext.ts). Without a stable one, the agent's header
+ * goes on unchanged.
+ */
+function forwardOwnSpan(headers: Record<string, string>, serverId: string, request: JsonRpcMessage & { id: JsonRpcId }): void {
+  const span = proxySpanContext(serverId, headers['mcp-session-id'] ?? null, String(request.id), metaTraceparent(request.params));
+  if (span) headers.traceparent = traceparentOf(span);
 }
 
 function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined): RecordedSession | null {
@@ -168,11 +179,13 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       reply.raw.once('close', releaseCalls);
     }
 
+    const headers = upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers));
+    if (requests.length === 1 && !isBatch) forwardOwnSpan(headers, target.serverId, requests[0]);
     let upstream;
     try {
       upstream = await ctx.outbound.request(target.url, {
         method,
-        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
+        headers,
         body: body ?? null,
         signal: abort.signal,
         headersTimeoutMs: timeoutMs,

@@ -12,6 +12,8 @@ import {
   ATTR_MCP_SESSION_ID,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { ToolCallDto } from '../../contract/sessions';
+import type { McpRequestEvent } from '../proxy/proxyEvents';
+import { proxySpanContext } from './proxySpanContext';
 
 // A recorded tool call as an OpenTelemetry span, named and attributed per the semantic
 // conventions for MCP and GenAI ("tools/call {tool}", mcp.*, gen_ai.*, jsonrpc.request.id), a
@@ -73,13 +75,64 @@ function address(url: string | null): { host?: string; port?: number } {
 }
 
 /** The span of one recorded call; its trace and parent come from the agent's traceparent when there is one. */
-export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Resource): ReadableSpan {
-  const parent = parseTraceparent(call.traceparent);
-  const spanContext: SpanContext = {
-    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
-    spanId: randomBytes(8).toString('hex'),
+/** The span id the proxy forwarded upstream for this request when it had one to derive, else new ids. */
+function ownSpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId: string | null, traceparent: string | null, parent: SpanContext | undefined): SpanContext {
+  const own = proxySpanContext(serverId, mcpSessionId, jsonrpcId, traceparent);
+  return {
+    traceId: own?.traceId ?? parent?.traceId ?? randomBytes(16).toString('hex'),
+    spanId: own?.spanId ?? randomBytes(8).toString('hex'),
     traceFlags: TraceFlags.SAMPLED,
   };
+}
+
+/**
+ * The span of a request other than tools/call (initialize, tools/list, resources/read,
+ * prompts/get, …), from the proxy's own observation of it: named by its method as the MCP
+ * conventions name spans, an error when the answer was a JSON-RPC error (error.type its code).
+ */
+export function spanOfRequest(request: McpRequestEvent, context: Pick<CallContext, 'serverUrl' | 'serverName'>, resource: Resource): ReadableSpan {
+  const parent = parseTraceparent(request.traceparent);
+  const spanContext = ownSpanContext(request.serverId, request.mcpSessionId, request.jsonrpcId, request.traceparent, parent);
+  const { host, port } = address(context.serverUrl);
+  const attributes: ReadableSpan['attributes'] = {
+    [ATTR_MCP_METHOD_NAME]: request.method,
+    [ATTR_JSONRPC_REQUEST_ID]: request.jsonrpcId,
+    'toolscope.workspace.id': request.workspaceId,
+    'toolscope.server.id': request.serverId,
+  };
+  if (request.sessionId) attributes['toolscope.session.id'] = request.sessionId;
+  if (request.mcpSessionId) attributes[ATTR_MCP_SESSION_ID] = request.mcpSessionId;
+  if (request.protocolVersion) attributes[ATTR_MCP_PROTOCOL_VERSION] = request.protocolVersion;
+  if (request.clientName) attributes['toolscope.client.name'] = request.clientName;
+  if (context.serverName) attributes['toolscope.server.name'] = context.serverName;
+  if (host) attributes[ATTR_SERVER_ADDRESS] = host;
+  if (port) attributes[ATTR_SERVER_PORT] = port;
+  if (request.errorCode !== null) attributes[ATTR_ERROR_TYPE] = String(request.errorCode);
+  const endMs = Math.max(request.endedMs, request.startedMs);
+  return {
+    name: request.method,
+    kind: SpanKind.SERVER,
+    spanContext: () => spanContext,
+    parentSpanContext: parent,
+    startTime: hrTime(request.startedMs),
+    endTime: hrTime(endMs),
+    duration: hrTime(endMs - request.startedMs),
+    status: request.errorCode !== null ? { code: SpanStatusCode.ERROR, message: request.errorMessage ?? String(request.errorCode) } : { code: SpanStatusCode.UNSET },
+    attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource,
+    instrumentationScope: INSTRUMENTATION_SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
+export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Resource): ReadableSpan {
+  const parent = parseTraceparent(call.traceparent);
+  const spanContext = ownSpanContext(call.serverId, context.mcpSessionId, call.jsonrpcId, call.traceparent, parent);
   const startMs = Date.parse(call.startedAt);
   const endMs = call.endedAt ? Date.parse(call.endedAt) : startMs + (call.durationMs ?? 0);
   const error = errorType(call);

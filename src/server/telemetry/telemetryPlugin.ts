@@ -20,7 +20,11 @@ export async function telemetryPlugin(app: FastifyInstance): Promise<void> {
     metricsIntervalMs: app.config.telemetryMetricsIntervalMs,
   });
   app.decorate('telemetry', telemetry);
-  app.addHook('onReady', () => telemetry.start());
+  app.addHook('onReady', async () => {
+    // The proxy registers after this plugin: its events exist once the app is ready.
+    if (app.hasDecorator('proxyEvents')) telemetry.useProxyEvents(app.proxyEvents);
+    await telemetry.start();
+  });
   app.addHook('onClose', () => telemetry.close());
 }
 (telemetryPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

@@ -9,7 +9,8 @@ import { isRelayedMessage } from '../events/busRelay';
 import type { OutboundClient } from '../net/outboundClient';
 import { enabledExporters, openHeaders, recordExportTally, type ExporterRow, type ExportTally } from '../modules/telemetry/store';
 import { ExporterRuntime, postOtlp, serializeSpans, signalUrl, type ExporterSettings } from './exporterRuntime';
-import { hrTime, sampled, spanOfCall, type CallContext } from './spanMapping';
+import type { McpRequestEvent, ProxyEvents } from '../proxy/proxyEvents';
+import { hrTime, sampled, spanOfCall, spanOfRequest, type CallContext } from './spanMapping';
 
 // Feeds the workspace exporters from what the recorder stored: each `tool_call` live message
 // (published after its row is written) becomes a span and a metric measurement for every enabled
@@ -79,8 +80,34 @@ export class TelemetryService {
     return this.reloading;
   }
 
+  private proxyEvents: ProxyEvents | undefined;
+  private listeningToRequests = false;
+
+  /** The proxy's events of this instance: its answered requests become spans while any exporter exists. */
+  useProxyEvents(events: ProxyEvents): void {
+    this.proxyEvents = events;
+    this.syncRequestListener();
+  }
+
+  // Listening makes the proxy note every request's start: only while some workspace exports.
+  private syncRequestListener(): void {
+    const wanted = this.runtimes.size > 0 && !this.closed;
+    if (!this.proxyEvents || wanted === this.listeningToRequests) return;
+    if (wanted) this.proxyEvents.on('mcp_request', this.onRequest);
+    else this.proxyEvents.off('mcp_request', this.onRequest);
+    this.listeningToRequests = wanted;
+  }
+
   private async reloadNow(): Promise<void> {
     if (this.closed) return;
+    try {
+      await this.reloadExporters();
+    } finally {
+      this.syncRequestListener();
+    }
+  }
+
+  private async reloadExporters(): Promise<void> {
     const rows = await enabledExporters(this.options.db);
     const wanted = new Map<string, ExporterRow[]>();
     for (const row of rows) wanted.set(row.workspace_id, [...(wanted.get(row.workspace_id) ?? []), row]);
@@ -139,6 +166,17 @@ export class TelemetryService {
       void this.exportCall(workspaceId, message.data as ToolCallDto);
     }
   }
+
+  /** A request other than tools/call, as the proxy of this instance saw it answered (its span only). */
+  readonly onRequest = (request: McpRequestEvent): void => {
+    const runtimes = this.runtimes.get(request.workspaceId);
+    if (!runtimes || runtimes.length === 0) return;
+    const server = this.servers.get(request.serverId);
+    const span = spanOfRequest(request, { serverUrl: server?.url ?? null, serverName: server?.name ?? null }, this.resource);
+    for (const { runtime } of runtimes) {
+      if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio)) runtime.addSpan(span);
+    }
+  };
 
   private async exportCall(workspaceId: string, call: ToolCallDto): Promise<void> {
     const runtimes = this.runtimes.get(workspaceId);
@@ -246,6 +284,7 @@ export class TelemetryService {
     this.subscriptions.clear();
     await Promise.all([...this.runtimes.values()].flat().map((entry) => entry.runtime.close()));
     this.runtimes.clear();
+    this.syncRequestListener();
     await this.flushTallies();
   }
 }

@@ -66,7 +66,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
     return res.json() as { id: string; headers: Record<string, string> };
   };
 
-  it('exports one span per tool call as protobuf and JSON, parented by the agent traceparent, with metric points', async () => {
+  it('exports a span per request as protobuf and JSON, parented by the agent traceparent, forwards its own span upstream, with metric points', async () => {
     const protoReceiver = await startOtlpReceiver();
     const jsonReceiver = await startOtlpReceiver();
     try {
@@ -77,6 +77,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       const { server, proxyUrl } = await t.register(upstream.url);
       const client = new Client({ name: 'otel-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      await client.listTools();
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
       const agentSpan = '00f067aa0ba902b7';
       await client.callTool({ name: 'echo', arguments: { text: 'hi' }, _meta: { traceparent: `00-${traceId}-${agentSpan}-01` } });
@@ -86,7 +87,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       const protoTraces = await waitFor(() => {
         const bodies = protoReceiver.received.filter((r) => r.path === '/otlp/v1/traces');
         const spans = bodies.flatMap((r) => decodeSpans(r.body));
-        return spans.length >= 2 && { bodies, spans };
+        return spans.some((span) => span.name === 'tools/call fail') && spans.some((span) => span.name === 'tools/list') && { bodies, spans };
       });
       expect(protoTraces.bodies[0].contentType).toBe('application/x-protobuf');
       expect(protoTraces.bodies[0].headers['x-api-key']).toBe('k-123');
@@ -109,14 +110,28 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       });
       expect(attrs(fail.attributes)['error.type']).toBe('tool_error');
       expect(fail.status?.code).toBe(2);
-      // A call without a traceparent starts its own trace.
+      // A call without a traceparent has no parent; its trace is its MCP session's.
       expect(fail.parentSpanId?.length ?? 0).toBe(0);
+
+      // Requests other than tools/call get spans of their own, named by their method.
+      const list = protoTraces.spans.find((s) => s.name === 'tools/list')!;
+      expect(attrs(list.attributes)).toMatchObject({ 'mcp.method.name': 'tools/list', 'toolscope.server.id': server.id, 'mcp.session.id': expect.any(String) });
+      expect(protoTraces.spans.some((s) => s.name === 'initialize')).toBe(true);
+      expect(hex(fail.traceId!)).toBe(hex(list.traceId!));
+
+      // Toolscope's own span id went upstream as the parent of whatever the tool server traces.
+      const sentUpstream = upstream.requests.map((headers) => headers.traceparent).filter((value): value is string => typeof value === 'string');
+      expect(sentUpstream).toContain(`00-${traceId}-${hex(echo.spanId!)}-01`);
+      expect(sentUpstream).toContain(`00-${hex(fail.traceId!)}-${hex(fail.spanId!)}-01`);
+      expect(sentUpstream).toContain(`00-${hex(list.traceId!)}-${hex(list.spanId!)}-01`);
+      // The agent's own span is the proxy span's parent, never forwarded as if it were the proxy's.
+      expect(sentUpstream).not.toContain(`00-${traceId}-${agentSpan}-01`);
 
       const jsonSpans = await waitFor(() => {
         const spans = jsonReceiver.received
           .filter((r) => r.path === '/v1/traces')
           .flatMap((r) => (JSON.parse(r.body.toString()) as { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; parentSpanId?: string }[] }[] }[] }).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
-        return spans.length >= 2 && spans;
+        return spans.some((span) => span.name === 'tools/call echo') && spans;
       });
       expect(jsonReceiver.received[0].contentType).toBe('application/json');
       const jsonEcho = jsonSpans.find((s) => s.name === 'tools/call echo')!;
@@ -137,7 +152,8 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       expect(tools).toEqual(new Set(['echo', 'fail']));
 
       const counters = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/telemetry/exporters/${proto.id}/metrics`, headers: bearer(t.account.accessToken) });
-      expect(counters.json()).toMatchObject({ exportedSpans: 2, failedExports: 0, droppedSpans: 0, lastError: null });
+      // initialize, tools/list and the two calls.
+      expect(counters.json()).toMatchObject({ exportedSpans: 4, failedExports: 0, droppedSpans: 0, lastError: null });
       expect(counters.json().exportedMetricPoints).toBeGreaterThan(0);
     } finally {
       await protoReceiver.close();
