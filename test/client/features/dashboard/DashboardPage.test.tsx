@@ -173,7 +173,7 @@ describe('dashboard overview', () => {
     // Asked at once (not after a stale time or the live stream), the old numbers kept meanwhile.
     await waitFor(() => expect(asked).toBe(2));
     expect(stat('Tool calls today')).toHaveTextContent('315');
-    expect(screen.getAllByRole('status').some((el) => /Refreshing numbers from .+ ago/.test(el.textContent ?? ''))).toBe(true);
+    expect(screen.getAllByRole('status').some((el) => /Refreshing numbers from ./.test(el.textContent ?? ''))).toBe(true);
 
     act(() => answer({ body: overview({ sessions: { today: 15, active: 1 }, toolCalls: { today: 825, errors: 9, tokens: 900 } }) }));
     await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('825'));
