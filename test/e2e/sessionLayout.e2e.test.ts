@@ -126,6 +126,19 @@ describeInBrowser('session page layout with a long error', () => {
     }
     const cardBox = await failedCard.boundingBox();
     expect(cardBox!.x + cardBox!.width).toBeLessThanOrEqual(width);
+
+    // Item 10: the header keeps the workspace's name readable on a phone (not clipped to an icon).
+    const workspaceName = page.getByRole('button', { name: 'Workspace menu' }).locator('.workspace-name');
+    expect((await workspaceName.boundingBox())!.width).toBeGreaterThanOrEqual(30);
+    // Item 10: no sidebar item hides under the upgrade card (at 900 px high or in the phone drawer).
+    if (width < 900) await page.getByRole('button', { name: 'Open navigation' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' }).last();
+    for (const link of await nav.getByRole('link').all()) {
+      await link.scrollIntoViewIfNeeded();
+      const box = (await link.boundingBox())!;
+      const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? null, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+      expect({ link: await link.innerText(), onTop }).toEqual({ link: await link.innerText(), onTop: await link.textContent() });
+    }
     expect(problems).toEqual([]);
   });
 });
