@@ -168,6 +168,12 @@ describeInBrowser('servers journey', () => {
     expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
     // The overview's server list turns offline with it, without a reload.
     await page.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
+    // Issue 14 item 3: the card still shows the proxy URL of the REST answer after the live
+    // update (which once rebuilt it from another host: localhost instead of 127.0.0.1).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tool Servers' }).click();
+    const card = page.getByRole('article', { name: 'Everything' });
+    await card.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
+    expect((await card.getByTestId('proxy-url').innerText()).trim()).toBe(proxyUrl);
     expect(problems).toEqual([]);
   });
 });
