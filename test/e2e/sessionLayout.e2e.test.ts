@@ -139,6 +139,17 @@ describeInBrowser('session page layout with a long error', () => {
       const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? null, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
       expect({ link: await link.innerText(), onTop }).toEqual({ link: await link.innerText(), onTop: await link.textContent() });
     }
+
+    // The sessions list (item 11's columns) does not scroll sideways either; on a phone each
+    // number carries its label.
+    await page.keyboard.press('Escape');
+    await page.goto(`${app.baseUrl}/sessions`);
+    const row = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first();
+    await row.waitFor();
+    await page.screenshot({ path: `/tmp/i14-sessions-${width}.png` });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    if (width < 900) await expect(row.innerText()).resolves.toMatch(/Calls\s*2[\s\S]*Errors\s*1[\s\S]*Tokens/);
+    else await page.getByRole('button', { name: 'Sort by Cost' }).waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ export function SessionFilters({ filters, servers, onChange }: SessionFiltersPro
   const rangeError = customRangeError(filters);
   return (
     <>
-      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '2fr 1fr 1fr 1fr 1fr 1fr' }, mb: 2, '& > :first-of-type': { gridColumn: { sm: '1 / -1', md: 'auto' } } }}>
+      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1fr 1fr 1fr 1fr 1fr' }, mb: 2, '& > :first-of-type': { gridColumn: { xs: '1 / -1', md: 'auto' } } }}>
         <TextField
           size="small"
           label="Search tool calls, prompts and resources"

@@ -11,7 +11,7 @@ import { formatUsd } from '../../../components/analytics/format';
 import { formatClient, formatDuration, formatProtocol, serverPath, sessionPath } from '../formatting';
 
 /** Columns shared by the header and every row (phones: two columns of labelled values). */
-export const SESSION_GRID = { xs: '1fr 1fr', md: '84px minmax(0, 1.1fr) minmax(0, 1.3fr) minmax(0, 0.9fr) minmax(0, 1fr) 0.8fr 56px 56px 72px 80px' };
+export const SESSION_GRID = { xs: '1fr 1fr', md: '84px minmax(0, 1.1fr) minmax(0, 1.3fr) 118px minmax(0, 1fr) 0.8fr 56px 56px 72px 80px' };
 
 const SORTABLE: { column: SessionSort; label: string }[] = [
   { column: 'startedAt', label: 'Started' },

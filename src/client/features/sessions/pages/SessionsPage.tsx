@@ -6,6 +6,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import { ErrorText } from '../../../../contract/errors';
 import { errorMessage } from '../../../api/apiError';
@@ -23,11 +25,15 @@ import { customRangeError, hasActiveFilters, nextSort, PAGE_SIZES, readFilters, 
 import { useGetSessionsQuery } from '../sessionsApi';
 
 const ROW_HEIGHT = 49;
+/** On a phone a row is a card of five labelled lines (SessionRow). */
+const PHONE_ROW_HEIGHT = 170;
 const LIST_HEIGHT = 560;
 
 /** /sessions: every session of the workspace, filtered, searched, sorted, paged and exported by the server. */
 export default function SessionsPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  const rowHeight = phone ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
   const [search, setSearch] = useSearchParams();
   const filters = useMemo(() => readFilters(search), [search]);
   // A relative range ("last 24 hours") is anchored when the filters change, not on every render.
@@ -107,8 +113,8 @@ export default function SessionsPage() {
                 <VirtualRows
                   label="Sessions"
                   count={data.sessions.length}
-                  estimateSize={ROW_HEIGHT}
-                  height={Math.min(LIST_HEIGHT, data.sessions.length * ROW_HEIGHT + 2)}
+                  estimateSize={rowHeight}
+                  height={Math.min(phone ? LIST_HEIGHT + 2 * PHONE_ROW_HEIGHT : LIST_HEIGHT, data.sessions.length * rowHeight + 2)}
                   getKey={(index) => data.sessions[index].id}
                   renderRow={(index) => <SessionRow session={data.sessions[index]} />}
                 />
