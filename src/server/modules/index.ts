@@ -17,6 +17,7 @@ import { memberRoutes } from './members/routes';
 import { accountRoutes } from './account/routes';
 import { memberRoleRoutes } from './members/roleRoutes';
 import { marketplaceRoutes } from './marketplace/routes';
+import { marketplaceDeployRoute } from './marketplace/deployRoute';
 import { deploymentConfigRoutes } from './deployments/configRoutes';
 import { deploymentRoutes } from './deployments/deploymentRoutes';
 import { analyticsRoutes } from './analytics/routes';
@@ -51,4 +52,5 @@ export const workspaceRoutes: FastifyPluginAsync[] = [
   analyticsRoutes,
   platformKeyRoutes,
   workspaceKeyRoutes,
+  marketplaceDeployRoute,
 ];

@@ -57,6 +57,10 @@ interface Waiting {
 export class QuotaGate {
   /** Per workspace: the calls waiting for the next statement, and whether one is in flight. */
   private readonly lanes = new Map<string, { waiting: Waiting[]; busy: boolean }>();
+  /** The last answer the database gave per workspace, for deciding while it cannot answer. */
+  private readonly lastKnown = new Map<string, Admission>();
+  /** Calls let through unchecked while the database was unreachable (logged, and in docs/access.md). */
+  uncheckedCalls = 0;
 
   constructor(
     private readonly db: Database,
@@ -104,8 +108,18 @@ export class QuotaGate {
         if (left > 0) await releaseCalls(this.db, workspaceId, left, this.clock());
         const used = granted.used - left;
         batch.forEach((waiting, i) => waiting.resolve({ ...granted, used, admitted: outcomes[i] ? waiting.count : 0 }));
+        this.lastKnown.set(workspaceId, { ...granted, used });
       } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
+        // The database cannot answer (an outage): an agent's answer matters more than an exact
+        // count, so calls go through unchecked — unless the account was already at its limit when
+        // the database last answered. Recorded calls still count in usage once written.
+        const known = this.lastKnown.get(workspaceId);
+        const exhausted = known !== undefined && known.limit !== null && known.used >= known.limit;
+        if (!exhausted) this.uncheckedCalls += total;
+        this.log?.warn({ workspaceId, calls: total, exhausted, err: error instanceof Error ? error.message : String(error) }, 'Quota not checked: the database did not answer');
+        for (const waiting of batch) {
+          waiting.resolve(known && exhausted ? { ...known, admitted: 0 } : { admitted: waiting.count, used: known?.used ?? 0, limit: known?.limit ?? null, plan: known?.plan ?? 'starter' });
+        }
       }
     }
     lane.busy = false;

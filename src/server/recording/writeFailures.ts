@@ -18,7 +18,11 @@ const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|57014|55P03|40001|40P01)/;
 const CAUSED_BY_THE_BATCH = new Set(['53200', '08P01']);
 /** Node's socket errors, and node-postgres's own messages when the connection goes away. */
 const TRANSIENT_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const TRANSIENT_MESSAGE = /connection terminated|connection timeout|client has encountered a connection error|terminating connection/i;
+// "timeout exceeded when trying to connect" is the pool's own message when no connection comes in
+// time (a database that stopped accepting them): seen under load during an outage, and once taken
+// for a refused row.
+const TRANSIENT_MESSAGE =
+  /connection terminated|connection timeout|client has encountered a connection error|terminating connection|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|Connection refused/i;
 
 export function isTransientWriteError(error: unknown): boolean {
   // Not `instanceof Error`: an error made in another realm (a socket error seen from a vm context,

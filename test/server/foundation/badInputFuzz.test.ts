@@ -85,8 +85,10 @@ describe(`bad input never answers 500 (${engineName})`, () => {
         const search = new URLSearchParams(params as Record<string, string>).toString();
         const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
         const res = await api(route.method, `${path}${search ? `?${search}` : ''}`, hasBody ? payload : undefined);
-        if (res.statusCode >= 500) failures.push(`${route.method} ${path} ${JSON.stringify(payload).slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
-        return res.statusCode < 500;
+        // 501 is a documented answer, not a failure: the payment routes say no provider is configured.
+        const failed = res.statusCode >= 500 && !(res.statusCode === 501 && route.url.startsWith('/api/v1/billing/create-'));
+        if (failed) failures.push(`${route.method} ${path} ${JSON.stringify(payload).slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
+        return !failed;
       }),
       { numRuns: 300, seed: 16 },
     );

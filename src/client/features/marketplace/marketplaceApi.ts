@@ -1,10 +1,12 @@
 import type { CatalogDetail, CatalogListResult } from '../../../contract/marketplace';
 import { Paths } from '../../../contract/routes';
 import type { RegisterServerBody, ServerDto } from '../../../contract/servers';
+import { marketplaceDeployPath, type DeployCatalogPackageBody, type DeployCatalogPackageResult } from '../../../contract/packageLaunch';
 import { apiSlice } from '../../api/apiSlice';
 
-// The marketplace catalog and the one action that writes: registering a catalog server as a tool
-// server of the workspace (the servers API, with its transport and write-only upstream headers).
+// The marketplace catalog and its two actions: registering a remote catalog server as a tool server
+// of the workspace (the servers API, with its transport and write-only upstream headers), and
+// deploying a catalog package (the marketplace's deploy route: config, secrets as keys, deploy).
 export const marketplaceApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     getCatalog: build.query<CatalogListResult, void>({
@@ -20,7 +22,13 @@ export const marketplaceApi = apiSlice.injectEndpoints({
       extraOptions: { maxAttempts: 1 },
       invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Servers', id: workspaceId }, 'Analytics']),
     }),
+    deployCatalogPackage: build.mutation<DeployCatalogPackageResult, { workspaceId: string; body: DeployCatalogPackageBody }>({
+      query: ({ workspaceId, body }) => ({ url: marketplaceDeployPath(workspaceId), method: 'POST', body }),
+      extraOptions: { maxAttempts: 1 },
+      invalidatesTags: (_result, error, { workspaceId }) =>
+        error ? [] : [{ type: 'Deployments', id: workspaceId }, { type: 'Servers', id: workspaceId }, { type: 'WorkspaceKeys', id: workspaceId }],
+    }),
   }),
 });
 
-export const { useGetCatalogQuery, useGetCatalogEntryQuery, useConnectCatalogServerMutation } = marketplaceApi;
+export const { useGetCatalogQuery, useGetCatalogEntryQuery, useConnectCatalogServerMutation, useDeployCatalogPackageMutation } = marketplaceApi;

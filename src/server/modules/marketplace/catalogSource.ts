@@ -105,3 +105,14 @@ export class CatalogSource {
     }
   }
 }
+
+/** One catalog per app configuration: the list, the detail and Deploy read the same cache. */
+const sources = new WeakMap<object, CatalogSource>();
+export function catalogFor(config: { catalogUrl?: string; catalogFile?: string }): CatalogSource {
+  let source = sources.get(config);
+  if (!source) {
+    source = new CatalogSource({ catalogUrl: config.catalogUrl, catalogFile: config.catalogFile });
+    sources.set(config, source);
+  }
+  return source;
+}

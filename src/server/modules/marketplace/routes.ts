@@ -4,7 +4,7 @@ import { CatalogDetail, CatalogListResult, CatalogSlugParams, summarizeServer, t
 import { Paths } from '../../../contract/routes';
 import { notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { CatalogSource } from './catalogSource';
+import { catalogFor } from './catalogSource';
 
 // The marketplace catalog for signed-in users (docs/marketplace.md). The list carries what the
 // cards need for every entry at once (search and filters run in the browser: ~300 bytes an entry,
@@ -12,7 +12,7 @@ import { CatalogSource } from './catalogSource';
 export const marketplaceRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const tags = ['marketplace'];
-  const catalog = new CatalogSource({ catalogUrl: app.config.catalogUrl, catalogFile: app.config.catalogFile });
+  const catalog = catalogFor(app.config);
 
   app.get(
     Paths.marketplace,

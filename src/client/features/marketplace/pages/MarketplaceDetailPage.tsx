@@ -15,9 +15,11 @@ import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
 import { errorMessage, isApiError } from '../../../api/apiError';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
+import { packageLaunch } from '../../../../contract/packageLaunch';
 import { RUN_KIND_LABELS } from '../catalogFilter';
 import { initialsOfTitle } from '../components/CatalogCard';
 import { ConnectRemoteForm } from '../components/ConnectRemoteForm';
+import { DeployPackageForm } from '../components/DeployPackageForm';
 import { PackageInstructions } from '../components/PackageInstructions';
 import { useGetCatalogEntryQuery } from '../marketplaceApi';
 
@@ -32,23 +34,27 @@ export default function MarketplaceDetailPage() {
       Marketplace
     </Button>
   );
+  // Until the entry is known, the page is still titled: the shell's heading never goes missing.
+  const pendingHeader = <PageHeader title="Marketplace" subtitle={slug} />;
 
   if (entry.isError && isApiError(entry.error) && entry.error.status === 404) {
     return (
       <>
         {back}
+        {pendingHeader}
         <EmptyState icon={<StorefrontOutlinedIcon />} title="Not in the marketplace" description={`No server called “${slug}” is in this marketplace's catalog.`} action={{ label: 'Back to the marketplace', to: '/marketplace' }} />
       </>
     );
   }
-  if (entry.isError && !entry.data) return (<>{back}<Alert severity="error">{errorMessage(entry.error)}</Alert></>);
+  if (entry.isError && !entry.data) return (<>{back}{pendingHeader}<Alert severity="error">{errorMessage(entry.error)}</Alert></>);
   const data = entry.data;
-  if (!data) return (<>{back}<Skeleton variant="rounded" height={360} aria-label="Loading server" /></>);
+  if (!data) return (<>{back}{pendingHeader}<Skeleton variant="rounded" height={360} aria-label="Loading server" /></>);
 
   const server = data.server;
   const packages = server.packages ?? [];
   const remotes = server.remotes ?? [];
   const runnable = packages.filter((p) => ['npm', 'pypi', 'oci', 'docker'].includes(p.registryType.toLowerCase()));
+  const deployable = packages.some((p) => packageLaunch(p) !== null);
   return (
     <>
       {back}
@@ -140,15 +146,16 @@ export default function MarketplaceDetailPage() {
               </>
             ) : runnable.length > 0 ? (
               <>
-                <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+                <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
                   Deploy
                 </Typography>
-                <Alert severity="info">
-                  This server runs as a local program over stdio. Toolscope cannot start it for you yet: deployments come with their own feature. Run the command beside on a machine of yours behind an MCP HTTP bridge, then add its URL on Tool Servers. Keep its secrets in that machine's environment, not in the command line.
-                </Alert>
-                <Button component={RouterLink} to="/servers" variant="outlined" sx={{ mt: 2 }}>
-                  Add its URL on Tool Servers
-                </Button>
+                {deployable ? (
+                  <DeployPackageForm entry={data} />
+                ) : (
+                  <Alert severity="info">
+                    This package is not a stdio program Toolscope can start. Run the command beside on a machine of yours behind an MCP HTTP bridge, then add its URL on Tool Servers.
+                  </Alert>
+                )}
               </>
             ) : (
               <Alert severity="info">This entry has no remote endpoint and no package Toolscope knows how to run.</Alert>

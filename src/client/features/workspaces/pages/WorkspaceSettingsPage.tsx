@@ -8,6 +8,7 @@ import { errorMessage, isApiError } from '../../../api/apiError';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { useFlags } from '../../flags/useFlag';
+import { WorkspaceAuditLogTab } from '../../audit';
 import { WorkspaceIntegrationsTab } from '../../integrations';
 import { WorkspaceSecurityTab } from '../../keys';
 import { MembersPanel, MyInvitations } from '../../members';
@@ -16,9 +17,9 @@ import { GeneralTab } from '../settings/GeneralTab';
 import { NotificationSettingsTab } from '../settings/NotificationSettingsTab';
 import { useGetWorkspaceQuery } from '../workspacesApi';
 
-type WorkspaceTab = 'general' | 'members' | 'notifications' | 'security' | 'telemetry' | 'integrations';
+type WorkspaceTab = 'general' | 'members' | 'notifications' | 'security' | 'telemetry' | 'integrations' | 'audit';
 
-/** /workspace/{workspaceId}/settings: General, Members, Notifications, and the flagged Security, Telemetry and Integrations tabs. */
+/** /workspace/{workspaceId}/settings: General, Members, Notifications, the flagged Security, Telemetry and Integrations tabs, and the Audit log. */
 export default function WorkspaceSettingsPage() {
   const { workspaceId = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -32,6 +33,7 @@ export default function WorkspaceSettingsPage() {
     ...(flags.show_workspace_security ? [{ id: 'security' as const, label: 'Security' }] : []),
     ...(flags.show_workspace_telemetry ? [{ id: 'telemetry' as const, label: 'Telemetry' }] : []),
     ...(flags.show_workspace_integrations ? [{ id: 'integrations' as const, label: 'Integrations' }] : []),
+    { id: 'audit', label: 'Audit log' },
   ];
   const tab: WorkspaceTab = tabs.find((t) => t.id === params.get('tab'))?.id ?? 'general';
 
@@ -78,6 +80,7 @@ export default function WorkspaceSettingsPage() {
             {tab === 'security' && <WorkspaceSecurityTab workspace={data} />}
             {tab === 'telemetry' && <WorkspaceTelemetryTab workspaceId={data.id} canManage={canManage} />}
             {tab === 'integrations' && <WorkspaceIntegrationsTab workspaceId={data.id} canManage={canManage} />}
+            {tab === 'audit' && <WorkspaceAuditLogTab workspaceId={data.id} canView={canManage} />}
           </div>
         </>
       )}
