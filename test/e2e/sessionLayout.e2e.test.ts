@@ -5,6 +5,7 @@ import { buildMcpServer, startStreamableUpstream, type SdkUpstream } from '../se
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
 import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 14 item 2: a session with a failed call whose error text is 2,000 characters long (one
 // unbroken word, the hardest case for wrapping) must not make the session page scroll sideways,
@@ -109,6 +110,7 @@ describeInBrowser('session page layout with a long error', () => {
     await expect(failedCard.getByRole('alert').innerText()).resolves.toContain(LONG_ERROR.slice(0, 200));
     await page.getByRole('list', { name: 'Messages' }).getByText('upstream-failure:').first().waitFor();
 
+    await screenshotIfAsked(page, `session-long-error-${width}`);
     const sizes = await page.evaluate(() => ({
       documentWidth: document.documentElement.scrollWidth,
       bodyWidth: document.body.scrollWidth,
@@ -146,7 +148,7 @@ describeInBrowser('session page layout with a long error', () => {
     await page.goto(`${app.baseUrl}/sessions`);
     const row = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first();
     await row.waitFor();
-    await page.screenshot({ path: `/tmp/i14-sessions-${width}.png` });
+    await screenshotIfAsked(page, `sessions-list-${width}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     if (width < 900) await expect(row.innerText()).resolves.toMatch(/Calls\s*2[\s\S]*Errors\s*1[\s\S]*Tokens/);
     else await page.getByRole('button', { name: 'Sort by Cost' }).waitFor();
