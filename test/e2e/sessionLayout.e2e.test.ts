@@ -152,6 +152,17 @@ describeInBrowser('session page layout with a long error', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     if (width < 900) await expect(row.innerText()).resolves.toMatch(/Calls\s*2[\s\S]*Errors\s*1[\s\S]*Tokens/);
     else await page.getByRole('button', { name: 'Sort by Cost' }).waitFor();
+
+    // Item 10: the 404 page breaks only the path, never the words of its sentence ("li / nk").
+    const longPath = `/no-such-page/${'segment'.repeat(30)}`;
+    await page.goto(`${app.baseUrl}${longPath}`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    const breaks = await page.evaluate(() => {
+      const code = document.querySelector('main code')!;
+      return { sentence: getComputedStyle(code.parentElement!).wordBreak, path: getComputedStyle(code).overflowWrap };
+    });
+    expect(breaks).toEqual({ sentence: 'normal', path: 'anywhere' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     expect(problems).toEqual([]);
   });
 });
