@@ -124,7 +124,7 @@ async function main() {
     const call = (url, auth = true) => async () => {
       const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
       if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
-      return res.json();
+      return String(res.headers['content-type']).startsWith('application/json') ? res.json() : res.body;
     };
 
     const totals = await call(`${base}/sessions?limit=1`)();
@@ -139,6 +139,11 @@ async function main() {
       ['search: common word', `${base}/sessions?limit=50&q=revenue`],
       ['search: tool name', `${base}/sessions?limit=50&q=read_file`],
       ['search: rare word', `${base}/sessions?limit=50&q=zebracorn`],
+      // Issue 14 item 11: sorts by a computed column, the errors filter, the export.
+      ['sort: cost', `${base}/sessions?limit=50&sort=cost`],
+      ['sort: duration, ascending', `${base}/sessions?limit=50&sort=duration&order=asc`],
+      ['filter: has errors', `${base}/sessions?limit=50&hasErrors=true`],
+      ['export: CSV (10,000)', `${base}/sessions/export?format=csv`],
       ['activity stream (50)', `${base}/sessions/activity-stream?limit=50`],
       ['dashboard overview', `${base}/dashboard/overview`],
     ];

@@ -4,4 +4,6 @@ export const env = {
   apiBase: (import.meta.env.VITE_API_BASE as string | undefined) ?? '',
   mode: import.meta.env.MODE,
   dev: import.meta.env.DEV,
+  /** VITE_BUILD_ID at build time (CI or a deploy can name its build); stamped on <html data-build>. */
+  buildId: (import.meta.env.VITE_BUILD_ID as string | undefined) ?? '',
 };

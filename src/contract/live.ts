@@ -22,6 +22,11 @@ export const LiveMessageTypes = {
   sessionEnded: 'session_ended',
   /** A server's status or schema count changed (data: ServerDto of contract/servers). */
   serverUpdated: 'server_updated',
+  /**
+   * A health check found a server as it was (data: ServerChecked): only its check time moved, so
+   * "checked … ago" labels follow the probes instead of freezing at the last change.
+   */
+  serverChecked: 'server_checked',
   /** A deployment's status changed (data: DeploymentDto of contract/deployments). */
   deploymentUpdated: 'deployment_updated',
   /** Lines a deployed program wrote (data: DeploymentLogMessage of contract/deployments). */
@@ -34,5 +39,10 @@ export const LiveMessageTypes = {
    */
   accessRevoked: 'access_revoked',
 } as const;
+
+export interface ServerChecked {
+  serverId: string;
+  lastChecked: string;
+}
 
 export type NotificationLiveMessage = LiveMessage<'notification', NotificationDto>;

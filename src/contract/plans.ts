@@ -21,6 +21,10 @@ export interface Plan {
   agentCallsPerMonth: number | null;
   /** Workspaces the account may own; null = unlimited. */
   workspaces: number | null;
+  /**
+   * The card's lines. Each is what the server enforces (docs/settings.md "Plans": which rule
+   * backs which line; test/server/billing/planCards.test.ts checks them).
+   */
   features: PlanFeature[];
 }
 
@@ -37,9 +41,12 @@ export const PLANS: readonly Plan[] = [
     features: [
       { name: 'Agent calls per month', included: true, limit: '1,000' },
       { name: 'Workspaces', included: true, limit: '1' },
+      { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },
-      { name: 'Schema drift alerts', included: false },
+      // Drift alerts warn of a possible rug pull (docs/notifications.md): a safety feature, for everyone.
+      { name: 'Schema drift alerts', included: true },
+      // Enforced by checkWorkspaceCreation: Starter creates no workspace of the team type.
       { name: 'Team workspaces', included: false },
     ],
   },
@@ -55,6 +62,7 @@ export const PLANS: readonly Plan[] = [
     features: [
       { name: 'Agent calls per month', included: true, limit: '100,000' },
       { name: 'Workspaces', included: true, limit: '5' },
+      { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },
       { name: 'Schema drift alerts', included: true },
@@ -73,6 +81,7 @@ export const PLANS: readonly Plan[] = [
     features: [
       { name: 'Agent calls per month', included: true, limit: 'Unlimited' },
       { name: 'Workspaces', included: true, limit: 'Unlimited' },
+      { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },
       { name: 'Schema drift alerts', included: true },

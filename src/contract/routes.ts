@@ -42,6 +42,7 @@ export const Paths = {
   serverHealth: (ws: string, id: string) => `${API}/workspaces/${ws}/servers/${id}/health`,
   schemas: (ws: string, srv: string) => `${API}/workspaces/${ws}/servers/${srv}/schemas`,
   sessions: (ws: string) => `${API}/workspaces/${ws}/sessions`,
+  sessionsExport: (ws: string) => `${API}/workspaces/${ws}/sessions/export`,
   session: (ws: string, id: string) => `${API}/workspaces/${ws}/sessions/${id}`,
   sessionReplay: (ws: string, id: string) => `${API}/workspaces/${ws}/sessions/${id}/replay`,
   activityStream: (ws: string) => `${API}/workspaces/${ws}/sessions/activity-stream`,

@@ -110,31 +110,77 @@ const pageOffset = z.coerce.number({ message: 'Expected a number' }).int('Expect
 const fromBeforeTo = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to);
 
 export const SESSION_PAGE_MAX = 200;
-export const SessionListQuery = z
-  .object({
-    limit: pageLimit(SESSION_PAGE_MAX, 50),
-    offset: pageOffset,
-    serverId: uuid.optional(),
-    /** Client name (case-insensitive prefix), e.g. "claude" matches "claude-code". */
-    client: z.string().trim().min(1).max(200).optional(),
-    status: z.enum(SESSION_STATUSES, { message: "Expected 'active' or 'ended'" }).optional(),
-    /** Sessions started at or after. */
-    from: isoTime.optional(),
-    /** Sessions started at or before. */
-    to: isoTime.optional(),
-    /** Text search over the tool names and arguments of the session's calls. */
-    q: z.string().trim().min(1).max(200).optional(),
-  })
-  .refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
+/** Columns the sessions list sorts by (docs/sessions.md "Sessions list"). */
+export const SESSION_SORTS = ['startedAt', 'duration', 'calls', 'errors', 'tokens', 'cost'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** An export holds at most this many sessions (the first ones in the chosen order). */
+export const SESSION_EXPORT_MAX = 10_000;
+export const SESSION_EXPORT_FORMATS = ['csv', 'json'] as const;
+export type SessionExportFormat = (typeof SESSION_EXPORT_FORMATS)[number];
+
+/** The filters and order shared by the list and its export. */
+const SessionListFilterFields = z.object({
+  serverId: uuid.optional(),
+  /** Client name (case-insensitive prefix), e.g. "claude" matches "claude-code". */
+  client: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(SESSION_STATUSES, { message: "Expected 'active' or 'ended'" }).optional(),
+  /** Sessions started at or after. */
+  from: isoTime.optional(),
+  /** Sessions started at or before. */
+  to: isoTime.optional(),
+  /**
+   * Text search over the session's tool calls (tool names and arguments) and its prompt and
+   * resource requests (`prompts/get` name and arguments, `resources/read` URI).
+   */
+  q: z.string().trim().min(1).max(200).optional(),
+  /** true: only sessions with at least one error (docs/sessions.md "Definitions"); false: only those without. */
+  hasErrors: z
+    .enum(['true', 'false'], { message: "Expected 'true' or 'false'" })
+    .transform((flag) => flag === 'true')
+    .optional(),
+  sort: z.enum(SESSION_SORTS, { message: `Expected one of ${SESSION_SORTS.join(', ')}` }).default('startedAt'),
+  order: z.enum(SORT_ORDERS, { message: "Expected 'asc' or 'desc'" }).default('desc'),
+});
+
+export const SessionListQuery = SessionListFilterFields.extend({
+  limit: pageLimit(SESSION_PAGE_MAX, 50),
+  offset: pageOffset,
+}).refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
 export type SessionListQuery = z.input<typeof SessionListQuery>;
 
+export const SessionExportQuery = SessionListFilterFields.extend({
+  format: z.enum(SESSION_EXPORT_FORMATS, { message: "Expected 'csv' or 'json'" }).default('csv'),
+}).refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
+export type SessionExportQuery = z.input<typeof SessionExportQuery>;
+
+/**
+ * A session as the list shows it: with its tokens (arguments + results + tool definitions, as
+ * analytics count them) and their cost in USD at the workspace's current prices (docs/analytics.md).
+ */
+export const SessionListItem = SessionDto.extend({
+  tokens: z.number().int(),
+  cost: z.number(),
+});
+export type SessionListItem = z.infer<typeof SessionListItem>;
+
 export const SessionListResult = z.object({
-  sessions: z.array(SessionDto),
+  sessions: z.array(SessionListItem),
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
 });
 export type SessionListResult = z.infer<typeof SessionListResult>;
+
+/** The JSON export: the filtered sessions in the chosen order (at most SESSION_EXPORT_MAX). */
+export const SessionExport = z.object({
+  exportedAt: z.string(),
+  /** Sessions matching the filters; more than `sessions.length` when the export was capped. */
+  total: z.number().int(),
+  sessions: z.array(SessionListItem),
+});
+export type SessionExport = z.infer<typeof SessionExport>;
 
 export const REPLAY_PAGE_MAX = 1000;
 export const ReplayQuery = z

@@ -195,13 +195,19 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   const clientDir = config.clientDir;
   const hasClient = clientDir !== undefined && fs.existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: 'index.html', maxAge: 0 });
+    // wildcard: files are looked up per request, not listed once at start (wildcard: false), so a
+    // build made while this instance runs (scripts/build-client.mjs keeps earlier hashed assets and
+    // swaps index.html last) is served without a restart and the open pages keep their chunks.
+    await app.register(fastifyStatic, { root: clientDir, wildcard: true, index: 'index.html', maxAge: 0 });
   }
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/mcp/') || url === '/mcp';
-    if (!isApi && hasClient && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing asset is a 404, never the SPA's HTML: a page asking for a chunk of a build that is
+    // gone must see the import fail (and offer a reload), not parse HTML as JavaScript.
+    const isAsset = url.startsWith('/assets/');
+    if (!isApi && !isAsset && hasClient && (request.method === 'GET' || request.method === 'HEAD')) {
       // History fallback: client routes are the SPA's to resolve (including its not-found page).
       return reply.type('text/html').sendFile('index.html');
     }

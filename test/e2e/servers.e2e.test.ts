@@ -160,6 +160,18 @@ describeInBrowser('servers journey', () => {
     await shoot('dashboard');
   });
 
+  it('keeps "checked … ago" current while the health checks find nothing new (issue 14 item 6)', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tool Servers' }).click();
+    const card = page.getByRole('article', { name: 'Everything' });
+    await card.getByTestId('server-status').filter({ hasText: 'Online' }).waitFor();
+    // Probes run every second and change nothing: only server_checked moves the label on. Without
+    // it the label would age with the page (it once read "checked 5 minutes ago").
+    await page.waitForTimeout(8_000);
+    await expect(card.innerText()).resolves.toMatch(/checked (now|[1-5] seconds? ago)/);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByTestId('server-status').first().waitFor();
+  });
+
   it("raises 'Server Offline' when the upstream stops answering", async () => {
     expect(await toast('Server Offline').count()).toBe(0);
     await upstream.stop();
@@ -168,6 +180,12 @@ describeInBrowser('servers journey', () => {
     expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
     // The overview's server list turns offline with it, without a reload.
     await page.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
+    // Issue 14 item 3: the card still shows the proxy URL of the REST answer after the live
+    // update (which once rebuilt it from another host: localhost instead of 127.0.0.1).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tool Servers' }).click();
+    const card = page.getByRole('article', { name: 'Everything' });
+    await card.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
+    expect((await card.getByTestId('proxy-url').innerText()).trim()).toBe(proxyUrl);
     expect(problems).toEqual([]);
   });
 });

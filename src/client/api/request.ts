@@ -15,6 +15,8 @@ export interface ApiRequestArgs {
   headers?: Record<string, string>;
   /** false for the calls made before sign-in (login, register, refresh, health, config). */
   authenticate?: boolean;
+  /** 'text': the body as it came (a CSV download), not parsed as JSON. */
+  responseType?: 'json' | 'text';
 }
 export type ApiRequest = string | ApiRequestArgs;
 
@@ -109,6 +111,7 @@ export async function sendApiRequest(
   }
 
   if (!response.ok) return { error: httpError(response, text) };
+  if (args.responseType === 'text') return { data: text };
   // "Nothing" for DELETE is null: RTK Query treats `data: undefined` as a broken base query.
   if (text.trim() === '') return { data: method === 'DELETE' ? null : { status: response.status } };
   try {

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { ErrorBoundary } from '../components/ErrorBoundary';
 import { PageSkeleton } from '../components/PageSkeleton';
 import { RedirectIfSignedIn } from './RedirectIfSignedIn';
 import { RequireAuth } from './RequireAuth';
@@ -56,27 +57,32 @@ export const PROTECTED_ROUTES = [
 ] as const;
 
 export function AppRoutes() {
+  // The outer boundary catches what the shell's own cannot: the shell's chunk or a page outside it
+  // (landing, sign-in) that failed to load. Without it React would unmount everything: a blank page.
+  const { pathname } = useLocation();
   return (
-    <Suspense fallback={<PageSkeleton />}>
-      <Routes>
-        <Route path="/" element={<LandingPage />} />
-        <Route element={<RedirectIfSignedIn />}>
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/register" element={<RegisterPage />} />
-        </Route>
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/home" element={<HomePage />} />
-        <Route path="/auth/callback/success" element={<AuthCallbackSuccessPage />} />
-        <Route element={<RequireAuth />}>
-          <Route element={<DashboardShell />}>
-            {PROTECTED_ROUTES.map(({ path, Page }) => (
-              <Route key={path} path={path} element={<Page />} />
-            ))}
+    <ErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<PageSkeleton />}>
+        <Routes>
+          <Route path="/" element={<LandingPage />} />
+          <Route element={<RedirectIfSignedIn />}>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/register" element={<RegisterPage />} />
           </Route>
-        </Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Suspense>
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/home" element={<HomePage />} />
+          <Route path="/auth/callback/success" element={<AuthCallbackSuccessPage />} />
+          <Route element={<RequireAuth />}>
+            <Route element={<DashboardShell />}>
+              {PROTECTED_ROUTES.map(({ path, Page }) => (
+                <Route key={path} path={path} element={<Page />} />
+              ))}
+            </Route>
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { isChunkLoadError } from './chunkLoadError';
 
 interface Props {
   children: ReactNode;
@@ -13,7 +14,10 @@ interface State {
   error: Error | null;
 }
 
-/** Keeps a crashing page from taking the whole shell down. */
+/**
+ * Keeps a crashing page from taking the whole shell down. A page whose code could not be loaded
+ * (a lazy chunk of an older build, or no network) gets its own message: a reload fixes it.
+ */
 export class ErrorBoundary extends Component<Props, State> {
   override state: State = { error: null };
 
@@ -31,6 +35,7 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render() {
     if (!this.state.error) return this.props.children;
+    const unloaded = isChunkLoadError(this.state.error);
     return (
       <Box sx={{ p: 3 }} data-testid="error-boundary">
         <Alert
@@ -41,8 +46,17 @@ export class ErrorBoundary extends Component<Props, State> {
             </Button>
           }
         >
-          <AlertTitle>Something went wrong on this page</AlertTitle>
-          {this.state.error.message}
+          {unloaded ? (
+            <>
+              <AlertTitle>This page could not be loaded</AlertTitle>
+              Toolscope may have been updated since this tab was opened, or the network dropped. Reload to get the current version.
+            </>
+          ) : (
+            <>
+              <AlertTitle>Something went wrong on this page</AlertTitle>
+              {this.state.error.message}
+            </>
+          )}
         </Alert>
       </Box>
     );

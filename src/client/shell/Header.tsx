@@ -25,7 +25,8 @@ export function Header({ isSmallScreen, sidebarCollapsed, onToggleSidebar }: Hea
         <IconButton edge="start" aria-label={toggleLabel} onClick={onToggleSidebar}>
           {isSmallScreen || sidebarCollapsed ? <MenuIcon /> : <MenuOpenIcon />}
         </IconButton>
-        <Typography variant="h6" component="div" sx={{ fontWeight: 600, mr: 1 }}>
+        {/* On a phone the page's own title says where you are: the room goes to the workspace name. */}
+        <Typography variant="h6" component="div" sx={{ fontWeight: 600, mr: 1, display: { xs: 'none', sm: 'block' } }}>
           Dashboard
         </Typography>
         <Box sx={{ flex: 1 }} />

@@ -39,9 +39,19 @@ export function WorkspaceMenu() {
         {...triggerProps}
         startIcon={<WorkspacesOutlinedIcon fontSize="small" />}
         endIcon={<UnfoldMoreIcon fontSize="small" />}
-        sx={{ borderColor: 'divider', maxWidth: { xs: 150, sm: 260 }, justifyContent: 'space-between' }}
+        // A phone shows the name, not just an icon: no leading icon there, and the name may shrink
+        // (with an ellipsis) but keeps at least a few characters.
+        sx={{
+          borderColor: 'divider',
+          minWidth: 0,
+          flexShrink: 1,
+          maxWidth: { xs: 180, sm: 260 },
+          justifyContent: 'space-between',
+          '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
+          '& > span.workspace-name': { minWidth: '4ch' },
+        }}
       >
-        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        <span className="workspace-name" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
           {current?.name ?? 'Workspace'}
         </span>
       </Button>

@@ -3,7 +3,7 @@ import type { ServerStatus } from '../../contract/servers';
 import { decryptCredentials } from '../modules/servers/credentials';
 import type { ServerRow } from '../modules/servers/mapper';
 import { describeUpstreamError, UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
-import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
+import { loadServerById, publishServerChecked, publishServerUpdated, transportOf } from './serverUpdates';
 
 // Every config.healthIntervalMs each registered server gets a bounded MCP probe (initialize +
 // ping through the guarded outbound client). The outcome is stored on the server; a change of
@@ -160,7 +160,10 @@ export class HealthMonitor {
   }
 
   private async announceChange({ row, previousHealth }: RecordedHealth, outcome: HealthCheckOutcome): Promise<void> {
-    if (previousHealth === outcome.healthy) return;
+    if (previousHealth === outcome.healthy) {
+      publishServerChecked(this.app, row);
+      return;
+    }
     publishServerUpdated(this.app, row);
     // A first check that finds the server up is not news; one that finds it down is.
     if (previousHealth === null && outcome.healthy) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LiveMessageTypes } from '../../contract/live';
+import { LiveMessageTypes, type ServerChecked } from '../../contract/live';
 import type { ServerTransport } from '../../contract/servers';
 import { toServerDto, type ServerRow } from '../modules/servers/mapper';
 import { ON_THE_BUS } from '../http/publicUrl';
@@ -21,4 +21,11 @@ export function transportOf(row: ServerRow): ServerTransport {
 /** The proxy URL travels as a path; each live stream completes it with its connection's base (http/publicUrl.ts). */
 export function publishServerUpdated(app: FastifyInstance, row: ServerRow): void {
   app.bus.publish(row.workspace_id, { type: LiveMessageTypes.serverUpdated, data: toServerDto(row, ON_THE_BUS) });
+}
+
+/** A check that changed nothing but its time: streams move the server's "checked … ago" on. */
+export function publishServerChecked(app: FastifyInstance, row: ServerRow): void {
+  if (!app.bus.isListened(row.workspace_id) || row.last_checked === null) return;
+  const lastChecked = row.last_checked instanceof Date ? row.last_checked.toISOString() : new Date(row.last_checked).toISOString();
+  app.bus.publish(row.workspace_id, { type: LiveMessageTypes.serverChecked, data: { serverId: row.id, lastChecked } satisfies ServerChecked });
 }

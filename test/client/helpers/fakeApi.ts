@@ -3,6 +3,9 @@
 export interface FakeResponse {
   status?: number;
   body?: unknown;
+  /** A body sent as it is (a CSV download), instead of `body` as JSON. */
+  text?: string;
+  contentType?: string;
 }
 export type FakeHandler = (request: { url: URL; method: string; body: unknown }) => FakeResponse | Promise<FakeResponse>;
 
@@ -53,9 +56,10 @@ export function installFakeApi(): FakeApi {
     const status = answer.status ?? 200;
     // A 204/205/304 answer must have no body at all (the Response constructor refuses even '').
     const bodyless = status === 204 || status === 205 || status === 304;
-    return new Response(bodyless ? null : answer.body === undefined ? '' : JSON.stringify(answer.body), {
+    const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+    return new Response(bodyless ? null : text, {
       status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': answer.contentType ?? 'application/json' },
     });
   }) as typeof fetch;
 

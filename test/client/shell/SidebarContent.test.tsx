@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { SidebarContent } from '../../../src/client/shell/SidebarContent';
 import { selectOpenDialog } from '../../../src/client/app/dialogsSlice';
@@ -56,6 +56,24 @@ describe('SidebarContent', () => {
     const { api } = renderShellApp(<SidebarContent collapsed />, { signedIn: true });
     expect(screen.getByRole('link', { name: 'Tool Servers' })).toHaveAttribute('href', '/servers');
     expect(screen.queryByText('Connections')).not.toBeInTheDocument();
+    api.restore();
+  });
+
+  it('scrolls the sections and the upgrade card together, and hints when more lies below', async () => {
+    const { api } = renderShellApp(<SidebarContent collapsed={false} />, { signedIn: true, flags: { show_upgrade_pro: true } });
+    const scroller = screen.getByTestId('sidebar-scroll');
+    // The card is inside the scrolling box, after the last section: it can never cover an item.
+    expect(await within(scroller).findByRole('region', { name: 'Upgrade to Pro' })).toBeInTheDocument();
+    expect(within(scroller).getByRole('link', { name: 'Integrations' })).toBeInTheDocument();
+    expect(screen.queryByTestId('sidebar-more-below')).not.toBeInTheDocument();
+    // A short screen (jsdom has no layout: the box's sizes are set by hand).
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 900 });
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 600 });
+    fireEvent.scroll(scroller);
+    expect(screen.getByTestId('sidebar-more-below')).toBeInTheDocument();
+    Object.defineProperty(scroller, 'scrollTop', { configurable: true, value: 300 });
+    fireEvent.scroll(scroller);
+    expect(screen.queryByTestId('sidebar-more-below')).not.toBeInTheDocument();
     api.restore();
   });
 });

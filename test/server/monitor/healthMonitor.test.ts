@@ -124,12 +124,17 @@ describe(`health monitor against a real MCP server (${engineName})`, () => {
       });
       expect(published.find((m) => m.type === 'server_updated')?.data).toMatchObject({ id: serverId, status: 'offline', lastHealthStatus: false });
 
-      // Still down on the next check: no change, so nothing new is published.
-      const again: unknown[] = [];
-      const stop = t.app.bus.subscribe(member.workspaceId, (m) => again.push(m));
+      // Still down on the next check: no change, so no notification and no server_updated — only
+      // server_checked with the new check time, so "checked … ago" labels follow the probes.
+      const firstChecked = (await stateOf(serverId)).last_checked!;
+      const again: { type: string; data: any }[] = [];
+      const stop = t.app.bus.subscribe(member.workspaceId, (m) => again.push(m as { type: string; data: any }));
       await t.app.healthMonitor.checkNow(serverId);
       stop();
-      expect(again).toEqual([]);
+      const checkedAt = (await stateOf(serverId)).last_checked!;
+      expect(again.map((m) => m.type)).toEqual(['server_checked']);
+      expect(again[0].data).toEqual({ serverId, lastChecked: checkedAt.toISOString() });
+      expect(checkedAt.getTime()).toBeGreaterThanOrEqual(firstChecked.getTime());
     } finally {
       await t.close();
     }

@@ -3,7 +3,8 @@ import { openRecordingWorkspace } from '../helpers/recordingWorkspace';
 import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 import { EventBus } from '../../../src/server/events/bus';
 import { Recorder, type SessionOrigin } from '../../../src/server/recording/recorder';
-import { findSession, listSessions, replaySession } from '../../../src/server/modules/sessions/sessionStore';
+import { listSessions } from '../../../src/server/modules/sessions/sessionList';
+import { findSession, replaySession } from '../../../src/server/modules/sessions/sessionStore';
 import { toolCallSearchDocument } from '../../../src/server/modules/sessions/sessionSearch';
 import { toToolCallDto } from '../../../src/server/modules/sessions/mappers';
 import type { LiveMessage } from '../../../src/contract/live';
@@ -133,11 +134,11 @@ describe('tool call storage', () => {
     send(recorder, session, 'client_to_server', requestText(11, 'quarterly-report.pdf'));
     send(recorder, session, 'server_to_client', responseText(11));
     await recorder.close();
-    const found = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, q: 'quarterly report' });
+    const found = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, sort: 'startedAt', order: 'desc', q: 'quarterly report' });
     expect(found.sessions.map((s) => s.id)).toEqual([session.row.id]);
-    const envelope = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, q: 'jsonrpc' });
+    const envelope = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, sort: 'startedAt', order: 'desc', q: 'jsonrpc' });
     expect(envelope.sessions.map((s) => s.id)).not.toContain(session.row.id); // the call's arguments are searched, not its envelope
-    const punctuation = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, q: '-report.' });
+    const punctuation = await listSessions(database.db, origin.workspaceId, { limit: 10, offset: 0, sort: 'startedAt', order: 'desc', q: '-report.' });
     expect(punctuation.sessions.map((s) => s.id)).toEqual([session.row.id]);
 
     // The query's document is the index's expression (m007), so the planner can use the index.

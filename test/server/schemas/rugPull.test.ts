@@ -56,6 +56,9 @@ describe(`rug pull through the proxy (${engineName})`, () => {
     // Unpinned, the agent sees what the upstream says — and Toolscope notices from that very list.
     expect((await agentSees(proxyUrl)).description).toBe(poisoned);
     const alert = await live.waitFor((m) => m.type === 'notification' && m.data.type === 'security_alert');
+    // Drift alerts are every plan's (docs/settings.md "Plans"): this account is on Starter.
+    const subscription = await fetch(`${t.base}/api/v1/billing/subscription`, { headers: bearer(t.account.accessToken) });
+    expect((await subscription.json()).plan).toBe('starter');
     const schemaId = alert.data.metadata.schemaId as string;
     expect(alert.data).toMatchObject({
       actionUrl: `/schema-studio?serverId=${server.id}&schemaId=${schemaId}`,

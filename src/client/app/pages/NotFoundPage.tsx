@@ -16,8 +16,13 @@ export default function NotFoundPage() {
       <Typography variant="h3" component="h1">
         Page not found
       </Typography>
-      <Typography color="text.secondary" sx={{ maxWidth: 480, wordBreak: 'break-all' }}>
-        There is no page at <code>{pathname}</code>. It may have moved, or the link may be mistyped.
+      {/* Only the path may break anywhere (it can be one long word); the sentence wraps at spaces. */}
+      <Typography color="text.secondary" sx={{ maxWidth: 480 }}>
+        There is no page at{' '}
+        <Box component="code" sx={{ overflowWrap: 'anywhere' }}>
+          {pathname}
+        </Box>
+        . It may have moved, or the link may be mistyped.
       </Typography>
       <Box sx={{ display: 'flex', gap: 1.5, mt: 1 }}>
         <Button component={RouterLink} to="/dashboard" variant="contained">

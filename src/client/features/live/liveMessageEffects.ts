@@ -1,4 +1,4 @@
-import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
+import { LiveMessageTypes, type LiveMessage, type ServerChecked } from '../../../contract/live';
 import type { NotificationDto } from '../../../contract/notifications';
 import type { ServerDto, ServerStatus } from '../../../contract/servers';
 import { apiSlice } from '../../api/apiSlice';
@@ -83,6 +83,18 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
     noteStatus(serverId, status, knownStatus(cached), name);
   };
 
+  /** A check that changed nothing else: the cached server's check time moves on (no refetch). */
+  const applyCheck = (workspaceId: string, { serverId, lastChecked }: ServerChecked) => {
+    const cached = cachedServer(workspaceId, serverId);
+    if (!cached || (cached.lastChecked !== null && Date.parse(cached.lastChecked) >= Date.parse(lastChecked))) return;
+    dispatch(
+      serversApi.util.updateQueryData('getServers', workspaceId, (draft) => {
+        const server = draft.find((s) => s.id === serverId);
+        if (server) server.lastChecked = lastChecked;
+      }),
+    );
+  };
+
   const refreshTraffic = (workspaceId: string) => {
     trafficWorkspace = workspaceId;
     if (trafficRefreshPending) return;
@@ -106,6 +118,9 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
     switch (message.type) {
       case LiveMessageTypes.serverUpdated:
         applyServer(message.data as ServerDto);
+        return;
+      case LiveMessageTypes.serverChecked:
+        applyCheck(workspaceId, message.data as ServerChecked);
         return;
       case LiveMessageTypes.notification: {
         const notification = message.data as NotificationDto;

@@ -67,8 +67,12 @@ export function extractReasoning(call: ToolCallDto): CallReasoning {
   return { texts, trace };
 }
 
-/** What the agent did right after a call, in words (the waterfall's "then …"). */
-export function describeNext(call: ToolCallDto, next: ToolCallDto | undefined): string {
+/**
+ * What the agent did right after a call, in words (the waterfall's "then …"). Of an active
+ * session's latest call nothing final can be said yet: more calls may come.
+ */
+export function describeNext(call: ToolCallDto, next: ToolCallDto | undefined, sessionActive = false): string {
+  if (!next && sessionActive) return 'Latest call so far: the session is still active.';
   if (!next) return isFailedCall(call.status) ? 'No further calls: the agent stopped after this failure.' : 'Last call of the session.';
   const gap = Math.max(0, Date.parse(next.startedAt) - Date.parse(call.endedAt ?? call.startedAt));
   const after = gap >= 1000 ? ` ${(gap / 1000).toFixed(1)} s later` : '';

@@ -4,6 +4,7 @@ import type {
   ReplayQuery,
   ReplayResult,
   SessionDto,
+  SessionExportQuery,
   SessionListQuery,
   SessionListResult,
   TimeSeries,
@@ -32,6 +33,11 @@ export const sessionsApi = apiSlice.injectEndpoints({
     getSessions: build.query<SessionListResult, InWorkspace<SessionListQuery>>({
       query: ({ workspaceId, ...query }) => ({ url: Paths.sessions(workspaceId), params: params(query) }),
       providesTags: (_result, _error, { workspaceId }) => [{ type: 'Sessions', id: workspaceId }],
+    }),
+    /** The filtered list as a file's text (CSV or JSON), for a download; never cached. */
+    exportSessions: build.query<string, InWorkspace<SessionExportQuery>>({
+      query: ({ workspaceId, ...query }) => ({ url: Paths.sessionsExport(workspaceId), params: params(query), responseType: 'text' }),
+      keepUnusedDataFor: 0,
     }),
     getSession: build.query<SessionDto, { workspaceId: string; sessionId: string }>({
       query: ({ workspaceId, sessionId }) => ({ url: Paths.session(workspaceId, sessionId) }),
@@ -62,6 +68,7 @@ export const sessionsApi = apiSlice.injectEndpoints({
 
 export const {
   useGetSessionsQuery,
+  useLazyExportSessionsQuery,
   useGetSessionQuery,
   useGetSessionReplayQuery,
   useGetActivityStreamQuery,

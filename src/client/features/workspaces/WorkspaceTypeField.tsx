@@ -8,8 +8,9 @@ import { WORKSPACE_TYPES, type WorkspaceType } from '../../../contract/workspace
 import { CreateWorkspaceText } from './createWorkspaceText';
 
 const TYPE_LABELS: Record<WorkspaceType, { label: string; hint: string }> = {
-  personal: { label: CreateWorkspaceText.personal, hint: 'Just you: your own servers and sessions.' },
-  team: { label: CreateWorkspaceText.team, hint: 'Shared with the members you invite.' },
+  // Every plan may invite members (the plan cards' "Invite members"); the team type is for plans with "Team workspaces".
+  personal: { label: CreateWorkspaceText.personal, hint: 'Your own servers and sessions; you can still invite people.' },
+  team: { label: CreateWorkspaceText.team, hint: 'Made to share with the members you invite (plans with Team workspaces).' },
 };
 
 interface WorkspaceTypeFieldProps {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
 import { toSessionDto, toToolCallDto, type SessionRow, type ToolCallRow } from './mappers';
-import { SESSION_COLUMNS } from './sessionStore';
+import { SESSION_COLUMNS } from './sessionList';
 import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { SqlConditions } from './sqlConditions';
 

@@ -6,15 +6,19 @@ import {
   ActivityStreamResult,
   ReplayQuery,
   ReplayResult,
+  SESSION_EXPORT_MAX,
   SessionDto,
+  SessionExportQuery,
   SessionListQuery,
   SessionListResult,
 } from '../../../contract/sessions';
 import { notFound } from '../../http/errors';
 import { listActivity } from './activityStore';
-import { findSession, listSessions, replaySession } from './sessionStore';
+import { exportFilename, sessionsCsv, sessionsJson } from './sessionExport';
+import { listSessions, sessionsForExport } from './sessionList';
+import { findSession, replaySession } from './sessionStore';
 
-// GET …/workspaces/{workspaceId}/sessions, /sessions/activity-stream, /sessions/{sessionId},
+// GET …/workspaces/{workspaceId}/sessions, /sessions/export, /sessions/activity-stream, /sessions/{sessionId},
 // /sessions/{sessionId}/replay (SPEC §7 Sessions). Mounted behind the workspace guard.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,8 +29,29 @@ export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     '/sessions',
-    { schema: { tags: ['sessions'], summary: 'Sessions of the workspace, newest first, filtered and paged', querystring: SessionListQuery, response: { 200: SessionListResult } } },
+    { schema: { tags: ['sessions'], summary: 'Sessions of the workspace, filtered, sorted (newest first by default) and paged', querystring: SessionListQuery, response: { 200: SessionListResult } } },
     async (request) => listSessions(app.db, workspaceIdOf(request.params), request.query),
+  );
+
+  app.get(
+    '/sessions/export',
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: `The filtered, sorted sessions list as a CSV or JSON download (at most ${SESSION_EXPORT_MAX.toLocaleString('en-US')} sessions; X-Total-Count says how many matched)`,
+        querystring: SessionExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const { sessions, total } = await sessionsForExport(app.db, workspaceIdOf(request.params), filters, SESSION_EXPORT_MAX);
+      const now = new Date();
+      reply.header('Content-Disposition', `attachment; filename="${exportFilename(format, now)}"`);
+      reply.header('X-Total-Count', String(total));
+      reply.header('Cache-Control', 'no-store');
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send(sessionsJson(sessions, total, now));
+      return reply.type('text/csv; charset=utf-8').send(sessionsCsv(sessions));
+    },
   );
 
   app.get(

@@ -33,3 +33,20 @@ export function toSearchQuery(text: string): string | null {
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** The requests whose arguments search finds besides tool calls (they are `messages` rows). */
+export const SEARCHED_MESSAGE_METHODS = `('prompts/get', 'resources/read')`;
+
+/**
+ * The searchable text of a prompt or resource request (aliased `alias`): its params (a prompt's
+ * name and arguments, a resource's URI); a cut payload is stored as a JSON string, read whole.
+ * Keep in step with migration 020's index.
+ */
+export function messageSearchText(alias: string): string {
+  return `coalesce(${alias}.payload #>> '{params}', ${alias}.payload #>> '{}', '')`;
+}
+
+/** SQL of the indexed document of a prompt or resource request. Keep in step with m020. */
+export function messageSearchDocument(alias: string): string {
+  return `to_tsvector('simple', regexp_replace(lower(left(${messageSearchText(alias)}, 100000)), '[^[:alnum:]]+', ' ', 'g'))`;
+}

@@ -1,71 +1,12 @@
 import type { Queryable } from '../../db/database';
-import type { ReplayResult, SessionDto, SessionListResult, SessionStatus } from '../../../contract/sessions';
+import type { ReplayResult, SessionDto } from '../../../contract/sessions';
 import { toMessageDto, toSessionDto, toToolCallDto, type MessageRow, type SessionRow, type ToolCallRow } from './mappers';
-import { likePattern, toolCallSearchDocument, toSearchQuery } from './sessionSearch';
+import { SESSION_COLUMNS } from './sessionList';
 import { SqlConditions } from './sqlConditions';
-import { REPLAY_PAYLOAD, sessionMessagesSql, TOOL_CALL_COLUMNS, callArgumentsTextSql } from '../../recording/storedCallSql';
+import { REPLAY_PAYLOAD, sessionMessagesSql, TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 
 // Reads of the sessions, messages and tool calls the recorder writes. Every query is scoped by
 // workspace_id first, so an id from another workspace simply is not found.
-
-export const SESSION_COLUMNS = `s.id, s.workspace_id, s.server_id, srv.name as server_name, s.mcp_session_id, s.transport,
-  s.protocol_version, s.client_name, s.client_version, s.status, s.started_at, s.last_activity_at, s.ended_at,
-  s.message_count, s.call_count, s.error_count`;
-
-export interface SessionFilters {
-  limit: number;
-  offset: number;
-  serverId?: string;
-  client?: string;
-  status?: SessionStatus;
-  from?: string;
-  to?: string;
-  q?: string;
-}
-
-export async function listSessions(db: Queryable, workspaceId: string, filters: SessionFilters): Promise<SessionListResult> {
-  const where = new SqlConditions().add((ws) => `s.workspace_id = ${ws}`, workspaceId);
-  if (filters.serverId) where.add((id) => `s.server_id = ${id}`, filters.serverId);
-  if (filters.client) where.add((prefix) => `lower(s.client_name) like ${prefix}`, likePattern(filters.client.toLowerCase()).slice(1));
-  if (filters.status) where.add((status) => `s.status = ${status}`, filters.status);
-  if (filters.from) where.add((from) => `s.started_at >= ${from}`, filters.from);
-  if (filters.to) where.add((to) => `s.started_at <= ${to}`, filters.to);
-  if (filters.q) addTextSearch(where, workspaceId, filters.q);
-
-  const countParams = [...where.params];
-  const [rows, counted] = await Promise.all([
-    db.query<SessionRow>(
-      `select ${SESSION_COLUMNS} from sessions s join servers srv on srv.id = s.server_id ${where.where}
-       order by s.started_at desc, s.id desc limit ${where.param(filters.limit)} offset ${where.param(filters.offset)}`,
-      where.params,
-    ),
-    db.query<{ total: number }>(`select count(*)::int as total from sessions s ${where.where}`, countParams),
-  ]);
-  return { sessions: rows.map(toSessionDto), total: counted[0]?.total ?? 0, limit: filters.limit, offset: filters.offset };
-}
-
-// `offset 0` keeps the matching calls a separate step (one index lookup, hashed), so the planner
-// cannot instead walk every session newest-first probing the calls of each: that plan, picked when
-// it underestimates how rare a word is, took 5 s at 100k sessions (docs/benchmarks.md).
-function addTextSearch(where: SqlConditions, workspaceId: string, text: string): void {
-  const query = toSearchQuery(text);
-  if (query) {
-    where.add(
-      (ws, q) =>
-        `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and ${toolCallSearchDocument('tc')} @@ to_tsquery('simple', ${q}) offset 0)`,
-      workspaceId,
-      query,
-    );
-    return;
-  }
-  // Only punctuation was typed: no words to index, so match it as a substring (slower, rare).
-  where.add(
-    (ws, pattern) =>
-      `s.id in (select tc.session_id from tool_calls tc where tc.workspace_id = ${ws} and (tc.tool_name || ' ' || ${callArgumentsTextSql('tc')}) like ${pattern} offset 0)`,
-    workspaceId,
-    likePattern(text),
-  );
-}
 
 export async function findSession(db: Queryable, workspaceId: string, sessionId: string): Promise<SessionDto | null> {
   const rows = await db.query<SessionRow>(

@@ -64,7 +64,8 @@ describe('UpgradeDialog', () => {
     expect(within(starter).getByText('Agent calls per month: 1,000')).toBeInTheDocument();
     expect(within(pro).getByText('Agent calls per month: 100,000')).toBeInTheDocument();
     expect(within(enterprise).getByText('Workspaces: Unlimited')).toBeInTheDocument();
-    expect(within(starter).getAllByTitle('Not included')).toHaveLength(2);
+    // Starter lacks only team workspaces; drift alerts are everyone's (docs/settings.md "Plans").
+    expect(within(starter).getAllByTitle('Not included')).toHaveLength(1);
     expect(within(pro).queryAllByTitle('Not included')).toHaveLength(0);
   });
 

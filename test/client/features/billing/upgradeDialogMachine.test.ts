@@ -125,7 +125,7 @@ describe('upgradeDialogMachine', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(redirects).toEqual(['cs_simulated_pro_annually']);
     expect(emitted).toEqual([
-      { type: 'toast', title: 'Payment Successful!', description: 'Your Pro checkout is complete.', variant: 'default' },
+      { type: 'toast', title: 'Payment Successful!', description: 'Simulated Pro payment: no card was charged and your plan has not changed.', variant: 'default' },
       { type: 'closed' },
     ]);
     const { context } = actor.getSnapshot();

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { fromCallback } from 'xstate';
 import { Paths } from '../../../../src/contract/routes';
 import type { AnalyticsOverview, ToolCallDto } from '../../../../src/contract/sessions';
@@ -135,6 +137,47 @@ describe('dashboard overview', () => {
       connections[0]({ type: 'MESSAGE', message: { type: 'tool_call', data: call({ id: 'call-3' }) } });
     });
     await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('121'));
+    api.restore();
+  });
+
+  it("asks again at once for a returning user's cached numbers and says they are being refreshed", async () => {
+    // The store keeps the first visit's answer (as the persisted cache does across visits).
+    let answer: (value: { body: AnalyticsOverview }) => void = () => undefined;
+    let asked = 0;
+    function Revisit() {
+      const [shown, setShown] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setShown((s) => !s)}>
+            toggle
+          </button>
+          {shown && <DashboardPage />}
+        </>
+      );
+    }
+    const { api } = renderShellApp(<Revisit />, {
+      signedIn: true,
+      path: '/dashboard',
+      configureApi: (fake) =>
+        fake.on('GET', Paths.dashboardOverview('ws-1'), () => {
+          asked += 1;
+          if (asked === 1) return { body: overview({ sessions: { today: 12, active: 0 }, toolCalls: { today: 315, errors: 3, tokens: 100 } }) };
+          return new Promise((resolve) => (answer = resolve));
+        }),
+    });
+    await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('315'));
+    expect(screen.queryByText(/Refreshing numbers/)).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'toggle' }));
+    await userEvent.click(screen.getByRole('button', { name: 'toggle' }));
+    // Asked at once (not after a stale time or the live stream), the old numbers kept meanwhile.
+    await waitFor(() => expect(asked).toBe(2));
+    expect(stat('Tool calls today')).toHaveTextContent('315');
+    expect(screen.getAllByRole('status').some((el) => /Refreshing numbers from ./.test(el.textContent ?? ''))).toBe(true);
+
+    act(() => answer({ body: overview({ sessions: { today: 15, active: 1 }, toolCalls: { today: 825, errors: 9, tokens: 900 } }) }));
+    await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('825'));
+    expect(screen.queryByText(/Refreshing numbers/)).not.toBeInTheDocument();
     api.restore();
   });
 });

@@ -109,6 +109,20 @@ describe('live stream wiring', () => {
     api.restore();
   });
 
+  it('moves a card\'s "checked … ago" on with each server_checked, never back', async () => {
+    const { api } = await renderLive();
+    const card = () => screen.getByRole('article', { name: 'Everything' });
+    // testServer() was never checked; a probe five minutes ago, then one just now.
+    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 5 * 60_000).toISOString() } });
+    await waitFor(() => expect(card()).toHaveTextContent(/checked 5 minutes ago/));
+    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 1_000).toISOString() } });
+    await waitFor(() => expect(card()).toHaveTextContent(/checked (1 second|\d+ seconds) ago|checked (just )?now/));
+    // An older check arriving late (another instance) does not move the label back.
+    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 10 * 60_000).toISOString() } });
+    expect(card()).not.toHaveTextContent(/checked \d+ minutes ago/);
+    api.restore();
+  });
+
   it('brings a server back online from a status notification alone', async () => {
     const { api } = await renderLive();
     await send({ type: 'notification', data: statusNotification('offline') });

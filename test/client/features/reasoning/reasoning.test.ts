@@ -28,6 +28,9 @@ describe('reasoning of a tool call', () => {
     expect(describeNext(failed, toolCall(2, { toolName: 'fetch', arguments: failed.arguments }))).toMatch(/^Retried fetch .*with the same arguments\.$/);
     expect(describeNext(failed, toolCall(2, { toolName: 'search' }))).toMatch(/^Switched to search/);
     expect(describeNext(failed, undefined)).toBe('No further calls: the agent stopped after this failure.');
+    // An active session's latest call is not its last (issue 14 item 10).
+    expect(describeNext(toolCall(1), undefined, true)).toBe('Latest call so far: the session is still active.');
+    expect(describeNext(toolCall(1), undefined)).toBe('Last call of the session.');
     expect(describeNext(toolCall(1), toolCall(2, { toolName: 'write_file' }))).toBe('Then write_file.');
   });
 });

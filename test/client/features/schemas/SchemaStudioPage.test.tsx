@@ -57,17 +57,20 @@ beforeEach(() => {
 
 function renderStudio(onRollback: (body: unknown) => void = () => undefined, flag = true, path = '/schema-studio') {
   const base = Paths.schemas('ws-1', 'srv-1');
+  // Like the server: once rolled back, the schema is pinned and no longer drifted.
+  let weather = schema();
   return renderShellApp(<SchemaStudioPage />, {
     signedIn: true,
     path,
     flags: { show_schema_studio: flag },
     servers: [testServer()],
     configureApi: (fake) => {
-      fake.on('GET', base, { body: { schemas: [prompt, schema()], total: 2 } });
+      fake.on('GET', base, () => ({ body: { schemas: [prompt, weather], total: 2 } }));
       fake.on('GET', `${base}/sch-weather/versions`, { body: { versions } });
       fake.on('POST', `${base}/sch-weather/rollback`, ({ body }) => {
         onRollback(body);
-        return { body: schema({ pinnedVersion: 1, drifted: false }) };
+        weather = schema({ pinnedVersion: (body as { version: number }).version, drifted: false });
+        return { body: weather };
       });
     },
   });
@@ -110,6 +113,10 @@ describe('Schema Studio', () => {
     await userEvent.click(within(v1).getByRole('button', { name: 'Roll back to v1' }));
     await waitFor(() => expect(bodies).toEqual([{ version: 1 }]));
     expect(await screen.findByText('Rolled back')).toBeInTheDocument();
+    // v1 is pinned now: served to agents, and nothing offers to roll back to it again.
+    await waitFor(() => expect(within(within(history).getByRole('listitem', { name: 'Version 1' })).getByText('pinned')).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Roll back to v1' })).not.toBeInTheDocument();
+    expect(within(history).getByRole('button', { name: 'Serve v2 (unpin)' })).toBeInTheDocument();
     api.restore();
   });
 

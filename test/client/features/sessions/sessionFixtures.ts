@@ -1,9 +1,10 @@
-import type { SessionDto, ToolCallDto } from '../../../../src/contract/sessions';
+import type { SessionDto, SessionListItem, ToolCallDto } from '../../../../src/contract/sessions';
 
 export const WORKSPACE_ID = '5b0b6a55-4f8e-4a39-9d53-2f1c0a6b7e01';
 export const SERVER_ID = '9d7c3a10-6a4f-4d57-8e0c-1a2b3c4d5e6f';
 
-export function session(index: number, overrides: Partial<SessionDto> = {}): SessionDto {
+/** A session as the list carries it (SessionDto plus tokens and cost). */
+export function session(index: number, overrides: Partial<SessionListItem> = {}): SessionListItem {
   const started = Date.parse('2026-11-21T10:00:00.000Z') - index * 60_000;
   return {
     id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
@@ -23,6 +24,8 @@ export function session(index: number, overrides: Partial<SessionDto> = {}): Ses
     messageCount: 6,
     callCount: 2,
     errorCount: 0,
+    tokens: 1234,
+    cost: 0.0185,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { useRegisterMutation } from '../authApi';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { fieldProps, formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
+import { registrationErrors } from './registrationErrors';
 import { useSignInAndReturn } from './useSignInAndReturn';
 
 const EMPTY: RegisterBody = { email: '', password: '', passwordConfirmation: '', firstName: '', lastName: '' };
@@ -26,9 +27,10 @@ export default function RegisterPage() {
 
   const submit = async () => {
     setErrors(NO_FORM_ERRORS);
-    // Caught here so the user does not wait for a round trip to learn about a typo.
-    if (form.password !== form.passwordConfirmation) {
-      setErrors({ fields: { passwordConfirmation: 'Passwords do not match' }, form: null });
+    // Every field checked here first, all at once: no round trip to learn about each typo.
+    const invalid = registrationErrors(form);
+    if (Object.keys(invalid).length > 0) {
+      setErrors({ fields: invalid, form: null });
       return;
     }
     setSubmitting(true);

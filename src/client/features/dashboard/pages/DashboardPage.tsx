@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -19,6 +19,7 @@ import { useGetServersQuery } from '../../servers/serversApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { LatestActivity } from '../components/LatestActivity';
 import { ServersHealthCard } from '../components/ServersHealthCard';
+import { CachedNumbersHint } from '../components/CachedNumbersHint';
 import { StatCard } from '../components/StatCard';
 import { startOfLocalDay, useGetAnalyticsOverviewQuery } from '../dashboardApi';
 
@@ -33,25 +34,32 @@ export default function DashboardPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
   const live = useLiveStreamStatus();
   const since = useMemo(() => startOfLocalDay(), []);
+  // Numbers a returning user's cache still holds (from an earlier visit, up to 24 h old) are shown
+  // at once, but asked for again right away, whatever their age, and marked as being refreshed.
+  const [mountedAt] = useState(() => Date.now());
   const overview = useGetAnalyticsOverviewQuery(
     { workspaceId: workspaceId ?? '', since },
-    { skip: !workspaceId, pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS },
+    { skip: !workspaceId, pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS, refetchOnMountOrArgChange: true },
   );
-  const { currentData: servers } = useGetServersQuery(workspaceId ?? '', { skip: !workspaceId });
+  const { currentData: servers } = useGetServersQuery(workspaceId ?? '', { skip: !workspaceId, refetchOnMountOrArgChange: true });
   const data = overview.currentData;
   const loading = !data && !overview.isError;
+  const cachedAt = data && overview.fulfilledTimeStamp !== undefined && overview.fulfilledTimeStamp < mountedAt ? new Date(overview.fulfilledTimeStamp).toISOString() : null;
 
   const header = (
     <PageHeader
       title="Overview"
       subtitle={
-        data?.lastActivityAt ? (
-          <>
-            Today in this workspace · last activity <RelativeTime value={data.lastActivityAt} />
-          </>
-        ) : (
-          'Today in this workspace'
-        )
+        <>
+          {data?.lastActivityAt ? (
+            <>
+              Today in this workspace · last activity <RelativeTime value={data.lastActivityAt} />
+            </>
+          ) : (
+            'Today in this workspace'
+          )}
+          {cachedAt && <CachedNumbersHint cachedAt={cachedAt} failed={overview.isError} onRetry={() => void overview.refetch()} />}
+        </>
       }
     />
   );

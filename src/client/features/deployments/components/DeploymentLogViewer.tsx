@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { DeploymentLogLine } from '../../../../contract/deployments';
 import { errorMessage } from '../../../api/apiError';
 import { useGetDeploymentLogsQuery, useLazyGetDeploymentLogsQuery } from '../deploymentsApi';
+import { formatTime } from '../../../components/dates/dateDisplay';
 
 const STREAM_COLOR: Record<DeploymentLogLine['stream'], string> = { stderr: 'text.primary', stdout: 'warning.main', system: 'info.main' };
 
@@ -80,7 +81,7 @@ export function DeploymentLogViewer({ deploymentId }: { deploymentId: string }) 
         {lines.map((line) => (
           <Box key={line.seq} sx={{ color: STREAM_COLOR[line.stream] }}>
             <Box component="span" sx={{ color: 'text.secondary', mr: 1 }}>
-              {new Date(line.at).toLocaleTimeString()}
+              {formatTime(line.at)}
             </Box>
             {line.stream !== 'stderr' && (
               <Box component="span" sx={{ color: 'text.secondary', mr: 1 }}>

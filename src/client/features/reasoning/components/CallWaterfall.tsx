@@ -16,7 +16,7 @@ const BAR_COLOR = { ok: '#4fc3f7', error: '#f44336', timeout: '#e65100', pending
  * The session's calls in order as a waterfall: each bar starts and lasts as the call did on the
  * session's clock; beside it what the agent said about the call and what it did next.
  */
-export function CallWaterfall({ calls }: { calls: ToolCallDto[] }) {
+export function CallWaterfall({ calls, sessionActive = false }: { calls: ToolCallDto[]; sessionActive?: boolean }) {
   const [open, setOpen] = useState<string | null>(null);
   const start = Math.min(...calls.map((c) => Date.parse(c.startedAt)));
   const end = Math.max(...calls.map((c) => Date.parse(c.endedAt ?? c.startedAt) || Date.parse(c.startedAt)));
@@ -60,7 +60,7 @@ export function CallWaterfall({ calls }: { calls: ToolCallDto[] }) {
                   </Typography>
                 )}
                 <Typography variant="caption" color={failed ? 'warning.main' : 'text.secondary'} component="p">
-                  {describeNext(call, calls[index + 1])}
+                  {describeNext(call, calls[index + 1], sessionActive)}
                 </Typography>
               </Box>
             </Box>

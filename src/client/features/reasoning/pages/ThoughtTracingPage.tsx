@@ -104,7 +104,7 @@ export default function ThoughtTracingPage() {
                 {`Showing the last ${LIVE_PAGE_MAX} calls of this session.`}
               </Typography>
             )}
-            <CallWaterfall calls={chain} />
+            <CallWaterfall calls={chain} sessionActive={options.find((s) => s.id === chosen)?.status === 'active'} />
           </>
         )}
       </Paper>

@@ -37,7 +37,8 @@ export function DriftAlert({ schema, latest, previous, busy, onAccept, onRollbac
         <Button size="small" variant="contained" color="warning" disabled={busy} onClick={onAccept}>
           Accept v{schema.currentVersion}
         </Button>
-        {previous && (
+        {/* Pinned to the previous version already: rolling back to it again would do nothing. */}
+        {previous && schema.pinnedVersion !== previous.version && (
           <Button size="small" variant="outlined" color="warning" disabled={busy} onClick={() => onRollback(previous.version)}>
             Roll back to v{previous.version}
           </Button>

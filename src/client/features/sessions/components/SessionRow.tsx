@@ -1,38 +1,81 @@
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
+import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
-import type { SessionDto } from '../../../../contract/sessions';
+import type { SessionListItem, SessionSort, SortOrder } from '../../../../contract/sessions';
 import { RelativeTime } from '../../../components/RelativeTime';
-import { formatClient, formatDuration, serverPath, sessionPath } from '../formatting';
+import { formatUsd } from '../../../components/analytics/format';
+import { formatClient, formatDuration, formatProtocol, serverPath, sessionPath } from '../formatting';
 
-/** Columns shared by the header and every row. */
-export const SESSION_GRID = { xs: '1fr 1fr', md: '96px 1.2fr 1.4fr 0.8fr 1fr 0.8fr 64px 64px' };
+/** Columns shared by the header and every row (phones: two columns of labelled values). */
+export const SESSION_GRID = { xs: '1fr 1fr', md: '84px minmax(0, 1.1fr) minmax(0, 1.3fr) 118px minmax(0, 1fr) 0.8fr 56px 56px 72px 80px' };
 
-export function SessionHeaderRow() {
+const SORTABLE: { column: SessionSort; label: string }[] = [
+  { column: 'startedAt', label: 'Started' },
+  { column: 'duration', label: 'Duration' },
+  { column: 'calls', label: 'Calls' },
+  { column: 'errors', label: 'Errors' },
+  { column: 'tokens', label: 'Tokens' },
+  { column: 'cost', label: 'Cost' },
+];
+
+interface HeaderProps {
+  sort: SessionSort;
+  order: SortOrder;
+  onSort: (column: SessionSort) => void;
+}
+
+/** The column headers; the numeric ones and Started sort the list (click again to reverse). */
+export function SessionHeaderRow({ sort, order, onSort }: HeaderProps) {
   return (
-    <Box role="presentation" sx={{ display: { xs: 'none', md: 'grid' }, gridTemplateColumns: SESSION_GRID, gap: 1.5, px: 2, py: 1, color: 'text.secondary', typography: 'caption', textTransform: 'uppercase', letterSpacing: 0.5 }}>
+    <Box
+      role="group"
+      aria-label="Sort sessions"
+      sx={{ display: { xs: 'none', md: 'grid' }, gridTemplateColumns: SESSION_GRID, gap: 1.5, px: 2, py: 1, color: 'text.secondary', typography: 'caption', textTransform: 'uppercase', letterSpacing: 0.5 }}
+    >
       <span>Status</span>
       <span>Server</span>
       <span>Client</span>
       <span>Protocol</span>
-      <span>Started</span>
-      <span>Duration</span>
-      <span>Calls</span>
-      <span>Errors</span>
+      {SORTABLE.map(({ column, label }) => (
+        <TableSortLabel
+          key={column}
+          active={sort === column}
+          direction={sort === column ? order : 'desc'}
+          onClick={() => onSort(column)}
+          aria-label={`Sort by ${label}${sort === column ? (order === 'desc' ? ', highest first' : ', lowest first') : ''}`}
+          sx={{ typography: 'caption', textTransform: 'uppercase', letterSpacing: 0.5 }}
+        >
+          {label}
+        </TableSortLabel>
+      ))}
     </Box>
   );
 }
 
+/** A value with its label on phones, where there is no header row to name it. */
+function Cell({ label, children, color, bold }: { label: string; children: ReactNode; color?: string; bold?: boolean }) {
+  return (
+    <Typography variant="body2" color={color} sx={{ fontWeight: bold ? 600 : undefined, minWidth: 0 }} noWrap>
+      <Box component="span" sx={{ display: { md: 'none' }, color: 'text.secondary', mr: 0.5 }}>
+        {label}
+      </Box>
+      {children}
+    </Typography>
+  );
+}
+
 /** One session: everything in it is text (client names come from agents and stay inert). */
-export function SessionRow({ session }: { session: SessionDto }) {
+export function SessionRow({ session }: { session: SessionListItem }) {
   return (
     <Box
       sx={{
         display: 'grid',
         gridTemplateColumns: SESSION_GRID,
-        gap: 1.5,
+        gap: { xs: 0.75, md: 1.5 },
         alignItems: 'center',
         px: 2,
         py: 1.25,
@@ -51,16 +94,18 @@ export function SessionRow({ session }: { session: SessionDto }) {
         {formatClient(session.clientName, session.clientVersion)}
       </Link>
       <Typography variant="body2" color="text.secondary" noWrap>
-        {session.protocolVersion ?? '—'}
+        {formatProtocol(session.protocolVersion)}
       </Typography>
-      <Typography variant="body2">
+      <Cell label="Started">
         <RelativeTime value={session.startedAt} />
-      </Typography>
-      <Typography variant="body2">{formatDuration(session.durationMs)}</Typography>
-      <Typography variant="body2">{session.callCount.toLocaleString()}</Typography>
-      <Typography variant="body2" color={session.errorCount > 0 ? 'error.main' : 'text.secondary'} sx={{ fontWeight: session.errorCount > 0 ? 600 : undefined }}>
+      </Cell>
+      <Cell label="Duration">{formatDuration(session.durationMs)}</Cell>
+      <Cell label="Calls">{session.callCount.toLocaleString()}</Cell>
+      <Cell label="Errors" color={session.errorCount > 0 ? 'error.main' : 'text.secondary'} bold={session.errorCount > 0}>
         {session.errorCount.toLocaleString()}
-      </Typography>
+      </Cell>
+      <Cell label="Tokens">{session.tokens.toLocaleString()}</Cell>
+      <Cell label="Cost">{formatUsd(session.cost)}</Cell>
     </Box>
   );
 }

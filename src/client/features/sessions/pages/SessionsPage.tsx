@@ -6,6 +6,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import { ErrorText } from '../../../../contract/errors';
 import { errorMessage } from '../../../api/apiError';
@@ -16,22 +18,32 @@ import { VirtualRows } from '../../../components/VirtualRows';
 import { useGetServersQuery } from '../../servers/serversApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { Pager } from '../components/Pager';
+import { SessionExportButtons } from '../components/SessionExportButtons';
 import { SessionFilters } from '../components/SessionFilters';
 import { SessionHeaderRow, SessionRow } from '../components/SessionRow';
-import { hasActiveFilters, PAGE_SIZES, readFilters, toListQuery, writeFilters, type SessionFilterState } from '../sessionFilters';
+import { customRangeError, hasActiveFilters, nextSort, PAGE_SIZES, readFilters, toFilterQuery, toListQuery, writeFilters, type SessionFilterState } from '../sessionFilters';
 import { useGetSessionsQuery } from '../sessionsApi';
 
 const ROW_HEIGHT = 49;
+/** On a phone a row is a card of five labelled lines (SessionRow). */
+const PHONE_ROW_HEIGHT = 170;
 const LIST_HEIGHT = 560;
 
-/** /sessions: every session of the workspace, filtered, searched and paged by the server. */
+/** /sessions: every session of the workspace, filtered, searched, sorted, paged and exported by the server. */
 export default function SessionsPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  const rowHeight = phone ? PHONE_ROW_HEIGHT : ROW_HEIGHT;
   const [search, setSearch] = useSearchParams();
   const filters = useMemo(() => readFilters(search), [search]);
   // A relative range ("last 24 hours") is anchored when the filters change, not on every render.
-  const query = useMemo(() => toListQuery(filters, Date.now()), [filters]);
-  const sessions = useGetSessionsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
+  const { query, exportQuery } = useMemo(() => {
+    const now = Date.now();
+    return { query: toListQuery(filters, now), exportQuery: toFilterQuery(filters, now) };
+  }, [filters]);
+  // A custom range ending before it starts is not asked for: its fields say what is wrong.
+  const rangeError = customRangeError(filters);
+  const sessions = useGetSessionsQuery(workspaceId && !rangeError ? { workspaceId, ...query } : skipToken);
   const servers = useGetServersQuery(workspaceId ?? skipToken);
 
   const update = useCallback(
@@ -45,7 +57,13 @@ export default function SessionsPage() {
     [setSearch],
   );
 
-  const header = <PageHeader title="Sessions" subtitle="Every agent connection through the proxy, newest first" />;
+  const header = (
+    <PageHeader
+      title="Sessions"
+      subtitle="Every agent connection through the proxy: sort, filter, search and export"
+      actions={workspaceId ? <SessionExportButtons workspaceId={workspaceId} query={exportQuery} total={sessions.data?.total ?? 0} disabled={!sessions.data || sessions.data.total === 0 || rangeError !== null} /> : undefined}
+    />
+  );
   if (!workspaceId) {
     return (
       <>
@@ -77,8 +95,8 @@ export default function SessionsPage() {
             </Alert>
           ) : (
             <Paper variant="outlined" sx={{ opacity: sessions.isFetching && data ? 0.7 : 1, transition: 'opacity 120ms' }} aria-busy={sessions.isFetching}>
-              <SessionHeaderRow />
-              {!data ? (
+              <SessionHeaderRow sort={filters.sort} order={filters.order} onSort={(column) => update(nextSort(filters, column))} />
+              {rangeError ? null : !data ? (
                 <Box role="progressbar" aria-label="Loading sessions" sx={{ px: 2, pb: 2 }}>
                   {Array.from({ length: 8 }, (_, i) => (
                     <Skeleton key={i} height={ROW_HEIGHT - 8} />
@@ -95,8 +113,8 @@ export default function SessionsPage() {
                 <VirtualRows
                   label="Sessions"
                   count={data.sessions.length}
-                  estimateSize={ROW_HEIGHT}
-                  height={Math.min(LIST_HEIGHT, data.sessions.length * ROW_HEIGHT + 2)}
+                  estimateSize={rowHeight}
+                  height={Math.min(phone ? LIST_HEIGHT + 2 * PHONE_ROW_HEIGHT : LIST_HEIGHT, data.sessions.length * rowHeight + 2)}
                   getKey={(index) => data.sessions[index].id}
                   renderRow={(index) => <SessionRow session={data.sessions[index]} />}
                 />

@@ -36,7 +36,8 @@ describe('register page', () => {
           },
         }),
     });
-    await fillRegisterForm({ email: 'not-an-email', password: 'short' });
+    // Values the browser accepts; the server still has the last word.
+    await fillRegisterForm();
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('aria-invalid', 'true');
@@ -59,6 +60,22 @@ describe('register page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('An account with this email already exists')).toBeInTheDocument();
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('aria-invalid', 'true');
+    api.restore();
+  });
+
+  it('shows every invalid field at once before sending anything', async () => {
+    const { api } = renderShellApp(<AppRoutes />, { path: '/register' });
+    await screen.findByRole('heading', { name: 'Create your account' });
+    type(/Email/, 'not-an-email');
+    type(/^Password/, 'short');
+    type(/Confirm password/, 'shorter');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 10 characters')).toBeInTheDocument();
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    expect(screen.getByLabelText(/First name/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/Last name/)).toHaveAttribute('aria-invalid', 'true');
+    expect(api.calls).not.toContain(`POST ${Paths.register}`);
     api.restore();
   });
 
