@@ -114,7 +114,7 @@ export function TelemetryPanel({ workspaceId, canManage }: { workspaceId: string
     <>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start', justifyContent: 'space-between', mb: 2 }}>
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 640 }}>
-          Send one span per tool call (joined to your agent's trace when it sends a traceparent) and call metrics to any OpenTelemetry backend over OTLP/HTTP.
+          Send a span per MCP request (joined to your agent's trace when it sends a traceparent) and tool call metrics to any OpenTelemetry backend over OTLP/HTTP.
         </Typography>
         {canManage && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })} sx={{ flexShrink: 0 }}>
