@@ -75,6 +75,41 @@ function address(url: string | null): { host?: string; port?: number } {
 }
 
 /** The span of one recorded call; its trace and parent come from the agent's traceparent when there is one. */
+interface SpanParts {
+  name: string;
+  spanContext: SpanContext;
+  parent: SpanContext | undefined;
+  startMs: number;
+  endMs: number;
+  error: { message: string } | null;
+  attributes: ReadableSpan['attributes'];
+  resource: Resource;
+}
+
+/** A finished SERVER span of the proxy (Toolscope serves the agent's request). */
+function finishedSpan({ name, spanContext, parent, startMs, endMs, error, attributes, resource }: SpanParts): ReadableSpan {
+  const end = Math.max(endMs, startMs);
+  return {
+    name,
+    kind: SpanKind.SERVER,
+    spanContext: () => spanContext,
+    parentSpanContext: parent,
+    startTime: hrTime(startMs),
+    endTime: hrTime(end),
+    duration: hrTime(end - startMs),
+    status: error ? { code: SpanStatusCode.ERROR, message: error.message } : { code: SpanStatusCode.UNSET },
+    attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource,
+    instrumentationScope: INSTRUMENTATION_SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
 /** The span id the proxy forwarded upstream for this request when it had one to derive, else new ids. */
 function ownSpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId: string | null, traceparent: string | null, parent: SpanContext | undefined): SpanContext {
   const own = proxySpanContext(serverId, mcpSessionId, jsonrpcId, traceparent);
@@ -108,26 +143,8 @@ export function spanOfRequest(request: McpRequestEvent, context: Pick<CallContex
   if (host) attributes[ATTR_SERVER_ADDRESS] = host;
   if (port) attributes[ATTR_SERVER_PORT] = port;
   if (request.errorCode !== null) attributes[ATTR_ERROR_TYPE] = String(request.errorCode);
-  const endMs = Math.max(request.endedMs, request.startedMs);
-  return {
-    name: request.method,
-    kind: SpanKind.SERVER,
-    spanContext: () => spanContext,
-    parentSpanContext: parent,
-    startTime: hrTime(request.startedMs),
-    endTime: hrTime(endMs),
-    duration: hrTime(endMs - request.startedMs),
-    status: request.errorCode !== null ? { code: SpanStatusCode.ERROR, message: request.errorMessage ?? String(request.errorCode) } : { code: SpanStatusCode.UNSET },
-    attributes,
-    links: [],
-    events: [],
-    ended: true,
-    resource,
-    instrumentationScope: INSTRUMENTATION_SCOPE,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  };
+  const error = request.errorCode !== null ? { message: request.errorMessage ?? String(request.errorCode) } : null;
+  return finishedSpan({ name: request.method, spanContext, parent, startMs: request.startedMs, endMs: request.endedMs, error, attributes, resource });
 }
 
 export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Resource): ReadableSpan {
@@ -154,23 +171,6 @@ export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Re
   if (host) attributes[ATTR_SERVER_ADDRESS] = host;
   if (port) attributes[ATTR_SERVER_PORT] = port;
   if (error) attributes[ATTR_ERROR_TYPE] = error;
-  return {
-    name: `tools/call ${call.toolName}`,
-    kind: SpanKind.SERVER,
-    spanContext: () => spanContext,
-    parentSpanContext: parent,
-    startTime: hrTime(startMs),
-    endTime: hrTime(Math.max(endMs, startMs)),
-    duration: hrTime(Math.max(0, endMs - startMs)),
-    status: error ? { code: SpanStatusCode.ERROR, message: call.errorMessage ?? error } : { code: SpanStatusCode.UNSET },
-    attributes,
-    links: [],
-    events: [],
-    ended: true,
-    resource,
-    instrumentationScope: INSTRUMENTATION_SCOPE,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  };
+  const failure = error ? { message: call.errorMessage ?? error } : null;
+  return finishedSpan({ name: `tools/call ${call.toolName}`, spanContext, parent, startMs, endMs, error: failure, attributes, resource });
 }

@@ -17,21 +17,11 @@ import { formatUsd } from '../../../components/analytics/format';
 import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { attributionCsv, attributionRows, DIMENSION_LABELS, DIMENSIONS, readDimension, type AttributionRow, type Dimension } from '../attributionRows';
+import { downloadFile } from '../../../components/downloadFile';
 import { AttributionTable } from '../components/AttributionTable';
 
 /** Where a row leads when clicked: a narrower filter and the next dimension down. */
 const DRILL_DOWN: Partial<Record<Dimension, Dimension>> = { server: 'tool', tool: 'client', client: 'session' };
-
-function download(text: string, filename: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** /cost-attribution: the range's spend broken down by a chosen dimension, with drill-down and CSV export. */
 export default function CostAttributionPage() {
@@ -85,7 +75,8 @@ export default function CostAttributionPage() {
     else if (dimension === 'tool') setView({ serverId: row.serverId ?? undefined, tool: row.name }, { by: next });
     else if (dimension === 'client') setView({ client: row.id }, { by: next });
   };
-  const exportCsv = () => download(attributionCsv(rows, dimension), `cost-attribution-${dimension}-${data?.range.from.slice(0, 10)}-${data?.range.to.slice(0, 10)}.csv`);
+  const exportCsv = () =>
+    downloadFile(attributionCsv(rows, dimension), `cost-attribution-${dimension}-${data?.range.from.slice(0, 10)}-${data?.range.to.slice(0, 10)}.csv`, 'text/csv;charset=utf-8');
 
   return (
     <>
