@@ -82,6 +82,7 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
 function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure, proxyAnswers: JsonRpcMessage[] = []): FastifyReply {
   const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
   for (const error of upstreamErrors) tap.fromServer(error, 0);
+  tap.commitJournal();
   const errors = [...upstreamErrors, ...proxyAnswers];
   // A JSON-RPC error in a 200 is what MCP clients surface as the failed call's error.
   if (errors.length > 0) return reply.status(200).type('application/json').send(isBatch ? errors : errors[0]);
@@ -151,6 +152,8 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
       const single = messages.length === 1 && !isBatch && text !== '';
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
+      // The request's rows reach the journal's file before any answer can reach the agent.
+      tap.commitJournal();
     };
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))) return reply;

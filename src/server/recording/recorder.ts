@@ -35,6 +35,8 @@ export interface RecorderOptions extends WriteQueueOptions {
   payloadLimit?: number;
   /** Per-workspace budgets for messages (not calls); none = every message is stored. */
   budgets?: RecordingBudgets;
+  /** The journal's disk budget, for the health routes. */
+  journalMaxBytes?: number;
   now?: () => number;
 }
 
@@ -64,6 +66,9 @@ export interface RecorderStats {
   flushes: number;
   lastFlushMs: number | null;
   lastError: string | null;
+  /** How far recording is behind the traffic: rows waiting for the database, and the journal holding them. */
+  behind: { queuedRows: number; oldestQueuedMs: number | null; journalBytes: number | null; journalSegments: number | null };
+  journal: { enabled: boolean; appended: number; overBudget: number; writeErrors: number; syncs: number; maxBytes: number | null };
 }
 
 export class Recorder {
@@ -311,8 +316,18 @@ export class Recorder {
     this.queue.forgetServer(serverId);
   }
 
+  /**
+   * Puts what the journal holds so far in the kernel now (one write): the proxy calls it before an
+   * answer goes to the agent, so an answered call's request survives a kill of the process.
+   */
+  commitJournal(): void {
+    this.options.journal?.journal.commitNow();
+  }
+
   stats(): RecorderStats {
     const c = this.queue.counters;
+    const journal = this.options.journal?.journal;
+    const journalStats = journal?.stats();
     return {
       enabled: this.enabled,
       queuedRows: this.queue.queuedRows,
@@ -323,6 +338,20 @@ export class Recorder {
       flushes: c.flushes,
       lastFlushMs: this.queue.lastFlushMs,
       lastError: this.queue.lastError,
+      behind: {
+        queuedRows: this.queue.queuedRows,
+        oldestQueuedMs: this.queue.oldestWaitingMs(),
+        journalBytes: journalStats?.bytes ?? null,
+        journalSegments: journalStats?.segments ?? null,
+      },
+      journal: {
+        enabled: journal !== undefined,
+        appended: journalStats?.appended ?? 0,
+        overBudget: journalStats?.overBudget ?? 0,
+        writeErrors: journalStats?.writeErrors ?? 0,
+        syncs: journalStats?.syncs ?? 0,
+        maxBytes: this.options.journalMaxBytes ?? null,
+      },
     };
   }
 
@@ -339,6 +368,8 @@ export class Recorder {
     this.closed = true;
     await this.queue.flush(true);
     this.queue.stopTimer();
+    // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
+    this.options.journal?.journal.close();
   }
 }
 

@@ -9,6 +9,7 @@ import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from 
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
+import type { JournaledRows } from './journal/journaledRows';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -32,6 +33,8 @@ export interface WriteQueueOptions {
   /** Most messages written by one statement (calls: half as many); the rest follow at once (default 500). */
   maxBatchRows?: number;
   log?: Pick<FastifyBaseLogger, 'error'>;
+  /** The write-ahead journal (journal/): every row is appended there before it is queued. */
+  journal?: JournaledRows;
 }
 
 export class WriteQueue {
@@ -43,7 +46,10 @@ export class WriteQueue {
   private retryMs = 0;
   private retryAt = 0;
   /** The batch whose write the database could not take: written again, as it was, before anything else. */
-  private retrying: { taken: TakenBatch; ticket: BatchTicket } | null = null;
+  private retrying: { taken: TakenBatch; ticket: BatchTicket; segments: number[] } | null = null;
+  /** Journal segments of writes interrupted part way (rows put back): released by the next write that leaves nothing queued. */
+  private parkedSegments: number[] = [];
+  private readonly journal: JournaledRows | undefined;
   /** Ended sessions whose end waits for rows of theirs still to be written, with their row as written. */
   private readonly heldEnds = new Map<QueuedSession, SessionState>();
   /** This recorder's batches are numbered (batchGuard.ts). */
@@ -58,35 +64,66 @@ export class WriteQueue {
     private readonly options: WriteQueueOptions,
   ) {
     this.rows = new RowQueue(options.queueLimit, this.counters);
+    this.journal = options.journal;
   }
 
   get queuedRows(): number {
     return this.rows.size;
   }
 
+  /** How long the oldest row not yet written has waited (ms), or null when nothing waits. */
+  oldestWaitingMs(): number | null {
+    const retrying = this.retrying?.taken.batch;
+    const times = [this.rows.oldestAtMs(), retrying?.messages[0]?.created_at, retrying?.toolCalls[0]?.started_at]
+      .map((t) => (typeof t === 'string' ? Date.parse(t) : t))
+      .filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+    return times.length > 0 ? Math.max(0, Date.now() - Math.min(...times)) : null;
+  }
+
   /** The session's row changed: it is written (upserted) with the next flush. Never dropped. */
   markDirty(session: QueuedSession): void {
+    this.journal?.session(session);
     this.rows.markDirty(session);
     this.schedule();
   }
 
-  /** Queues a message; false (and counted) when the queue is full. */
+  /** Queues a message; false (and counted) when the queue is full or the journal's budget spent. */
   pushMessage(message: QueuedMessage): boolean {
+    if (this.journal && !this.journal.hasRoom()) {
+      this.journal.noteOverBudget();
+      this.counters.droppedMessages++;
+      return false;
+    }
     const queued = this.rows.pushMessage(message);
-    if (queued) this.schedule();
+    if (queued) {
+      this.journal?.message(message);
+      this.schedule();
+    }
     return queued;
   }
 
-  /** Queues a call at its request (see RowQueue.pushToolCall). */
+  /** Queues a call at its request (see RowQueue.pushToolCall); past the journal's budget it waits for its settlement. */
   pushToolCall(call: QueuedToolCall): void {
-    this.rows.pushToolCall(call);
+    if (this.journal && !this.journal.hasRoom()) return;
+    if (this.rows.pushToolCall(call)) this.journal?.toolCall(call);
     this.schedule();
   }
 
-  /** Queues a settled call (see RowQueue.settleToolCall); false (and counted) when the queue is full. */
+  /**
+   * Queues a settled call (see RowQueue.settleToolCall); false (and counted) when the queue is full
+   * or the journal's budget is spent — unless its request was journaled, whose outcome must follow.
+   */
   settleToolCall(call: QueuedToolCall): boolean {
+    if (this.journal && !this.journal.hasRoom() && !this.journal.wasJournaled(call)) {
+      this.journal.noteOverBudget();
+      this.counters.droppedCalls++;
+      return false;
+    }
     const queued = this.rows.settleToolCall(call);
-    if (queued) this.schedule();
+    if (queued) {
+      this.journal?.toolCall(call);
+      this.schedule();
+    }
     return queued;
   }
 
@@ -97,7 +134,8 @@ export class WriteQueue {
 
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
-    this.rows.forgetServer(serverId);
+    const dropped = this.rows.forgetServer(serverId);
+    this.journal?.discard(dropped);
     for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
     if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
@@ -180,14 +218,17 @@ export class WriteQueue {
     const limit = this.options.maxBatchRows ?? 500;
     let taken: TakenBatch;
     let ticket: BatchTicket;
-    if (this.retrying) ({ taken, ticket } = this.retrying);
+    let segments: number[];
+    if (this.retrying) ({ taken, ticket, segments } = this.retrying);
     else {
       taken = this.rows.take(limit, all);
       ticket = this.nextTicket();
+      segments = this.journal?.take([...taken.sessions, ...taken.calls, ...taken.batch.messages]) ?? [];
     }
     const { batch } = taken;
     if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0 && isEmptyTraffic(batch.traffic ?? null)) {
       // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
+      this.journal?.release(segments);
       this.retrying = null;
       this.retryMs = 0;
       this.retryAt = 0;
@@ -207,7 +248,7 @@ export class WriteQueue {
       if (isTransientWriteError(error)) {
         this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
         // Rows of a server deleted during the write are not written again.
-        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket };
+        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket, segments };
         this.pauseForRetry();
         return false;
       }
@@ -223,10 +264,18 @@ export class WriteQueue {
         // The database went away part way: the row whose write met it is written again with its
         // ticket before anything else; the rows not tried yet wait for it in the queue.
         unwritten = interrupted.rest;
-        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket };
+        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket, segments: [] };
         this.rows.putBack(interrupted.rest, taken);
+        this.parkedSegments.push(...segments);
+        segments = [];
         this.pauseForRetry();
       }
+    }
+    // Committed (or refused for good, row by row): the journal no longer needs these records.
+    this.journal?.release(segments);
+    if (unwritten === null && this.parkedSegments.length > 0 && !this.hasRows) {
+      this.journal?.release(this.parkedSegments);
+      this.parkedSegments = [];
     }
     return this.stored(stored, limit, unwritten !== null);
   }
