@@ -57,6 +57,9 @@ interface Waiting {
 export class QuotaGate {
   /** Per workspace: the calls waiting for the next statement, and whether one is in flight. */
   private readonly lanes = new Map<string, { waiting: Waiting[]; busy: boolean }>();
+  /** Per workspace: calls let through while the database could not count them, added to the counter once it can. */
+  private readonly owed = new Map<string, number>();
+  private unavailableSince: number | null = null;
 
   constructor(
     private readonly db: Database,
@@ -92,6 +95,7 @@ export class QuotaGate {
       lane.waiting = [];
       const total = batch.reduce((sum, w) => sum + w.count, 0);
       try {
+        await this.payOwed(workspaceId);
         const granted = await admitCalls(this.db, workspaceId, total, this.clock());
         // Admitted in arrival order, each caller whole or not at all; what a refused caller would
         // have used is handed back (a later, smaller caller of the batch may still fit).
@@ -104,12 +108,29 @@ export class QuotaGate {
         if (left > 0) await releaseCalls(this.db, workspaceId, left, this.clock());
         const used = granted.used - left;
         batch.forEach((waiting, i) => waiting.resolve({ ...granted, used, admitted: outcomes[i] ? waiting.count : 0 }));
+        this.unavailableSince = null;
       } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
+        // The database cannot count now (an outage, a failover): the calls go on — an agent must not
+        // fail because Toolscope's database is away, any more than its recording stops — and are
+        // added to the counter by the first statement that works. A quota can be passed by what
+        // an outage lets through, never by more.
+        this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
+        if (this.unavailableSince === null) {
+          this.unavailableSince = Date.now();
+          this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+        }
+        for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
       }
     }
     lane.busy = false;
     this.lanes.delete(workspaceId);
+  }
+
+  private async payOwed(workspaceId: string): Promise<void> {
+    const owed = this.owed.get(workspaceId);
+    if (!owed) return;
+    await releaseCalls(this.db, workspaceId, -owed, this.clock());
+    this.owed.delete(workspaceId);
   }
 }
 
@@ -122,7 +143,7 @@ export async function admitCalls(db: Queryable, workspaceId: string, count: numb
   return { admitted: row.last_grant, used: row.used, limit: row.lim, plan: row.plan };
 }
 
-/** Gives back calls admitted but not made (a batch caller that did not fit whole). */
+/** Gives back calls admitted but not made (a batch caller that did not fit whole); a negative count adds calls made uncounted. */
 async function releaseCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<void> {
   await db.query(
     `update agent_call_counters c set used = greatest(0, c.used - $3::int), updated_at = now()

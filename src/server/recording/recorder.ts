@@ -339,7 +339,7 @@ export class Recorder {
       lastFlushMs: this.queue.lastFlushMs,
       lastError: this.queue.lastError,
       behind: {
-        queuedRows: this.queue.queuedRows,
+        queuedRows: this.queue.waitingRows,
         oldestQueuedMs: this.queue.oldestWaitingMs(),
         journalBytes: journalStats?.bytes ?? null,
         journalSegments: journalStats?.segments ?? null,

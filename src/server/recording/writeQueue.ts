@@ -71,6 +71,12 @@ export class WriteQueue {
     return this.rows.size;
   }
 
+  /** Messages and calls not yet written: queued, and in a batch waiting to be written again. */
+  get waitingRows(): number {
+    const retrying = this.retrying?.taken.batch;
+    return this.rows.size + (retrying ? retrying.messages.length + retrying.toolCalls.length : 0);
+  }
+
   /** How long the oldest row not yet written has waited (ms), or null when nothing waits. */
   oldestWaitingMs(): number | null {
     const retrying = this.retrying?.taken.batch;

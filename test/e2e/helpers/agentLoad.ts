@@ -14,7 +14,7 @@ export interface AgentLoad {
   close(): Promise<void>;
 }
 
-export async function startAgentLoad(url: URL, options: { clients: number; perClient: number; tag: string }): Promise<AgentLoad> {
+export async function startAgentLoad(url: URL, options: { clients: number; perClient: number; tag: string; pauseMs?: number }): Promise<AgentLoad> {
   const answered = new Set<string>();
   const failures: string[] = [];
   let stopped = false;
@@ -32,6 +32,7 @@ export async function startAgentLoad(url: URL, options: { clients: number; perCl
         const result = (await client.callTool({ name: 'echo', arguments: { text } }, undefined, { timeout: 60_000 })) as { content: { text: string }[] };
         if (result.content[0]?.text !== `echo: ${text}`) throw new Error(`unexpected answer ${JSON.stringify(result)}`);
         answered.add(text);
+        if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
       } catch (error) {
         failures.push(`${text}: ${(error as Error).message}`);
         return;
