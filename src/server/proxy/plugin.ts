@@ -12,6 +12,7 @@ import { streamableHttpRoutes } from './streamableHttp';
 import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
 import { QuotaGate } from './quotaGate';
+import { SessionSeal } from './sessionSeal';
 import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
 declare module 'fastify' {
@@ -79,6 +80,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,
+    sessionSeal: new SessionSeal(app.config.secret),
     admission: new Admission(app.config),
     events: app.proxyEvents,
     access,

@@ -10,6 +10,7 @@ import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailu
 import { Readable } from 'node:stream';
 import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirectory';
 import { admitToolCalls, authorizeAgent } from './accessHooks';
+import { SEALED_PREFIX, type SessionClaims } from './sessionSeal';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -66,15 +67,23 @@ function clientIdentity(messages: JsonRpcMessage[], request: FastifyRequest) {
   return { clientName, clientVersion, traceId, protocolVersion };
 }
 
-function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined): RecordedSession | null {
+/**
+ * The recorded session of an exchange. `sent`: the upstream's session id the agent's request
+ * carried (unsealed); `claims`: what its sealed id says — a session another instance started is
+ * adopted under its own row, so one MCP session is one recorded session whichever instance serves it.
+ */
+function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined, sent: string | undefined, claims: SessionClaims | null): RecordedSession | null {
   if (!ctx.recorder.isEnabled()) return null;
-  const sent = request.headers['mcp-session-id'];
-  const mcpSessionId = typeof sent === 'string' ? sent : responseSessionId;
+  const mcpSessionId = sent ?? responseSessionId;
   if (!mcpSessionId && messages.length === 0) return null;
   if (mcpSessionId) {
     const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
     if (known) return known;
-    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
+    const start = { transport: 'streamable-http' as const, mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) };
+    if (claims?.recordedSessionId) return ctx.recorder.adoptSession(originOf(target), claims.recordedSessionId, claims.startedAtMs, start);
+    const session = ctx.recorder.startSession(originOf(target), start);
+    ctx.recorder.shareAcrossInstances(session);
+    return session;
   }
   return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
 }
@@ -114,6 +123,15 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   async function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
+    // A sealed session id (sessionSeal.ts) carries the upstream's id; one that does not open here
+    // is a session no instance knows: 404, which makes an SDK client initialize again.
+    const sentSessionId = typeof request.headers['mcp-session-id'] === 'string' ? request.headers['mcp-session-id'] : undefined;
+    const claims = sentSessionId?.startsWith(SEALED_PREFIX) ? ctx.sessionSeal.open(target.serverId, sentSessionId) : null;
+    if (sentSessionId?.startsWith(SEALED_PREFIX) && !claims) {
+      return reply.status(404).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    }
+    const upstreamSessionId = claims?.upstreamSessionId ?? sentSessionId;
+    const forwardedHeaders = claims ? { ...request.headers, 'mcp-session-id': claims.upstreamSessionId } : request.headers;
     const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
     // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
     const validated = received ? validateBody(received) : null;
@@ -149,7 +167,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
     }
     const recordRequestSide = (responseSessionId: string | undefined) => {
-      tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
+      tap.session = resolveSession(ctx, target, request, messages, responseSessionId, upstreamSessionId, claims);
       const single = messages.length === 1 && !isBatch && text !== '';
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
       // The request's rows reach the journal's file before any answer can reach the agent.
@@ -175,7 +193,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     try {
       upstream = await ctx.outbound.request(target.url, {
         method,
-        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
+        headers: upstreamRequestHeaders(forwardedHeaders, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
         body: body ?? null,
         signal: abort.signal,
         headersTimeoutMs: timeoutMs,
@@ -239,7 +257,17 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0))));
+    const headers = agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0)));
+    // The agent gets the sealed id, never the upstream's own (any instance can open it).
+    const upstreamId = headers['mcp-session-id'];
+    if (upstreamId) {
+      headers['mcp-session-id'] = ctx.sessionSeal.seal(target.serverId, {
+        recordedSessionId: tap.session?.row.id ?? null,
+        upstreamSessionId: upstreamId,
+        startedAtMs: tap.session?.clockSeqBaseMs ?? 0,
+      });
+    }
+    res.writeHead(status, headers);
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, timeoutMs);

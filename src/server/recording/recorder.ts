@@ -54,6 +54,22 @@ export interface RecordedSession extends QueuedSession {
   inferredIdentity?: string;
   /** Progress streams being coalesced (progressCoalescing.ts). */
   progress?: ProgressRuns;
+  /**
+   * Set on a session that any instance may record (its id is sealed, docs/proxy.md "Any instance
+   * serves any session"): its messages are numbered from the milliseconds since this start, so
+   * the numbers of several instances interleave in time (see nextSeq).
+   */
+  clockSeqBaseMs?: number;
+}
+
+/** The largest seq a column (int4) holds: a session numbered by the clock reaches it after 24 days. */
+const MAX_SEQ = 2_147_483_647;
+
+/** The next number of a message of the session: counted, or by the clock for a session shared by instances. */
+function nextSeq(session: RecordedSession, nowMs: number): number {
+  const base = session.clockSeqBaseMs;
+  session.seq = base === undefined ? session.seq + 1 : Math.min(MAX_SEQ, Math.max(session.seq + 1, nowMs - base));
+  return session.seq;
 }
 
 export interface RecorderStats {
@@ -120,12 +136,30 @@ export class Recorder {
     return this.enabled && !this.closed;
   }
 
-  startSession(origin: SessionOrigin, rawStart: SessionStart): RecordedSession {
+  /**
+   * A session another instance started (its sealed id names it): recorded here under the same
+   * row, its messages numbered by the same clock. Its row is merged with what the other instance
+   * writes (batchWriter.ts: counts never go down, an end stays), never overwritten.
+   */
+  adoptSession(origin: SessionOrigin, sessionId: string, startedAtMs: number, rawStart: SessionStart): RecordedSession {
+    const session = this.startSession(origin, rawStart, { id: sessionId, startedAtMs, adopted: true });
+    session.clockSeqBaseMs = startedAtMs;
+    session.shared = true;
+    return session;
+  }
+
+  /** Numbers the session's messages by the clock from its start, so other instances can add to it. */
+  shareAcrossInstances(session: RecordedSession): void {
+    session.clockSeqBaseMs ??= Date.parse(session.row.started_at);
+    session.shared = true;
+  }
+
+  startSession(origin: SessionOrigin, rawStart: SessionStart, existing?: { id: string; startedAtMs: number; adopted: boolean }): RecordedSession {
     const start = storableStart(rawStart);
     const at = new Date(this.now()).toISOString();
     const session: RecordedSession = {
       row: {
-        id: randomUUID(),
+        id: existing?.id ?? randomUUID(),
         workspace_id: origin.workspaceId,
         server_id: origin.serverId,
         server_name: origin.serverName,
@@ -138,7 +172,7 @@ export class Recorder {
         trace_id: start.traceId ?? null,
         platform_key_id: start.platformKeyId ?? null,
         status: 'active',
-        started_at: at,
+        started_at: existing ? new Date(existing.startedAtMs).toISOString() : at,
         last_activity_at: at,
         ended_at: null,
         message_count: 0,
@@ -151,7 +185,9 @@ export class Recorder {
       seq: 0,
       lastActivityMs: this.now(),
       pending: new Map(),
-      announced: false,
+      // An adopted session's start was counted and announced where it started.
+      announced: existing?.adopted ?? false,
+      adopted: existing?.adopted,
       endAnnounced: false,
     };
     this.sessions.add(session);
@@ -220,7 +256,7 @@ export class Recorder {
     const run = progressRunOf(session, direction, message, nowMs);
     if (run && run.count > 0) {
       run.count++;
-      run.last = { direction, message, sizeBytes, rawText, seq: ++session.seq, at, nowMs };
+      run.last = { direction, message, sizeBytes, rawText, seq: nextSeq(session, nowMs), at, nowMs };
       return;
     }
     if (run) run.count = 1;
@@ -228,7 +264,7 @@ export class Recorder {
     else if (hasId(message)) for (const closed of closeRunsAnsweredBy(session, direction, message)) this.queueMessage(session, closed);
 
     const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
-    const seen: SeenMessage = { seq: ++session.seq, kind, payload, sizeBytes, nowMs, at };
+    const seen: SeenMessage = { seq: nextSeq(session, nowMs), kind, payload, sizeBytes, nowMs, at };
     // A tools/call request and its response live in the call's row; every other message is a row of its own.
     if (hasId(message)) {
       if (kind === 'request') {

@@ -10,6 +10,7 @@ import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
 import type { JournaledRows } from './journal/journaledRows';
+import { RECOUNT_AFTER_MS, recountSessions } from './sessionRecount';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -293,6 +294,7 @@ export class WriteQueue {
       this.retryMs = 0;
       this.retryAt = 0;
     }
+    this.scheduleRecount(stored.sessions);
     this.counters.flushes++;
     this.counters.sessions += stored.batch.sessions.length;
     this.counters.messages += stored.batch.messages.length;
@@ -306,6 +308,16 @@ export class WriteQueue {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
+  }
+
+  /** Shared sessions whose end this write stored: their counts are taken again from their rows shortly. */
+  private scheduleRecount(sessions: readonly QueuedSession[]): void {
+    const ended = sessions.filter((session) => session.shared && session.row.status === 'ended').map((session) => session.row.id);
+    if (ended.length === 0) return;
+    const timer = setTimeout(() => {
+      recountSessions(this.db, ended).catch((error: unknown) => this.options.log?.error({ err: error }, 'session recount failed'));
+    }, RECOUNT_AFTER_MS);
+    timer.unref();
   }
 
   /** Held ends whose sessions have no rows left to write: announced now, after this write's rows. */
