@@ -23,9 +23,14 @@ export interface SessionClaims {
   startedAtMs: number;
 }
 
+/** Sealed ids and claims remembered (both ways are deterministic): a session's requests cost a Map lookup, not AES. */
+const CACHE_LIMIT = 10_000;
+
 export class SessionSeal {
   private readonly key: Buffer;
   private readonly ivKey: Buffer;
+  private readonly sealedCache = new Map<string, string>();
+  private readonly openedCache = new Map<string, SessionClaims>();
 
   constructor(secret: string) {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'toolscope', 'proxy-session-id/v1', 32));
@@ -33,6 +38,15 @@ export class SessionSeal {
   }
 
   seal(serverId: string, claims: SessionClaims): string {
+    const cacheKey = `${serverId}\u0001${claims.recordedSessionId}\u0001${claims.startedAtMs}\u0001${claims.upstreamSessionId}`;
+    const cached = this.sealedCache.get(cacheKey);
+    if (cached) return cached;
+    const token = this.sealNow(serverId, claims);
+    remember(this.sealedCache, cacheKey, token);
+    return token;
+  }
+
+  private sealNow(serverId: string, claims: SessionClaims): string {
     const plain = Buffer.from(JSON.stringify({ r: claims.recordedSessionId, u: claims.upstreamSessionId, t: claims.startedAtMs }), 'utf8');
     const iv = createHmac('sha256', this.ivKey).update(serverId).update('\u0000').update(plain).digest().subarray(0, 12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
@@ -43,6 +57,15 @@ export class SessionSeal {
 
   /** The claims of a sealed id made for this server; null when it was not (forged, altered, another server's). */
   open(serverId: string, token: string): SessionClaims | null {
+    const cacheKey = `${serverId}\u0001${token}`;
+    const cached = this.openedCache.get(cacheKey);
+    if (cached) return cached;
+    const claims = this.openNow(serverId, token);
+    if (claims) remember(this.openedCache, cacheKey, claims);
+    return claims;
+  }
+
+  private openNow(serverId: string, token: string): SessionClaims | null {
     if (!token.startsWith(SEALED_PREFIX)) return null;
     const raw = Buffer.from(token.slice(SEALED_PREFIX.length), 'base64url');
     if (raw.length < 12 + 16 + 2) return null;
@@ -58,4 +81,9 @@ export class SessionSeal {
       return null;
     }
   }
+}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
 }
