@@ -14,6 +14,10 @@ import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 import { answersToolsList } from './toolListCapture';
+import { recorderStats, type RecorderStats } from './recorderStats';
+import { nextSeq } from './sessionSeq';
+
+export type { RecorderStats } from './recorderStats';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
@@ -60,31 +64,6 @@ export interface RecordedSession extends QueuedSession {
    * the numbers of several instances interleave in time (see nextSeq).
    */
   clockSeqBaseMs?: number;
-}
-
-/** The largest seq a column (int4) holds: a session numbered by the clock reaches it after 24 days. */
-const MAX_SEQ = 2_147_483_647;
-
-/** The next number of a message of the session: counted, or by the clock for a session shared by instances. */
-function nextSeq(session: RecordedSession, nowMs: number): number {
-  const base = session.clockSeqBaseMs;
-  session.seq = base === undefined ? session.seq + 1 : Math.min(MAX_SEQ, Math.max(session.seq + 1, nowMs - base));
-  return session.seq;
-}
-
-export interface RecorderStats {
-  enabled: boolean;
-  queuedRows: number;
-  activeSessions: number;
-  written: { sessions: number; messages: number; toolCalls: number };
-  dropped: { messages: number; toolCalls: number; overBudget: number };
-  lostOnWriteError: number;
-  flushes: number;
-  lastFlushMs: number | null;
-  lastError: string | null;
-  /** How far recording is behind the traffic: rows waiting for the database, and the journal holding them. */
-  behind: { queuedRows: number; oldestQueuedMs: number | null; journalBytes: number | null; journalSegments: number | null };
-  journal: { enabled: boolean; appended: number; overBudget: number; writeErrors: number; syncs: number; maxBytes: number | null };
 }
 
 export class Recorder {
@@ -361,34 +340,7 @@ export class Recorder {
   }
 
   stats(): RecorderStats {
-    const c = this.queue.counters;
-    const journal = this.options.journal?.journal;
-    const journalStats = journal?.stats();
-    return {
-      enabled: this.enabled,
-      queuedRows: this.queue.queuedRows,
-      activeSessions: this.sessions.size,
-      written: { sessions: c.sessions, messages: c.messages, toolCalls: c.toolCalls },
-      dropped: { messages: c.droppedMessages, toolCalls: c.droppedCalls, overBudget: this.options.budgets?.overBudget ?? 0 },
-      lostOnWriteError: c.lost,
-      flushes: c.flushes,
-      lastFlushMs: this.queue.lastFlushMs,
-      lastError: this.queue.lastError,
-      behind: {
-        queuedRows: this.queue.waitingRows,
-        oldestQueuedMs: this.queue.oldestWaitingMs(),
-        journalBytes: journalStats?.bytes ?? null,
-        journalSegments: journalStats?.segments ?? null,
-      },
-      journal: {
-        enabled: journal !== undefined,
-        appended: journalStats?.appended ?? 0,
-        overBudget: journalStats?.overBudget ?? 0,
-        writeErrors: journalStats?.writeErrors ?? 0,
-        syncs: journalStats?.syncs ?? 0,
-        maxBytes: this.options.journalMaxBytes ?? null,
-      },
-    };
+    return recorderStats(this.enabled, this.sessions.size, this.queue, this.options);
   }
 
   /** Writes everything queued now (and waits for a flush already running). */

@@ -79,7 +79,15 @@ export class Journal {
 
   /** Appends a record (written with this turn's group); returns its segment, to release() once its row is committed. */
   append(entry: JournalEntry): number {
-    if (this.active.bytes >= this.segmentBytes) this.rotate();
+    if (this.active.bytes >= this.segmentBytes) {
+      // Never thrown at the proxy: a segment that cannot be begun (disk full) leaves the old one growing.
+      try {
+        this.rotate();
+      } catch (error) {
+        this.counters.writeErrors++;
+        this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
+      }
+    }
     const record = encodeRecord(entry);
     this.pending.push(record);
     this.active.bytes += record.length;
@@ -162,7 +170,8 @@ export class Journal {
   private rotate(): void {
     this.commitNow();
     const old = this.active;
-    this.active = this.openSegment(old.id + 1);
+    const next = this.openSegment(old.id + 1);
+    this.active = next;
     this.sealed.set(old.id, old.bytes);
     // Always synced before closing (cheap when nothing is dirty); a sync the interval started earlier
     // on this fd was queued first, so it is under way before the close runs.
@@ -188,8 +197,13 @@ export class Journal {
   private tick(): void {
     const active = this.active;
     if (active.bytes > 0 && !this.open.has(active.id) && this.pending.length === 0 && Date.now() - active.openedAt >= this.options.fsyncMs) {
-      this.rotate();
-      return;
+      try {
+        this.rotate();
+        return;
+      } catch (error) {
+        this.counters.writeErrors++;
+        this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
+      }
     }
     if (active.unsynced) {
       active.unsynced = false;
