@@ -262,7 +262,10 @@ export class WriteQueue {
       this.retrying = null;
       // The rows themselves: one refused row must not take the rest of the batch with it.
       this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket());
+      // Rows of a server deleted while they were written are dropped, not tried and counted as lost:
+      // the database refuses them because their server is gone, which is what the user asked for.
+      taken = this.rows.withoutForgotten(taken);
+      const outcome = await writeRowByRow(this.db, taken.batch, () => this.nextTicket());
       this.counters.lost += outcome.lost;
       const { interrupted } = outcome;
       const notStored = new Set<unknown>([...outcome.refused, ...(interrupted ? [interrupted.row, ...Object.values(interrupted.rest).flat()] : [])]);
