@@ -29,8 +29,8 @@ describe('recording journal', () => {
     crashWith(3);
     const reopened = open();
     expect(reopened.leftovers).toHaveLength(1);
-    expect(reopened.leftovers[0]).toMatchObject({ id: 1, stoppedBy: null });
-    expect(reopened.leftovers[0]!.entries.map((e) => e.r.seq)).toEqual([1, 2, 3]);
+    expect(reopened.readLeftover(1)).toMatchObject({ id: 1, stoppedBy: null });
+    expect(reopened.readLeftover(1).entries.map((e) => e.r.seq)).toEqual([1, 2, 3]);
     reopened.close();
   });
 
@@ -38,8 +38,8 @@ describe('recording journal', () => {
     const file = crashWith(3);
     fs.truncateSync(file, fs.statSync(file).size - 5);
     const reopened = open();
-    expect(reopened.leftovers[0]!.stoppedBy).toBe('torn');
-    expect(reopened.leftovers[0]!.entries.map((e) => e.r.seq)).toEqual([1, 2]);
+    expect(reopened.readLeftover(1).stoppedBy).toBe('torn');
+    expect(reopened.readLeftover(1).entries.map((e) => e.r.seq)).toEqual([1, 2]);
     reopened.close();
   });
 
@@ -51,8 +51,8 @@ describe('recording journal', () => {
     bytes[secondPayload + 2] ^= 0x01; // one bit of record 2's payload
     fs.writeFileSync(file, bytes);
     const reopened = open();
-    expect(reopened.leftovers[0]!.stoppedBy).toBe('checksum');
-    expect(reopened.leftovers[0]!.entries.map((e) => e.r.seq)).toEqual([1]);
+    expect(reopened.readLeftover(1).stoppedBy).toBe('checksum');
+    expect(reopened.readLeftover(1).entries.map((e) => e.r.seq)).toEqual([1]);
     reopened.close();
   });
 
@@ -81,7 +81,7 @@ describe('recording journal', () => {
     journal.close();
     expect(listSegments(dir)).toEqual([1]);
     const next = open();
-    expect(next.leftovers.map((l) => l.entries.length)).toEqual([1]);
+    expect(next.leftovers.map((l) => next.readLeftover(l.id).entries.length)).toEqual([1]);
     next.discardLeftovers();
     next.close();
     expect(listSegments(dir)).toEqual([]);

@@ -58,7 +58,8 @@ describe(`recording journal with the recorder (${engineName})`, () => {
     expect(await count('select count(*)::int as n from tool_calls where session_id = $1', [session.row.id])).toBe(1);
 
     const firstStart = new Journal({ dir, fsyncMs: 1000, maxBytes: 64 * 1024 * 1024 });
-    const replayed = await replayJournal(database.db, firstStart.leftovers);
+    const leftovers = firstStart.leftovers.map((l) => firstStart.readLeftover(l.id));
+    const replayed = await replayJournal(database.db, leftovers);
     expect(replayed).toMatchObject({ toolCalls: 2, messages: 1, damagedSegments: 0 });
     const stored = async () => ({
       calls: await database.db.query<{ jsonrpc_id: string; status: string }>('select jsonrpc_id, status from tool_calls where session_id = $1 order by jsonrpc_id', [session.row.id]),
@@ -77,12 +78,35 @@ describe(`recording journal with the recorder (${engineName})`, () => {
     expect(afterFirst.traffic).toBe(2);
 
     // The same segments again (a crash before they were deleted): nothing new.
-    const again = await replayJournal(database.db, firstStart.leftovers);
+    const again = await replayJournal(database.db, leftovers);
     expect(again).toMatchObject({ sessions: 0, toolCalls: 0, messages: 0 });
     expect(await stored()).toEqual(afterFirst);
     firstStart.discardLeftovers();
     firstStart.close();
     expect(listSegments(dir)).toEqual([]);
+  });
+
+  it('replays segment by segment as the start does: a call pending in one and settled in the next is stored once, settled', async () => {
+    const journal = journalOn({ segmentBytes: 600 });
+    const recorder = recorderWith(journal);
+    const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'split' });
+    recorder.record(session, 'client_to_server', call(7), 100);
+    for (let i = 0; i < 6; i++) recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/message', params: { i, pad: 'p'.repeat(200) } }, 250);
+    recorder.record(session, 'server_to_client', result(7), 200);
+    kill(recorder, journal);
+    const usageBefore = await count('select coalesce(sum(calls), 0)::int as n from usage_minutes where server_id = $1', [origin.serverId]);
+
+    for (let start = 0; start < 2; start++) {
+      const restarted = new Journal({ dir, fsyncMs: 1000, maxBytes: 64 * 1024 * 1024 });
+      expect(restarted.leftovers.length).toBeGreaterThan(2);
+      // Each segment on its own, oldest first; the second start replays them all again.
+      for (const { id } of restarted.leftovers) await replayJournal(database.db, [restarted.readLeftover(id)]);
+      restarted.close();
+    }
+    const calls = await database.db.query<{ status: string }>('select status from tool_calls where session_id = $1', [session.row.id]);
+    expect(calls).toEqual([{ status: 'ok' }]);
+    expect(await count('select count(*)::int as n from messages where session_id = $1', [session.row.id])).toBe(6);
+    expect(await count('select coalesce(sum(calls), 0)::int as n from usage_minutes where server_id = $1', [origin.serverId])).toBe(usageBefore + 1);
   });
 
   it('deletes segments once their rows are stored, and leaves none after a clean close', async () => {

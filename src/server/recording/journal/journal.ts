@@ -42,8 +42,11 @@ interface ActiveSegment {
 }
 
 export class Journal {
-  /** Segments a previous process left, read at open, for replay (then discardLeftovers()). */
-  leftovers: LeftoverSegment[];
+  /**
+   * Segments a previous process left, for replay: read one at a time (readLeftover), each deleted
+   * once replayed (discardLeftover) — a journal filled by a long outage is never all in memory.
+   */
+  leftovers: { id: number; bytes: number }[];
   private active: ActiveSegment;
   /** Sealed segments not yet deleted → their size. */
   private readonly sealed = new Map<number, number>();
@@ -62,7 +65,7 @@ export class Journal {
     fs.mkdirSync(options.dir, { recursive: true });
     this.unlock = lockJournalDir(options.dir);
     const ids = listSegments(options.dir);
-    this.leftovers = ids.map((id) => readSegment(options.dir, id));
+    this.leftovers = ids.map((id) => ({ id, bytes: fs.statSync(segmentPath(options.dir, id)).size }));
     for (const leftover of this.leftovers) this.totalBytes += leftover.bytes;
     this.segmentBytes = options.segmentBytes ?? Math.max(64 * 1024, Math.min(16 * 1024 * 1024, Math.floor(options.maxBytes / 4)));
     this.active = this.openSegment((ids.at(-1) ?? 0) + 1);
@@ -134,13 +137,21 @@ export class Journal {
     }
   }
 
-  /** Deletes the segments a previous process left (after their rows were replayed). */
+  readLeftover(id: number): LeftoverSegment {
+    return readSegment(this.options.dir, id);
+  }
+
+  /** Deletes a segment a previous process left (after its rows were replayed). */
+  discardLeftover(id: number): void {
+    const leftover = this.leftovers.find((l) => l.id === id);
+    if (!leftover) return;
+    fs.rmSync(segmentPath(this.options.dir, id), { force: true });
+    this.totalBytes -= leftover.bytes;
+    this.leftovers = this.leftovers.filter((l) => l !== leftover);
+  }
+
   discardLeftovers(): void {
-    for (const leftover of this.leftovers) {
-      fs.rmSync(segmentPath(this.options.dir, leftover.id), { force: true });
-      this.totalBytes -= leftover.bytes;
-    }
-    this.leftovers = [];
+    for (const { id } of [...this.leftovers]) this.discardLeftover(id);
   }
 
   stats(): JournalStats {
