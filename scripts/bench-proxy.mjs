@@ -26,7 +26,8 @@
 // BENCH_PGLITE_NICE (nice of PGlite's thread; default: the server's TOOLSCOPE_PGLITE_NICE),
 // BENCH_THREADS=1 (also print Toolscope's CPU per call for each of its threads, Linux),
 // BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof),
-// TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50).
+// TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50),
+// BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -193,12 +194,17 @@ async function startToolscope(upstreamUrl) {
   const database = await openBenchDatabase();
   const db = database.db;
   await migrate(db);
-  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent', ...(process.env.TOOLSCOPE_RECORDER_FLUSH_MS ? { TOOLSCOPE_RECORDER_FLUSH_MS: process.env.TOOLSCOPE_RECORDER_FLUSH_MS } : {}) }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000 });
+  // The recording journal is on, as the server runs it, in a folder of this run (BENCH_JOURNAL=off: without).
+  const journalDir = process.env.BENCH_JOURNAL === 'off' ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-journal-'));
+  if (journalDir) process.once('exit', () => fs.rmSync(journalDir, { recursive: true, force: true }));
+  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent', ...(process.env.TOOLSCOPE_RECORDER_FLUSH_MS ? { TOOLSCOPE_RECORDER_FLUSH_MS: process.env.TOOLSCOPE_RECORDER_FLUSH_MS } : {}) }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, journalDir });
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
   const [user] = await db.query("insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id");
+  // Enterprise: no monthly agent-call quota (the starter plan's 1,000 calls would end the bench).
+  await db.query("insert into subscriptions (user_id, plan) values ($1, 'enterprise')", [user.id]);
   const [ws] = await db.query("insert into workspaces (name, owner_id) values ('Bench', $1) returning id", [user.id]);
   const register = async (key) => {
     const [server] = await db.query("insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id", [ws.id, key, upstreamUrl, key]);

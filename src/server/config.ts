@@ -42,6 +42,10 @@ const EnvSchema = z.object({
   TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE: int(20, 1),
   TOOLSCOPE_RECORDER_QUEUE_LIMIT: int(100_000, 10),
   TOOLSCOPE_RECORDER_FLUSH_MS: int(50, 1),
+  // The recording journal (docs/proxy.md "The recording journal"): a folder, or "off".
+  TOOLSCOPE_JOURNAL_DIR: z.string().optional(),
+  TOOLSCOPE_JOURNAL_FSYNC_MS: int(1000, 0),
+  TOOLSCOPE_JOURNAL_MAX_BYTES: int(1024 * 1_048_576, 1_048_576),
   TOOLSCOPE_PGLITE_NICE: int(10, 0).pipe(z.number().max(19)),
   TOOLSCOPE_SMTP_URL: z.string().optional(),
   TOOLSCOPE_MAIL_FROM: z.string().optional().default('Toolscope <no-reply@toolscope.local>'),
@@ -100,6 +104,12 @@ export interface Config {
   authRateLimitPerMinute: number;
   recorderQueueLimit: number;
   recorderFlushMs: number;
+  /** The recorder's write-ahead journal folder (default {dataDir}/journal); undefined = no journal. */
+  journalDir: string | undefined;
+  /** fdatasync interval of the journal: what a machine crash may lose (0 = with every write). */
+  journalFsyncMs: number;
+  /** Disk budget of the journal; past it new rows are dropped and counted. */
+  journalMaxBytes: number;
   /** Nice value of the embedded database's thread (Linux): the proxy's requests win the CPU over recorder writes. */
   pgliteNice: number;
   smtpUrl: string | undefined;
@@ -206,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     authRateLimitPerMinute: e.TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
+    journalDir: e.TOOLSCOPE_JOURNAL_DIR === 'off' ? undefined : path.resolve(e.TOOLSCOPE_JOURNAL_DIR || path.join(e.TOOLSCOPE_DATA_DIR, 'journal')),
+    journalFsyncMs: e.TOOLSCOPE_JOURNAL_FSYNC_MS,
+    journalMaxBytes: e.TOOLSCOPE_JOURNAL_MAX_BYTES,
     pgliteNice: e.TOOLSCOPE_PGLITE_NICE,
     smtpUrl: e.TOOLSCOPE_SMTP_URL || undefined,
     mailFrom: e.TOOLSCOPE_MAIL_FROM,

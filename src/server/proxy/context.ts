@@ -9,6 +9,7 @@ import type { UpstreamDirectory } from './upstreamDirectory';
 import type { AgentAccess } from './agentAccess';
 import type { QuotaGate } from './quotaGate';
 import type { WorkspaceKeyResolver } from './workspaceKeyResolver';
+import type { SessionSeal } from './sessionSeal';
 
 /** What the proxy routes share. */
 export interface ProxyContext {
@@ -16,6 +17,8 @@ export interface ProxyContext {
   outbound: OutboundClient;
   directory: UpstreamDirectory;
   recorder: Recorder;
+  /** Seals the session ids handed to agents (any instance serves any session). */
+  sessionSeal: SessionSeal;
   /** Calls in flight per workspace and server, streams per session. */
   admission: Admission;
   events: ProxyEvents;

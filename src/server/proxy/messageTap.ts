@@ -79,6 +79,11 @@ export class MessageTap {
     if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, sizeBytes, rawText);
   }
 
+  /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */
+  commitJournal(): void {
+    this.recorder.commitJournal();
+  }
+
   /**
    * A message from the upstream: recorded, announced, and — for a tools/list result when a
    * rewriter is installed — possibly replaced. Returns the message to send on.

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { openRecordingJournal } from '../recording/journal/openRecordingJournal';
 import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
 import { Admission } from './admission';
@@ -11,6 +12,7 @@ import { streamableHttpRoutes } from './streamableHttp';
 import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
 import { QuotaGate } from './quotaGate';
+import { SessionSeal } from './sessionSeal';
 import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
 declare module 'fastify' {
@@ -35,7 +37,10 @@ declare module 'fastify' {
  * proxy forwards what the agent sent, not a re-serialization — under the proxy's own size limit.
  */
 export async function installProxy(app: FastifyInstance): Promise<void> {
+  const journal = await openRecordingJournal(app);
   const recorder = new Recorder(app.db, app.bus, {
+    journal,
+    journalMaxBytes: app.config.journalMaxBytes,
     budgets: new RecordingBudgets(new WorkspacePlans(app.db).planOf),
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
@@ -75,6 +80,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     outbound: app.outbound,
     directory: app.upstreams,
     recorder,
+    sessionSeal: new SessionSeal(app.config.secret),
     admission: new Admission(app.config),
     events: app.proxyEvents,
     access,

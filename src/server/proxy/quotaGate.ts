@@ -57,10 +57,11 @@ interface Waiting {
 export class QuotaGate {
   /** Per workspace: the calls waiting for the next statement, and whether one is in flight. */
   private readonly lanes = new Map<string, { waiting: Waiting[]; busy: boolean }>();
-  /** The last answer the database gave per workspace, for deciding while it cannot answer. */
+  /** Per workspace: calls let through while the database could not count them, added to the counter once it can. */
+  private readonly owed = new Map<string, number>();
+  private unavailableSince: number | null = null;
+  /** The last answer the database gave per workspace: an account it saw at its limit stays refused during an outage. */
   private readonly lastKnown = new Map<string, Admission>();
-  /** Calls let through unchecked while the database was unreachable (logged, and in docs/access.md). */
-  uncheckedCalls = 0;
 
   constructor(
     private readonly db: Database,
@@ -96,6 +97,7 @@ export class QuotaGate {
       lane.waiting = [];
       const total = batch.reduce((sum, w) => sum + w.count, 0);
       try {
+        await this.payOwed(workspaceId);
         const granted = await admitCalls(this.db, workspaceId, total, this.clock());
         // Admitted in arrival order, each caller whole or not at all; what a refused caller would
         // have used is handed back (a later, smaller caller of the batch may still fit).
@@ -109,21 +111,35 @@ export class QuotaGate {
         const used = granted.used - left;
         batch.forEach((waiting, i) => waiting.resolve({ ...granted, used, admitted: outcomes[i] ? waiting.count : 0 }));
         this.lastKnown.set(workspaceId, { ...granted, used });
+        this.unavailableSince = null;
       } catch (error) {
-        // The database cannot answer (an outage): an agent's answer matters more than an exact
-        // count, so calls go through unchecked — unless the account was already at its limit when
-        // the database last answered. Recorded calls still count in usage once written.
+        // The database cannot count now (an outage, a failover): the calls go on — an agent must not
+        // fail because Toolscope's database is away, any more than its recording stops — and are
+        // added to the counter by the first statement that works. A quota can be passed by what
+        // an outage lets through, never by more.
+        // An account the database last saw at its limit stays refused: the outage opens no quota.
         const known = this.lastKnown.get(workspaceId);
-        const exhausted = known !== undefined && known.limit !== null && known.used >= known.limit;
-        if (!exhausted) this.uncheckedCalls += total;
-        this.log?.warn({ workspaceId, calls: total, exhausted, err: error instanceof Error ? error.message : String(error) }, 'Quota not checked: the database did not answer');
-        for (const waiting of batch) {
-          waiting.resolve(known && exhausted ? { ...known, admitted: 0 } : { admitted: waiting.count, used: known?.used ?? 0, limit: known?.limit ?? null, plan: known?.plan ?? 'starter' });
+        if (known && known.limit !== null && known.used >= known.limit) {
+          for (const waiting of batch) waiting.resolve({ ...known, admitted: 0 });
+          continue;
         }
+        this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
+        if (this.unavailableSince === null) {
+          this.unavailableSince = Date.now();
+          this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+        }
+        for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
       }
     }
     lane.busy = false;
     this.lanes.delete(workspaceId);
+  }
+
+  private async payOwed(workspaceId: string): Promise<void> {
+    const owed = this.owed.get(workspaceId);
+    if (!owed) return;
+    await releaseCalls(this.db, workspaceId, -owed, this.clock());
+    this.owed.delete(workspaceId);
   }
 }
 
@@ -136,7 +152,7 @@ export async function admitCalls(db: Queryable, workspaceId: string, count: numb
   return { admitted: row.last_grant, used: row.used, limit: row.lim, plan: row.plan };
 }
 
-/** Gives back calls admitted but not made (a batch caller that did not fit whole). */
+/** Gives back calls admitted but not made (a batch caller that did not fit whole); a negative count adds calls made uncounted. */
 async function releaseCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<void> {
   await db.query(
     `update agent_call_counters c set used = greatest(0, c.used - $3::int), updated_at = now()

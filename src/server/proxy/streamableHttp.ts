@@ -11,6 +11,7 @@ import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailu
 import { Readable } from 'node:stream';
 import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirectory';
 import { admitToolCalls, authorizeAgent } from './accessHooks';
+import { SEALED_PREFIX, type SessionClaims } from './sessionSeal';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -77,15 +78,23 @@ function forwardOwnSpan(headers: Record<string, string>, serverId: string, reque
   if (span) headers.traceparent = traceparentOf(span);
 }
 
-function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined): RecordedSession | null {
+/**
+ * The recorded session of an exchange. `sent`: the upstream's session id the agent's request
+ * carried (unsealed); `claims`: what its sealed id says — a session another instance started is
+ * adopted under its own row, so one MCP session is one recorded session whichever instance serves it.
+ */
+function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined, sent: string | undefined, claims: SessionClaims | null): RecordedSession | null {
   if (!ctx.recorder.isEnabled()) return null;
-  const sent = request.headers['mcp-session-id'];
-  const mcpSessionId = typeof sent === 'string' ? sent : responseSessionId;
+  const mcpSessionId = sent ?? responseSessionId;
   if (!mcpSessionId && messages.length === 0) return null;
   if (mcpSessionId) {
     const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
     if (known) return known;
-    return ctx.recorder.startSession(originOf(target), { transport: 'streamable-http', mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
+    const start = { transport: 'streamable-http' as const, mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) };
+    if (claims?.recordedSessionId) return ctx.recorder.adoptSession(originOf(target), claims.recordedSessionId, claims.startedAtMs, start);
+    const session = ctx.recorder.startSession(originOf(target), start);
+    ctx.recorder.shareAcrossInstances(session);
+    return session;
   }
   return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
 }
@@ -93,6 +102,7 @@ function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: Fast
 function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure, proxyAnswers: JsonRpcMessage[] = []): FastifyReply {
   const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
   for (const error of upstreamErrors) tap.fromServer(error, 0);
+  tap.commitJournal();
   const errors = [...upstreamErrors, ...proxyAnswers];
   // A JSON-RPC error in a 200 is what MCP clients surface as the failed call's error.
   if (errors.length > 0) return reply.status(200).type('application/json').send(isBatch ? errors : errors[0]);
@@ -124,6 +134,15 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
   async function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
+    // A sealed session id (sessionSeal.ts) carries the upstream's id; one that does not open here
+    // is a session no instance knows: 404, which makes an SDK client initialize again.
+    const sentSessionId = typeof request.headers['mcp-session-id'] === 'string' ? request.headers['mcp-session-id'] : undefined;
+    const claims = sentSessionId?.startsWith(SEALED_PREFIX) ? ctx.sessionSeal.open(target.serverId, sentSessionId) : null;
+    if (sentSessionId?.startsWith(SEALED_PREFIX) && !claims) {
+      return reply.status(404).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    }
+    const upstreamSessionId = claims?.upstreamSessionId ?? sentSessionId;
+    const forwardedHeaders = claims ? { ...request.headers, 'mcp-session-id': claims.upstreamSessionId } : request.headers;
     const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
     // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
     const validated = received ? validateBody(received) : null;
@@ -159,9 +178,11 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
     }
     const recordRequestSide = (responseSessionId: string | undefined) => {
-      tap.session = resolveSession(ctx, target, request, messages, responseSessionId);
+      tap.session = resolveSession(ctx, target, request, messages, responseSessionId, upstreamSessionId, claims);
       const single = messages.length === 1 && !isBatch && text !== '';
       for (const message of messages) tap.record('client_to_server', message, single ? body!.length : Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
+      // The request's rows reach the journal's file before any answer can reach the agent.
+      tap.commitJournal();
     };
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))) return reply;
@@ -179,13 +200,13 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       reply.raw.once('close', releaseCalls);
     }
 
-    const headers = upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers));
-    if (requests.length === 1 && !isBatch) forwardOwnSpan(headers, target.serverId, requests[0]);
+    const upstreamHeaders = upstreamRequestHeaders(forwardedHeaders, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers));
+    if (requests.length === 1 && !isBatch) forwardOwnSpan(upstreamHeaders, target.serverId, requests[0]);
     let upstream;
     try {
       upstream = await ctx.outbound.request(target.url, {
         method,
-        headers,
+        headers: upstreamHeaders,
         body: body ?? null,
         signal: abort.signal,
         headersTimeoutMs: timeoutMs,
@@ -249,7 +270,17 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(status, agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0))));
+    const headers = agentResponseHeaders(upstream.headers, !isSse && !(isJson && (tap.rewritesToolsList || proxyAnswers.length > 0)));
+    // The agent gets the sealed id, never the upstream's own (any instance can open it).
+    const upstreamId = headers['mcp-session-id'];
+    if (upstreamId) {
+      headers['mcp-session-id'] = ctx.sessionSeal.seal(target.serverId, {
+        recordedSessionId: tap.session?.row.id ?? null,
+        upstreamSessionId: upstreamId,
+        startedAtMs: tap.session?.clockSeqBaseMs ?? 0,
+      });
+    }
+    res.writeHead(status, headers);
     if (isSse) res.flushHeaders();
     const onFailure = (error: unknown): UpstreamFailure =>
       isTooLarge(error) ? { code: UpstreamErrorCode.tooLarge, reason: 'tooLarge', message: 'Tool server response too large' } : describeFailure(error, timeoutMs);
@@ -280,7 +311,9 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
   return async (scope) => {
     // warn: per-request info logs would write the proxy key (a capability) and cost the hot path.
-    const options = { logLevel: 'warn' as const, schema: { hide: true } };
+    // No security headers (helmet): they protect pages a browser renders, and an agent's JSON-RPC
+    // answer is none — helmet built its CSP header anew for every call (1.4 % of the proxy's CPU).
+    const options = { logLevel: 'warn' as const, schema: { hide: true }, helmet: false as const };
     scope.post<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('POST', request, reply));
     scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('GET', request, reply));
     scope.delete<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) => forward('DELETE', request, reply));

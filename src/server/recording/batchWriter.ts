@@ -76,9 +76,20 @@ const ROWS_END = ' /*rows*/';
 /** `name = excluded.name` for each column a later write of the same row may change. */
 const updates = (...columns: string[]) => columns.map((name) => `${name} = excluded.${name}`).join(', ');
 
+// A session's row may be written by several instances (any instance serves any session,
+// docs/proxy.md): each knows part of it, so a write merges — what one does not know (null) keeps
+// what another wrote, counts and last activity never go down, and an end stays. For a session only
+// this instance writes, that is exactly the row it holds.
+const mergedSession = (...columns: string[]) => columns.map((name) => `${name} = coalesce(excluded.${name}, sessions.${name})`);
+const greatestOf = (...columns: string[]) => columns.map((name) => `${name} = greatest(sessions.${name}, excluded.${name})`);
 const INSERT_SESSIONS = `insert into sessions (${names(SESSION_COLUMNS)})
   select ${names(SESSION_COLUMNS)} from ${recordset(SESSION_COLUMNS)}
-  on conflict (id) do update set ${updates('mcp_session_id', 'protocol_version', 'client_name', 'client_version', 'status', 'last_activity_at', 'ended_at', 'message_count', 'call_count', 'error_count', 'argument_tokens', 'result_tokens', 'definition_tokens')}`;
+  on conflict (id) do update set ${[
+    ...mergedSession('mcp_session_id', 'protocol_version', 'client_name', 'client_version'),
+    "status = case when sessions.status = 'ended' then sessions.status else excluded.status end",
+    'ended_at = coalesce(sessions.ended_at, excluded.ended_at)',
+    ...greatestOf('last_activity_at', 'message_count', 'call_count', 'error_count', 'argument_tokens', 'result_tokens', 'definition_tokens'),
+  ].join(', ')}`;
 
 // The payload travels as its JSON text (exactly as it crossed the proxy) and is stored as jsonb.
 const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})

@@ -14,6 +14,10 @@ import type { QueuedSession, SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 import { answersToolsList } from './toolListCapture';
+import { recorderStats, type RecorderStats } from './recorderStats';
+import { nextSeq } from './sessionSeq';
+
+export type { RecorderStats } from './recorderStats';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
@@ -35,6 +39,8 @@ export interface RecorderOptions extends WriteQueueOptions {
   payloadLimit?: number;
   /** Per-workspace budgets for messages (not calls); none = every message is stored. */
   budgets?: RecordingBudgets;
+  /** The journal's disk budget, for the health routes. */
+  journalMaxBytes?: number;
   now?: () => number;
 }
 
@@ -52,18 +58,12 @@ export interface RecordedSession extends QueuedSession {
   inferredIdentity?: string;
   /** Progress streams being coalesced (progressCoalescing.ts). */
   progress?: ProgressRuns;
-}
-
-export interface RecorderStats {
-  enabled: boolean;
-  queuedRows: number;
-  activeSessions: number;
-  written: { sessions: number; messages: number; toolCalls: number };
-  dropped: { messages: number; toolCalls: number; overBudget: number };
-  lostOnWriteError: number;
-  flushes: number;
-  lastFlushMs: number | null;
-  lastError: string | null;
+  /**
+   * Set on a session that any instance may record (its id is sealed, docs/proxy.md "Any instance
+   * serves any session"): its messages are numbered from the milliseconds since this start, so
+   * the numbers of several instances interleave in time (see nextSeq).
+   */
+  clockSeqBaseMs?: number;
 }
 
 export class Recorder {
@@ -115,12 +115,30 @@ export class Recorder {
     return this.enabled && !this.closed;
   }
 
-  startSession(origin: SessionOrigin, rawStart: SessionStart): RecordedSession {
+  /**
+   * A session another instance started (its sealed id names it): recorded here under the same
+   * row, its messages numbered by the same clock. Its row is merged with what the other instance
+   * writes (batchWriter.ts: counts never go down, an end stays), never overwritten.
+   */
+  adoptSession(origin: SessionOrigin, sessionId: string, startedAtMs: number, rawStart: SessionStart): RecordedSession {
+    const session = this.startSession(origin, rawStart, { id: sessionId, startedAtMs, adopted: true });
+    session.clockSeqBaseMs = startedAtMs;
+    session.shared = true;
+    return session;
+  }
+
+  /** Numbers the session's messages by the clock from its start, so other instances can add to it. */
+  shareAcrossInstances(session: RecordedSession): void {
+    session.clockSeqBaseMs ??= Date.parse(session.row.started_at);
+    session.shared = true;
+  }
+
+  startSession(origin: SessionOrigin, rawStart: SessionStart, existing?: { id: string; startedAtMs: number; adopted: boolean }): RecordedSession {
     const start = storableStart(rawStart);
     const at = new Date(this.now()).toISOString();
     const session: RecordedSession = {
       row: {
-        id: randomUUID(),
+        id: existing?.id ?? randomUUID(),
         workspace_id: origin.workspaceId,
         server_id: origin.serverId,
         server_name: origin.serverName,
@@ -133,7 +151,7 @@ export class Recorder {
         trace_id: start.traceId ?? null,
         platform_key_id: start.platformKeyId ?? null,
         status: 'active',
-        started_at: at,
+        started_at: existing ? new Date(existing.startedAtMs).toISOString() : at,
         last_activity_at: at,
         ended_at: null,
         message_count: 0,
@@ -146,7 +164,9 @@ export class Recorder {
       seq: 0,
       lastActivityMs: this.now(),
       pending: new Map(),
-      announced: false,
+      // An adopted session's start was counted and announced where it started.
+      announced: existing?.adopted ?? false,
+      adopted: existing?.adopted,
       endAnnounced: false,
     };
     this.sessions.add(session);
@@ -215,7 +235,7 @@ export class Recorder {
     const run = progressRunOf(session, direction, message, nowMs);
     if (run && run.count > 0) {
       run.count++;
-      run.last = { direction, message, sizeBytes, rawText, seq: ++session.seq, at, nowMs };
+      run.last = { direction, message, sizeBytes, rawText, seq: nextSeq(session, nowMs), at, nowMs };
       return;
     }
     if (run) run.count = 1;
@@ -223,7 +243,7 @@ export class Recorder {
     else if (hasId(message)) for (const closed of closeRunsAnsweredBy(session, direction, message)) this.queueMessage(session, closed);
 
     const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
-    const seen: SeenMessage = { seq: ++session.seq, kind, payload, sizeBytes, nowMs, at };
+    const seen: SeenMessage = { seq: nextSeq(session, nowMs), kind, payload, sizeBytes, nowMs, at };
     // A tools/call request and its response live in the call's row; every other message is a row of its own.
     if (hasId(message)) {
       if (kind === 'request') {
@@ -311,19 +331,16 @@ export class Recorder {
     this.queue.forgetServer(serverId);
   }
 
+  /**
+   * Puts what the journal holds so far in the kernel now (one write): the proxy calls it before an
+   * answer goes to the agent, so an answered call's request survives a kill of the process.
+   */
+  commitJournal(): void {
+    this.options.journal?.journal.commitNow();
+  }
+
   stats(): RecorderStats {
-    const c = this.queue.counters;
-    return {
-      enabled: this.enabled,
-      queuedRows: this.queue.queuedRows,
-      activeSessions: this.sessions.size,
-      written: { sessions: c.sessions, messages: c.messages, toolCalls: c.toolCalls },
-      dropped: { messages: c.droppedMessages, toolCalls: c.droppedCalls, overBudget: this.options.budgets?.overBudget ?? 0 },
-      lostOnWriteError: c.lost,
-      flushes: c.flushes,
-      lastFlushMs: this.queue.lastFlushMs,
-      lastError: this.queue.lastError,
-    };
+    return recorderStats(this.enabled, this.sessions.size, this.queue, this.options);
   }
 
   /** Writes everything queued now (and waits for a flush already running). */
@@ -339,6 +356,8 @@ export class Recorder {
     this.closed = true;
     await this.queue.flush(true);
     this.queue.stopTimer();
+    // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
+    this.options.journal?.journal.close();
   }
 }
 

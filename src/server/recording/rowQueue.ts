@@ -91,9 +91,10 @@ export class RowQueue {
    * Queues a call whose request was just seen, so a slow call's request is stored (and replayable)
    * before its answer. Not counted as dropped when the queue is full: its settlement queues it again.
    */
-  pushToolCall(call: QueuedToolCall): void {
-    if (this.queuedCalls.has(call) || !this.hasRoomFor(call.workspace_id)) return;
+  pushToolCall(call: QueuedToolCall): boolean {
+    if (this.queuedCalls.has(call) || !this.hasRoomFor(call.workspace_id)) return false;
     this.enqueueCall(call);
+    return true;
   }
 
   /**
@@ -116,23 +117,39 @@ export class RowQueue {
     return true;
   }
 
-  /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
-  forgetServer(serverId: string): void {
+  /** Drops everything queued for a deleted server (its rows' foreign keys are gone); returns the rows dropped. */
+  forgetServer(serverId: string): object[] {
+    const dropped: object[] = [];
     this.forgottenServers.add(serverId);
-    this.dirty = new Set([...this.dirty].filter((s) => s.row.server_id !== serverId));
+    this.dirty = new Set(
+      [...this.dirty].filter((s) => {
+        if (s.row.server_id !== serverId) return true;
+        dropped.push(s);
+        return false;
+      }),
+    );
     this.toolCalls = this.toolCalls.filter((call) => {
       if (call.server_id !== serverId) return true;
       this.queuedCalls.delete(call);
       this.countWaiting(call, -1);
+      dropped.push(call);
       return false;
     });
     this.messages = this.messages.filter((m) => {
       if (this.sessionsOfServer.get(m.session_id) !== serverId) return true;
       this.countWaiting(m, -1);
+      dropped.push(m);
       return false;
     });
     this.usage.forgetServer(serverId);
     this.traffic.forgetServer(serverId);
+    return dropped;
+  }
+
+  /** When the oldest message or call waiting here was recorded (ms), or null when none waits. */
+  oldestAtMs(): number | null {
+    const times = [this.messages[0]?.created_at, this.toolCalls[0]?.started_at].filter((t): t is string => t !== undefined).map(Date.parse);
+    return times.length > 0 ? Math.min(...times) : null;
   }
 
   /** Whether messages or calls of the session still wait here (its end is announced after them). */

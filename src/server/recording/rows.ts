@@ -23,6 +23,10 @@ export interface QueuedSession {
   readonly row: SessionState;
   announced: boolean;
   endAnnounced: boolean;
+  /** Started by another instance (its start is counted there). */
+  adopted?: boolean;
+  /** Any instance may record it: its counts are taken again from the stored rows after its end (sessionRecount.ts). */
+  shared?: boolean;
 }
 
 export interface QueuedMessage {

@@ -79,7 +79,7 @@ export class TrafficRollup {
   noteSession(session: QueuedSession): void {
     if (this.sessions.has(session.row.id)) return;
     this.sessions.set(session.row.id, session);
-    this.newSessions.push(session);
+    if (!session.adopted) this.newSessions.push(session);
   }
 
   /** A session's end was announced: nothing of it is to come. */

@@ -9,6 +9,8 @@ import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from 
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
+import type { JournaledRows } from './journal/journaledRows';
+import { RECOUNT_AFTER_MS, recountSessions } from './sessionRecount';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -32,6 +34,8 @@ export interface WriteQueueOptions {
   /** Most messages written by one statement (calls: half as many); the rest follow at once (default 500). */
   maxBatchRows?: number;
   log?: Pick<FastifyBaseLogger, 'error'>;
+  /** The write-ahead journal (journal/): every row is appended there before it is queued. */
+  journal?: JournaledRows;
 }
 
 export class WriteQueue {
@@ -43,7 +47,10 @@ export class WriteQueue {
   private retryMs = 0;
   private retryAt = 0;
   /** The batch whose write the database could not take: written again, as it was, before anything else. */
-  private retrying: { taken: TakenBatch; ticket: BatchTicket } | null = null;
+  private retrying: { taken: TakenBatch; ticket: BatchTicket; segments: number[] } | null = null;
+  /** Journal segments of writes interrupted part way (rows put back): released by the next write that leaves nothing queued. */
+  private parkedSegments: number[] = [];
+  private readonly journal: JournaledRows | undefined;
   /** Ended sessions whose end waits for rows of theirs still to be written, with their row as written. */
   private readonly heldEnds = new Map<QueuedSession, SessionState>();
   /** This recorder's batches are numbered (batchGuard.ts). */
@@ -58,35 +65,72 @@ export class WriteQueue {
     private readonly options: WriteQueueOptions,
   ) {
     this.rows = new RowQueue(options.queueLimit, this.counters);
+    this.journal = options.journal;
   }
 
   get queuedRows(): number {
     return this.rows.size;
   }
 
+  /** Messages and calls not yet written: queued, and in a batch waiting to be written again. */
+  get waitingRows(): number {
+    const retrying = this.retrying?.taken.batch;
+    return this.rows.size + (retrying ? retrying.messages.length + retrying.toolCalls.length : 0);
+  }
+
+  /** How long the oldest row not yet written has waited (ms), or null when nothing waits. */
+  oldestWaitingMs(): number | null {
+    const retrying = this.retrying?.taken.batch;
+    const times = [this.rows.oldestAtMs(), retrying?.messages[0]?.created_at, retrying?.toolCalls[0]?.started_at]
+      .map((t) => (typeof t === 'string' ? Date.parse(t) : t))
+      .filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+    return times.length > 0 ? Math.max(0, Date.now() - Math.min(...times)) : null;
+  }
+
   /** The session's row changed: it is written (upserted) with the next flush. Never dropped. */
   markDirty(session: QueuedSession): void {
+    this.journal?.session(session);
     this.rows.markDirty(session);
     this.schedule();
   }
 
-  /** Queues a message; false (and counted) when the queue is full. */
+  /** Queues a message; false (and counted) when the queue is full or the journal's budget spent. */
   pushMessage(message: QueuedMessage): boolean {
+    if (this.journal && !this.journal.hasRoom()) {
+      this.journal.noteOverBudget();
+      this.counters.droppedMessages++;
+      return false;
+    }
     const queued = this.rows.pushMessage(message);
-    if (queued) this.schedule();
+    if (queued) {
+      this.journal?.message(message);
+      this.schedule();
+    }
     return queued;
   }
 
-  /** Queues a call at its request (see RowQueue.pushToolCall). */
+  /** Queues a call at its request (see RowQueue.pushToolCall); past the journal's budget it waits for its settlement. */
   pushToolCall(call: QueuedToolCall): void {
-    this.rows.pushToolCall(call);
+    if (this.journal && !this.journal.hasRoom()) return;
+    if (this.rows.pushToolCall(call)) this.journal?.toolCall(call);
     this.schedule();
   }
 
-  /** Queues a settled call (see RowQueue.settleToolCall); false (and counted) when the queue is full. */
+  /**
+   * Queues a settled call (see RowQueue.settleToolCall); false (and counted) when the queue is full
+   * or the journal's budget is spent — unless its request was journaled, whose outcome must follow.
+   */
   settleToolCall(call: QueuedToolCall): boolean {
+    if (this.journal && !this.journal.hasRoom() && !this.journal.wasJournaled(call)) {
+      this.journal.noteOverBudget();
+      this.counters.droppedCalls++;
+      return false;
+    }
     const queued = this.rows.settleToolCall(call);
-    if (queued) this.schedule();
+    if (queued) {
+      this.journal?.toolCall(call);
+      this.schedule();
+    }
     return queued;
   }
 
@@ -97,7 +141,8 @@ export class WriteQueue {
 
   /** Drops everything queued for a deleted server (its rows' foreign keys are gone). */
   forgetServer(serverId: string): void {
-    this.rows.forgetServer(serverId);
+    const dropped = this.rows.forgetServer(serverId);
+    this.journal?.discard(dropped);
     for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
     if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
@@ -180,14 +225,17 @@ export class WriteQueue {
     const limit = this.options.maxBatchRows ?? 500;
     let taken: TakenBatch;
     let ticket: BatchTicket;
-    if (this.retrying) ({ taken, ticket } = this.retrying);
+    let segments: number[];
+    if (this.retrying) ({ taken, ticket, segments } = this.retrying);
     else {
       taken = this.rows.take(limit, all);
       ticket = this.nextTicket();
+      segments = this.journal?.take([...taken.sessions, ...taken.calls, ...taken.batch.messages]) ?? [];
     }
     const { batch } = taken;
     if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0 && isEmptyTraffic(batch.traffic ?? null)) {
       // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
+      this.journal?.release(segments);
       this.retrying = null;
       this.retryMs = 0;
       this.retryAt = 0;
@@ -207,14 +255,17 @@ export class WriteQueue {
       if (isTransientWriteError(error)) {
         this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
         // Rows of a server deleted during the write are not written again.
-        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket };
+        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket, segments };
         this.pauseForRetry();
         return false;
       }
       this.retrying = null;
       // The rows themselves: one refused row must not take the rest of the batch with it.
       this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      const outcome = await writeRowByRow(this.db, batch, () => this.nextTicket(), (row) => this.rows.isOfForgottenServer(row));
+      // Rows of a server deleted while they were written are dropped, not tried and counted as lost:
+      // the database refuses them because their server is gone, which is what the user asked for.
+      taken = this.rows.withoutForgotten(taken);
+      const outcome = await writeRowByRow(this.db, taken.batch, () => this.nextTicket(), (row) => this.rows.isOfForgottenServer(row));
       this.counters.lost += outcome.lost;
       const { interrupted } = outcome;
       const notStored = new Set<unknown>([...outcome.refused, ...(interrupted ? [interrupted.row, ...Object.values(interrupted.rest).flat()] : [])]);
@@ -223,10 +274,18 @@ export class WriteQueue {
         // The database went away part way: the row whose write met it is written again with its
         // ticket before anything else; the rows not tried yet wait for it in the queue.
         unwritten = interrupted.rest;
-        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket };
+        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket, segments: [] };
         this.rows.putBack(interrupted.rest, taken);
+        this.parkedSegments.push(...segments);
+        segments = [];
         this.pauseForRetry();
       }
+    }
+    // Committed (or refused for good, row by row): the journal no longer needs these records.
+    this.journal?.release(segments);
+    if (unwritten === null && this.parkedSegments.length > 0 && !this.hasRows) {
+      this.journal?.release(this.parkedSegments);
+      this.parkedSegments = [];
     }
     return this.stored(stored, limit, unwritten !== null);
   }
@@ -238,6 +297,7 @@ export class WriteQueue {
       this.retryMs = 0;
       this.retryAt = 0;
     }
+    this.scheduleRecount(stored.sessions);
     this.counters.flushes++;
     this.counters.sessions += stored.batch.sessions.length;
     this.counters.messages += stored.batch.messages.length;
@@ -251,6 +311,16 @@ export class WriteQueue {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
+  }
+
+  /** Shared sessions whose end this write stored: their counts are taken again from their rows shortly. */
+  private scheduleRecount(sessions: readonly QueuedSession[]): void {
+    const ended = sessions.filter((session) => session.shared && session.row.status === 'ended').map((session) => session.row.id);
+    if (ended.length === 0) return;
+    const timer = setTimeout(() => {
+      recountSessions(this.db, ended).catch((error: unknown) => this.options.log?.error({ err: error }, 'session recount failed'));
+    }, RECOUNT_AFTER_MS);
+    timer.unref();
   }
 
   /** Held ends whose sessions have no rows left to write: announced now, after this write's rows. */

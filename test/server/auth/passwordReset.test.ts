@@ -26,7 +26,7 @@ describe(`password reset through the outbox and the server log (${engineName})`,
       },
     });
     // TOOLSCOPE_DEV_MAIL_LOG=true: without SMTP the mail (and its link) goes to the log, as in local use.
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, publicUrl: 'https://toolscope.example.com', smtpUrl: undefined, devMailLog: true, authRateLimitPerMinute: 10_000 });
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, publicUrl: 'https://toolscope.example.com', smtpUrl: undefined, devMailLog: true, authRateLimitPerMinute: 10_000 });
     app = await buildApp({ config, db: database.db, logger: { level: 'info', stream } });
     await app.ready();
     account = await registerAccount(app, { email: 'reset-me@example.com', password: 'the old password' });

@@ -43,7 +43,7 @@ describe(`checkout and portal routes (${engineName})`, () => {
     let app: Awaited<ReturnType<typeof buildApp>>;
     beforeAll(async () => {
       database = await openTestDatabase();
-      const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, priceIds: { 'pro.annually': 'price_pro_year' }, publicUrl: 'https://toolscope.example.com' });
+      const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, priceIds: { 'pro.annually': 'price_pro_year' }, publicUrl: 'https://toolscope.example.com' });
       app = await buildApp({ config, db: database.db, paymentProvider: provider });
       await app.ready();
     });

@@ -34,7 +34,7 @@ describe(`graceful shutdown (${engineName})`, () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined }), db: database.db });
+    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }), db: database.db });
     let markStarted: () => void = () => undefined;
     slowRequestStarted = new Promise((resolve) => (markStarted = resolve));
     // A route that stays in flight until the test lets it finish, then touches the database.

@@ -25,7 +25,7 @@ describe(`what the server log never holds (${engineName})`, () => {
         done();
       },
     });
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, smtpUrl: undefined, devMailLog: false, authRateLimitPerMinute: 10_000, healthIntervalMs: 3_600_000 });
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, smtpUrl: undefined, devMailLog: false, authRateLimitPerMinute: 10_000, healthIntervalMs: 3_600_000 });
     app = await buildApp({ config, db: database.db, logger: serverLoggerOptions('info', stream) });
     await app.ready();
     account = await registerAccount(app, { email: 'log-grep@example.com' });

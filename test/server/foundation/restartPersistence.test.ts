@@ -36,7 +36,7 @@ async function persistentDatabase(): Promise<{ open(): Promise<Database>; remove
 describe(`data survives a restart (${engineName})`, () => {
   it('start, migrate, register, stop; start again: nothing re-applied, the account signs in, its refresh token still works', async () => {
     const store = await persistentDatabase();
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined });
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined });
     const credentials = { email: 'persist@example.com', password: 'survives restarts' };
     try {
       const firstDb = await store.open();

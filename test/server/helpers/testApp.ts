@@ -15,7 +15,8 @@ export async function buildTestApp(overrides: Partial<Config> = {}, database?: T
   const db = database ?? (await openTestDatabase());
   // Suites sign up many accounts from one address: the per-client sign-in limit is lifted here and
   // proved in test/server/auth/signInSurface.test.ts.
-  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, authRateLimitPerMinute: 10_000, ...overrides });
+  // No journal unless a test asks for one (the default folder is under the working directory, shared by every suite).
+  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, authRateLimitPerMinute: 10_000, journalDir: undefined, ...overrides });
   const app = await buildApp({ config, db: db.db });
   await app.ready();
   return {

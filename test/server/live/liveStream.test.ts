@@ -204,7 +204,7 @@ describe(`live stream lifecycle (${engineName})`, () => {
         done();
       },
     });
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined });
+    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined });
     const app = await buildApp({ config, db: database.db, logger: { level: 'trace', stream: sink } });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const member = await createMemberWithWorkspace(database.db, config.secret, 'Hal');

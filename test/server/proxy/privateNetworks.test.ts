@@ -47,7 +47,7 @@ describe(`private networks through the proxy (${engineName})`, () => {
 
   /** An instance configured as `env` says (HOST decides the policy); it listens on loopback for the test. */
   async function instance(env: Record<string, string>): Promise<{ app: App; base: string; account: TestAccount }> {
-    const config = loadConfig(env, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, authRateLimitPerMinute: 10_000 });
+    const config = loadConfig(env, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, healthIntervalMs: 3_600_000, authRateLimitPerMinute: 10_000 });
     const app = await buildApp({ config, db: database.db });
     apps.push(app);
     await app.listen({ host: '127.0.0.1', port: 0 });

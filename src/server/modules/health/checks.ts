@@ -64,12 +64,28 @@ export function recorderCheck(stats: () => RecorderStats | undefined, queueLimit
     // The last write error's text quotes the database (constraint names, ids of rows): these routes
     // are unauthenticated, so they say only that there was one; the server's log has the text.
     const { lastError, ...counts } = current;
+    const behind = behindMessage(current);
     return {
       name: 'recorder',
+      // Behind is still healthy: the proxy serves and the journal holds what waits. A load balancer
+      // taking every instance out because the database is away would stop the agents as well.
       status: full ? 'unhealthy' : 'healthy',
-      message: full ? 'Queue full: new traffic is being dropped' : dropped > 0 ? `Recording; ${dropped} row(s) dropped since start` : 'Recording',
+      message: full ? 'Queue full: new traffic is being dropped' : behind ?? (dropped > 0 ? `Recording; ${dropped} row(s) dropped since start` : 'Recording'),
       checkedAt,
       details: { ...counts, writeFailed: lastError !== null },
     };
   };
+}
+
+/** Waiting rows older than this (a write takes ~50 ms) mean the database is not keeping up. */
+const BEHIND_AFTER_MS = 5_000;
+
+/** "Behind: …" when writes fail or rows wait longer than BEHIND_AFTER_MS; null when recording keeps up. */
+function behindMessage(stats: RecorderStats): string | null {
+  const { queuedRows, oldestQueuedMs, journalBytes } = stats.behind;
+  if (stats.lastError === null && (oldestQueuedMs === null || oldestQueuedMs < BEHIND_AFTER_MS)) return null;
+  if (queuedRows === 0 && oldestQueuedMs === null) return null;
+  const age = oldestQueuedMs === null ? '' : `, the oldest ${Math.round(oldestQueuedMs / 1000)} s old`;
+  const journal = journalBytes === null ? '' : `; journal ${(journalBytes / 1_048_576).toFixed(1)} MiB`;
+  return `Behind: ${queuedRows} row(s) waiting for the database${age}${journal}`;
 }

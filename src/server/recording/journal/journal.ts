@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import { encodeRecord, type JournalEntry } from './recordCodec';
+import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
+
+// The recorder's write-ahead journal (docs/proxy.md "The recording journal"). Every row the
+// recorder queues for the database is first appended here; a segment file is deleted once every
+// row recorded in it is committed, and what a killed process leaves behind is replayed at the
+// next start (journalReplay.ts). Nothing here is awaited by the proxy:
+// - group commit: the records appended during one turn of the event loop go to the kernel in one
+//   write at the end of that turn (setImmediate) — or at once when the proxy asks (commitNow,
+//   before an answer goes out), so a record is never behind an answer the agent could have read;
+// - fdatasync on an interval (fsyncMs), off the event loop: a machine crash loses at most that.
+// Bounded by a disk budget (maxBytes): past it hasRoom() is false and the caller drops and counts.
+
+export interface JournalOptions {
+  dir: string;
+  /** fdatasync interval (default 1000 ms); 0 = after every group write. */
+  fsyncMs: number;
+  /** Disk budget of all segments together. */
+  maxBytes: number;
+  /** A segment is sealed and a new one begun past this size (default: a quarter of the budget, at most 16 MiB). */
+  segmentBytes?: number;
+  log?: { error(obj: unknown, msg: string): void };
+}
+
+export interface JournalStats {
+  bytes: number;
+  segments: number;
+  appended: number;
+  /** Records refused because the budget was spent (their rows were dropped and counted by the caller). */
+  overBudget: number;
+  writeErrors: number;
+  syncs: number;
+}
+
+interface ActiveSegment {
+  id: number;
+  fd: number;
+  bytes: number;
+  openedAt: number;
+  unsynced: boolean;
+}
+
+export class Journal {
+  /**
+   * Segments a previous process left, for replay: read one at a time (readLeftover), each deleted
+   * once replayed (discardLeftover) — a journal filled by a long outage is never all in memory.
+   */
+  leftovers: { id: number; bytes: number }[];
+  private active: ActiveSegment;
+  /** Sealed segments not yet deleted → their size. */
+  private readonly sealed = new Map<number, number>();
+  /** Records per segment whose rows are not committed yet. */
+  private readonly open = new Map<number, number>();
+  private pending: Buffer[] = [];
+  private scheduled = false;
+  private totalBytes = 0;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly unlock: () => void;
+  private readonly segmentBytes: number;
+  private closed = false;
+  readonly counters = { appended: 0, overBudget: 0, writeErrors: 0, syncs: 0 };
+
+  constructor(private readonly options: JournalOptions) {
+    fs.mkdirSync(options.dir, { recursive: true });
+    this.unlock = lockJournalDir(options.dir);
+    const ids = listSegments(options.dir);
+    this.leftovers = ids.map((id) => ({ id, bytes: fs.statSync(segmentPath(options.dir, id)).size }));
+    for (const leftover of this.leftovers) this.totalBytes += leftover.bytes;
+    this.segmentBytes = options.segmentBytes ?? Math.max(64 * 1024, Math.min(16 * 1024 * 1024, Math.floor(options.maxBytes / 4)));
+    this.active = this.openSegment((ids.at(-1) ?? 0) + 1);
+    if (options.fsyncMs > 0) {
+      this.timer = setInterval(() => this.tick(), options.fsyncMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Whether a record may be appended within the disk budget. */
+  hasRoom(): boolean {
+    return this.totalBytes < this.options.maxBytes;
+  }
+
+  /** Appends a record (written with this turn's group); returns its segment, to release() once its row is committed. */
+  append(entry: JournalEntry): number {
+    if (this.active.bytes >= this.segmentBytes) {
+      // Never thrown at the proxy: a segment that cannot be begun (disk full) leaves the old one growing.
+      try {
+        this.rotate();
+      } catch (error) {
+        this.counters.writeErrors++;
+        this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
+      }
+    }
+    const record = encodeRecord(entry);
+    this.pending.push(record);
+    this.active.bytes += record.length;
+    this.totalBytes += record.length;
+    this.counters.appended++;
+    const id = this.active.id;
+    this.open.set(id, (this.open.get(id) ?? 0) + 1);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.commitNow());
+    }
+    return id;
+  }
+
+  /** Counts a record refused for the budget. */
+  noteOverBudget(): void {
+    this.counters.overBudget++;
+  }
+
+  /** `count` records of the segment have their rows committed: a sealed segment with none left is deleted. */
+  release(segment: number, count = 1): void {
+    const left = (this.open.get(segment) ?? 0) - count;
+    if (left > 0) {
+      this.open.set(segment, left);
+      return;
+    }
+    this.open.delete(segment);
+    if (this.sealed.has(segment)) this.deleteSealed(segment);
+  }
+
+  /** Writes the records appended so far to the kernel now (one write); the data survives a process kill from here on. */
+  commitNow(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.closed) return;
+    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    try {
+      fs.writeSync(this.active.fd, data);
+      this.active.unsynced = true;
+      if (this.options.fsyncMs === 0) this.syncNow();
+    } catch (error) {
+      this.counters.writeErrors++;
+      this.options.log?.error({ err: error }, 'recording journal write failed');
+    }
+  }
+
+  readLeftover(id: number): LeftoverSegment {
+    return readSegment(this.options.dir, id);
+  }
+
+  /** Deletes a segment a previous process left (after its rows were replayed). */
+  discardLeftover(id: number): void {
+    const leftover = this.leftovers.find((l) => l.id === id);
+    if (!leftover) return;
+    fs.rmSync(segmentPath(this.options.dir, id), { force: true });
+    this.totalBytes -= leftover.bytes;
+    this.leftovers = this.leftovers.filter((l) => l !== leftover);
+  }
+
+  discardLeftovers(): void {
+    for (const { id } of [...this.leftovers]) this.discardLeftover(id);
+  }
+
+  stats(): JournalStats {
+    return { bytes: this.totalBytes, segments: this.sealed.size + 1 + this.leftovers.length, ...this.counters };
+  }
+
+  /** Writes and syncs what is appended; deletes every segment whose rows are all committed (a clean shutdown leaves none). */
+  close(): void {
+    if (this.closed) return;
+    this.commitNow();
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.syncNow();
+    fs.closeSync(this.active.fd);
+    const activeId = this.active.id;
+    this.sealed.set(activeId, this.active.bytes);
+    for (const id of [...this.sealed.keys()]) if (!this.open.has(id)) this.deleteSealed(id);
+    this.unlock();
+  }
+
+  private openSegment(id: number): ActiveSegment {
+    const fd = fs.openSync(segmentPath(this.options.dir, id), 'a');
+    return { id, fd, bytes: 0, openedAt: Date.now(), unsynced: false };
+  }
+
+  /** Seals the active segment (written, synced and closed off the event loop) and begins the next. */
+  private rotate(): void {
+    this.commitNow();
+    const old = this.active;
+    const next = this.openSegment(old.id + 1);
+    this.active = next;
+    this.sealed.set(old.id, old.bytes);
+    // Always synced before closing (cheap when nothing is dirty); a sync the interval started earlier
+    // on this fd was queued first, so it is under way before the close runs.
+    fs.fdatasync(old.fd, () => fs.close(old.fd, () => undefined));
+    if (!this.open.has(old.id)) this.deleteSealed(old.id);
+  }
+
+  /** Synchronous: one unlink per segment (megabytes of records), and the folder never lists a deleted segment. */
+  private deleteSealed(id: number): void {
+    this.totalBytes -= this.sealed.get(id) ?? 0;
+    this.sealed.delete(id);
+    fs.rmSync(segmentPath(this.options.dir, id), { force: true });
+  }
+
+  private syncNow(): void {
+    if (!this.active.unsynced) return;
+    this.active.unsynced = false;
+    fs.fdatasyncSync(this.active.fd);
+    this.counters.syncs++;
+  }
+
+  /** The fsync interval: sync what was written; an idle segment whose rows are all committed is rotated away. */
+  private tick(): void {
+    const active = this.active;
+    if (active.bytes > 0 && !this.open.has(active.id) && this.pending.length === 0 && Date.now() - active.openedAt >= this.options.fsyncMs) {
+      try {
+        this.rotate();
+        return;
+      } catch (error) {
+        this.counters.writeErrors++;
+        this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
+      }
+    }
+    if (active.unsynced) {
+      active.unsynced = false;
+      fs.fdatasync(active.fd, (error) => {
+        if (error) this.options.log?.error({ err: error }, 'recording journal fdatasync failed');
+        else this.counters.syncs++;
+      });
+    }
+  }
+}

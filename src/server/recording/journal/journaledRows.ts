@@ -1,0 +1,90 @@
+import type { QueuedMessage, QueuedSession, QueuedToolCall } from '../rows';
+import type { Journal } from './journal';
+
+// The bridge between the write queue and the journal: appends a record for each row the queue
+// takes in, remembers on the row which segments hold its records, and hands those to the write
+// that takes the row — released once that write is committed, so a segment is deleted exactly
+// when every row recorded in it is in the database.
+
+/** An active session's row is journaled again at most this often (its counts change with every message). */
+const SESSION_SNAPSHOT_MS = 1000;
+
+interface SessionSnapshot {
+  atMs: number;
+  status: string;
+  mcpSessionId: string | null;
+}
+
+export class JournaledRows {
+  private readonly refs = new WeakMap<object, number[]>();
+  private readonly journaled = new WeakSet<object>();
+  private readonly snapshots = new WeakMap<QueuedSession, SessionSnapshot>();
+
+  constructor(readonly journal: Journal) {}
+
+  hasRoom(): boolean {
+    return this.journal.hasRoom();
+  }
+
+  noteOverBudget(): void {
+    this.journal.noteOverBudget();
+  }
+
+  /** Whether a record of this row was ever appended (its later states are journaled past the budget). */
+  wasJournaled(row: object): boolean {
+    return this.journaled.has(row);
+  }
+
+  /** A session's row changed: journaled when it is new, ends, gets its session id, or a second has passed. */
+  session(session: QueuedSession): void {
+    const row = session.row;
+    const last = this.snapshots.get(session);
+    const now = Date.now();
+    if (last && last.status === row.status && last.mcpSessionId === row.mcp_session_id && now - last.atMs < SESSION_SNAPSHOT_MS) return;
+    this.snapshots.set(session, { atMs: now, status: row.status, mcpSessionId: row.mcp_session_id });
+    this.append(session, 's', { ...row });
+  }
+
+  message(message: QueuedMessage): void {
+    this.append(message, 'm', message as unknown as Record<string, unknown>);
+  }
+
+  /** A call's row as it stands (pending at its request, settled at its answer); the in-memory copies of its payloads are left out. */
+  toolCall(call: QueuedToolCall): void {
+    const { arguments: _arguments, result: _result, writtenBefore: _writtenBefore, ...row } = call;
+    this.append(call, 'c', row);
+  }
+
+  /** The segments of the rows a write takes (moved to that write: see release). */
+  take(rows: Iterable<object>): number[] {
+    const taken: number[] = [];
+    for (const row of rows) {
+      const held = this.refs.get(row);
+      if (!held) continue;
+      taken.push(...held);
+      this.refs.delete(row);
+    }
+    return taken;
+  }
+
+  /** A write holding these segments' records was committed (or its rows can never be written). */
+  release(segments: readonly number[]): void {
+    if (segments.length === 0) return;
+    const counts = new Map<number, number>();
+    for (const segment of segments) counts.set(segment, (counts.get(segment) ?? 0) + 1);
+    for (const [segment, count] of counts) this.journal.release(segment, count);
+  }
+
+  /** Rows dropped from the queue for good (their server was deleted): their records are not needed. */
+  discard(rows: Iterable<object>): void {
+    this.release(this.take(rows));
+  }
+
+  private append(row: object, kind: 's' | 'm' | 'c', record: Record<string, unknown>): void {
+    const segment = this.journal.append({ k: kind, r: record });
+    this.journaled.add(row);
+    const held = this.refs.get(row);
+    if (held) held.push(segment);
+    else this.refs.set(row, [segment]);
+  }
+}
