@@ -96,7 +96,8 @@ describe(`deployments of stdio programs (${engineName})`, () => {
         `select s.client_name, c.tool_name, c.status from tool_calls c join sessions s on s.id = c.session_id where c.server_id = $1`,
         [config.serverId],
       );
-      return rows.length > 0 ? rows : undefined;
+      // A call is written when it starts (pending) and again when answered: wait for the answer.
+      return rows.length > 0 && rows.every((row) => row.status !== 'pending') ? rows : undefined;
     });
     expect(recorded).toEqual([{ client_name: 'deployment-test-agent', tool_name: 'echo', status: 'ok' }]);
   });
