@@ -253,24 +253,30 @@ export class DeploymentManager {
       restarts: row.restarts,
     };
     const ring = this.ring(row.id);
-    const live: LiveDeployment = { row, configName: config.name, handle: null, writes: Promise.resolve(), lastStatus: null, pendingLines: [], publishTimer: undefined };
+    // Status writes wait until the tool server points at the runner's endpoint: a deployment shown
+    // `running` must be reachable (a per-session runner reports running before start returns).
+    let pointed!: () => void;
+    const serverPointed = new Promise<void>((resolve) => (pointed = resolve));
+    const live: LiveDeployment = { row, configName: config.name, handle: null, writes: serverPointed, lastStatus: null, pendingLines: [], publishTimer: undefined };
     this.live.set(row.id, live);
-    const handle = await this.runner.start(spec, {
-      state: (state) => this.onState(live, state),
-      log: (stream, text) => this.onLog(live, ring, stream, text),
-      recentStderr: (n) => ring.tail('stderr', n),
-    });
-    live.handle = handle;
-    // Point the deployment's tool server at the endpoint, with the bridge's token as its credentials.
-    const serverId = row.server_id;
-    if (serverId) {
-      live.writes = live.writes.then(async () => {
+    try {
+      const handle = await this.runner.start(spec, {
+        state: (state) => this.onState(live, state),
+        log: (stream, text) => this.onLog(live, ring, stream, text),
+        recentStderr: (n) => ring.tail('stderr', n),
+      });
+      live.handle = handle;
+      // Point the deployment's tool server at the endpoint, with the bridge's token as its credentials.
+      const serverId = row.server_id;
+      if (serverId) {
         const server = await updateServer(this.app.db, row.workspace_id, serverId, {
           url: handle.endpoint.url,
           credentialsEnc: encryptCredentials(handle.endpoint.headers, this.app.config.secret),
         });
         if (server) this.app.upstreams.forget(server.proxy_key);
-      });
+      }
+    } finally {
+      pointed();
     }
   }
 

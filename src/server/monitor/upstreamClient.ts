@@ -83,6 +83,12 @@ export async function withUpstreamClient<T>(
   } finally {
     clearTimeout(timer);
     if (onCancel) cancel?.removeEventListener('abort', onCancel);
+    // A probe's session is ended (DELETE), as MCP asks of a client that is done with one: health
+    // checks every few seconds would otherwise leave a session each on a stateful upstream (and a
+    // process each on a per-session deployment). Bounded: a slow upstream does not hold the probe.
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId && !abort.signal.aborted) {
+      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    }
     await client.close().catch(() => undefined);
   }
 }

@@ -48,6 +48,13 @@ describe(`per-session deployments (${engineName})`, () => {
     const deployment = (await api('POST', `/api/v1/deployments/configs/${config.id}/deploy`)).json() as DeploymentDto;
     await waitFor('running', async () => ((await status(deployment.id)).status === 'running' ? true : undefined));
     const proxyUrl = (await api('GET', `/api/v1/deployment-configs/${config.id}`)).json().proxyUrl as string;
+    // Toolscope's own health check and tool discovery are sessions too (each ended when done):
+    // let them finish so the count below is the agents' alone.
+    let quiet = 0;
+    await waitFor('the probes to end', async () => {
+      quiet = (await status(deployment.id)).sessionProcesses === 0 ? quiet + 1 : 0;
+      return quiet >= 5 ? true : undefined;
+    }, 60_000, 300);
 
     const connect = async (name: string) => {
       const client = new Client({ name, version: '1.0.0' });
