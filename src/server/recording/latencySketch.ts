@@ -34,6 +34,20 @@ export class LatencySketch {
     for (const key in bins) this.addBin(key, bins[key]);
   }
 
+  /** Adds a sketch stored as arrays (the latency_* rows of migration 021): zeros, bin indexes, their counts. */
+  addArrays(zeros: number, bins: readonly number[], counts: readonly number[]): void {
+    if (zeros > 0) {
+      this.pendingZeros += zeros;
+      this.pendingCount += zeros;
+    }
+    for (let i = 0; i < bins.length; i++) {
+      const count = counts[i];
+      if (!(count > 0)) continue;
+      this.pendingCount += count;
+      this.pending.set(bins[i], (this.pending.get(bins[i]) ?? 0) + count);
+    }
+  }
+
   addBin(key: string, count: number): void {
     if (!(count > 0)) return;
     this.pendingCount += count;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { latencyRows, type LatencyBatch } from './latencyRollup';
 import { LatencySketch, type SketchBins } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
 import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
@@ -41,11 +42,13 @@ export interface ToolListRow {
   listed_at: string;
 }
 
-/** One write's analytics rows, all three grains and the tool lists (written together or not at all). */
+/** One write's analytics rows, all three grains, their sketch-only rollup and the tool lists (written together or not at all). */
 export interface TrafficBatch {
   minutes: TrafficIncrement[];
   hours: TrafficIncrement[];
   days: TrafficIncrement[];
+  /** Derived from `minutes` (a put-back write derives it again). */
+  latency: LatencyBatch;
   toolLists: ToolListRow[];
 }
 
@@ -181,9 +184,11 @@ export class TrafficRollup {
     this.lists = [];
 
     const minuteRows = [...minutes.values()];
+    const finished = minuteRows.map(finish);
     return {
       traffic: {
-        minutes: minuteRows.map(finish),
+        minutes: finished,
+        latency: latencyRows(finished),
         hours: derive(minuteRows, 13), // 'YYYY-MM-DDTHH'
         days: derive(minuteRows, 10), // 'YYYY-MM-DD'
         toolLists: [...toolLists.values()],

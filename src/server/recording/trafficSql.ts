@@ -20,6 +20,24 @@ export const TOOL_LIST_COLUMNS: Columns = [
 export const TRAFFIC_TABLES = { minutes: 'traffic_minutes', hours: 'traffic_hours', days: 'traffic_days' } as const;
 export type TrafficGrain = keyof typeof TRAFFIC_TABLES;
 
+/** The sketch-only rollup (latencyRollup.ts, migration 021): per server and per tool. */
+export const LATENCY_TABLES: Record<TrafficGrain, string> = { minutes: 'latency_minutes', hours: 'latency_hours', days: 'latency_days' };
+export const LATENCY_COLUMNS: Columns = [
+  ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ['zeros', 'int'], ['bins', 'int[]'], ['counts', 'int[]'],
+];
+
+/** The upsert of one grain's sketches: counts of equal bins added, bins kept ascending. */
+export function upsertLatencySql(grain: TrafficGrain, source: string): string {
+  const table = LATENCY_TABLES[grain];
+  const names = LATENCY_COLUMNS.map(([name]) => name).join(', ');
+  return `insert into ${table} (${names})
+  select ${names} from ${source}
+  on conflict (workspace_id, bucket, server_id, tool_name) do update set
+    zeros = ${table}.zeros + excluded.zeros,
+    (bins, counts) = (select coalesce(array_agg(k order by k), '{}'), coalesce(array_agg(n order by k), '{}')
+                      from (select k, sum(n)::int as n from unnest(${table}.bins || excluded.bins, ${table}.counts || excluded.counts) as u(k, n) group by k) merged)`;
+}
+
 /** Adds one sketch's bins to another's, in SQL (the bins of latencySketch.ts). */
 export function mergedSketchSql(a: string, b: string): string {
   return `(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb) from (

@@ -2,7 +2,8 @@ import type { PerformanceSeriesResult, PerformanceSummaryResult } from '../../..
 import type { LatencySketch } from '../../recording/latencySketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { stepBin } from './overviewStore';
-import { groupKey, mergedSketches, roundRate } from './rollupScope';
+import { groupKey, roundRate } from './rollupScope';
+import { mergedSketches, type SketchLevel } from './sketchReads';
 import { coarsestFor, describeRange, seriesStarts } from './timeRange';
 
 // GET …/analytics/performance: with format=summary, latency percentiles and errors by class per
@@ -32,10 +33,9 @@ function latencySummary(row: LatencyRow, sketch: LatencySketch | undefined) {
   };
 }
 
-async function latencyGroups<K extends object>(context: AnalyticsContext, groupBy: string, sketchGroup: string) {
+async function latencyGroups<K extends object>(context: AnalyticsContext, groupBy: string, level: SketchLevel, sketchGroup: string) {
   const { range } = context;
   const scope = context.scope();
-  const sketchScope = context.scope();
   return Promise.all([
     context.db.query<K & LatencyRow>(
       `select ${groupBy}, sum(r.calls)::float8 as calls, sum(r.protocol_errors)::float8 as protocol, sum(r.server_errors)::float8 as server,
@@ -43,14 +43,14 @@ async function latencyGroups<K extends object>(context: AnalyticsContext, groupB
        from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by ${groupBy}`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, 'days'), sketchGroup),
+    mergedSketches(context, range.fromMs, range.toMs, 'days', level, sketchGroup),
   ]);
 }
 
 export async function performanceSummary(context: AnalyticsContext): Promise<PerformanceSummaryResult> {
   const [[servers, serverSketches], [tools, toolSketches]] = await Promise.all([
-    latencyGroups<{ server_id: string }>(context, 'r.server_id', 'r.server_id::text'),
-    latencyGroups<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.server_id::text || '/' || r.tool_name`),
+    latencyGroups<{ server_id: string }>(context, 'r.server_id', 'server', 'r.server_id::text'),
+    latencyGroups<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', 'tool', `r.server_id::text || '/' || r.tool_name`),
   ]);
   return {
     range: describeRange(context.range),
@@ -73,14 +73,13 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
   const bin = stepBin(range);
   const coarsest = coarsestFor(range.step);
   const scope = context.scope();
-  const sketchScope = context.scope();
   const [rows, sketches] = await Promise.all([
     context.db.query<{ t: Date | string; server_id: string; calls: number }>(
       `select ${bin} as t, r.server_id, sum(r.calls)::float8 as calls from ${scope.source(range.fromMs, range.toMs, coarsest)}
        where r.tool_name <> '' group by 1, 2`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, coarsest), `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
+    mergedSketches(context, range.fromMs, range.toMs, coarsest, 'server', `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
   ]);
   const calls = new Map<string, number>();
   const serverIds = new Set<string>();

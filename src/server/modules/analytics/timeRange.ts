@@ -61,6 +61,7 @@ export function seriesStarts(range: TimeRange): number[] {
 }
 
 export interface CoverSegment {
+  grain: TrafficGrain;
   table: string;
   fromMs: number;
   toMs: number;
@@ -78,13 +79,13 @@ export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain)
     const grain = grains[level];
     const size = GRAIN_MS[grain];
     if (grain === 'minutes') {
-      segments.push({ table: TRAFFIC_TABLES.minutes, fromMs: a, toMs: b });
+      segments.push({ grain, table: TRAFFIC_TABLES.minutes, fromMs: a, toMs: b });
       return;
     }
     const start = Math.ceil(a / size) * size;
     const end = Math.floor(b / size) * size;
     if (start >= end) return fill(a, b, level + 1);
-    segments.push({ table: TRAFFIC_TABLES[grain], fromMs: start, toMs: end });
+    segments.push({ grain, table: TRAFFIC_TABLES[grain], fromMs: start, toMs: end });
     fill(a, start, level + 1);
     fill(end, b, level + 1);
   };

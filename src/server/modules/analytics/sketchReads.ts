@@ -1,0 +1,51 @@
+import type { TrafficGrain } from '../../recording/trafficSql';
+import { LatencySketch, type SketchBins } from '../../recording/latencySketch';
+import type { AnalyticsContext } from './analyticsContext';
+import { groupKey } from './rollupScope';
+
+// Latency sketches of a range merged per group (docs/analytics.md "Reading"). Not filtered by
+// client, they come from the sketch-only rollup (latency_*, migration 021): a sketch per server
+// and bucket, or per tool and bucket when the view is per tool or filtered by tool — 4–32× fewer
+// sketches than the traffic rows, stored as int arrays rather than jsonb. Filtered by client, only
+// the traffic rows' own sketches (jsonb, keyed by client) can answer. The merge runs here rather
+// than in SQL: unnesting every row's bins and grouping them cost the database several times what
+// reading the rows costs (docs/benchmarks.md).
+
+/** 'server': groups no finer than a server; 'tool': groups by tool. */
+export type SketchLevel = 'server' | 'tool';
+
+/**
+ * `group` is an SQL expression over r (r.server_id, r.tool_name, r.bucket), or 'null' for one group.
+ * Calls of a group without any answered call have no sketch: the map has no entry for it.
+ */
+export async function mergedSketches(
+  context: AnalyticsContext,
+  fromMs: number,
+  toMs: number,
+  coarsest: TrafficGrain,
+  level: SketchLevel,
+  group: string,
+): Promise<Map<string, LatencySketch>> {
+  const scope = context.scope();
+  const sketches = new Map<string, LatencySketch>();
+  const sketchOf = (grp: unknown): LatencySketch => {
+    const key = groupKey(grp);
+    let sketch = sketches.get(key);
+    if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
+    return sketch;
+  };
+  if (context.filters.client) {
+    const rows = await context.db.query<{ grp: unknown; latency: SketchBins | string }>(
+      `select ${group} as grp, r.latency from ${scope.source(fromMs, toMs, coarsest)} where r.latency <> '{}'::jsonb`,
+      scope.params,
+    );
+    for (const row of rows) sketchOf(row.grp).addBins(typeof row.latency === 'string' ? (JSON.parse(row.latency) as SketchBins) : row.latency);
+    return sketches;
+  }
+  const rows = await context.db.query<{ grp: unknown; zeros: number; bins: number[]; counts: number[] }>(
+    `select ${group} as grp, r.zeros, r.bins, r.counts from ${scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool))} where true`,
+    scope.params,
+  );
+  for (const row of rows) sketchOf(row.grp).addArrays(row.zeros, row.bins, row.counts);
+  return sketches;
+}

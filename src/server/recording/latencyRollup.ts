@@ -1,0 +1,76 @@
+import type { SketchBins } from './latencySketch';
+import type { TrafficIncrement } from './trafficRollup';
+
+// The sketch-only rollup of one write (migration 021, docs/analytics.md "Rollups"): the latency
+// sketches of the write's minute rows merged per workspace × server × bucket (tool_name null) and
+// per workspace × server × tool × bucket, at the minute, hour and day grains. Percentiles not
+// filtered by client read these: 4–32× fewer sketches than the full traffic key. Derived from the
+// minute rows a write takes (carried ones included), so a write put back is derived again whole.
+
+/** One sketch row as stored: zeros, and the bins (ascending) with their counts. */
+export interface LatencyIncrement {
+  workspace_id: string;
+  bucket: string;
+  server_id: string;
+  tool_name: string | null;
+  zeros: number;
+  bins: number[];
+  counts: number[];
+}
+
+export interface LatencyBatch {
+  minutes: LatencyIncrement[];
+  hours: LatencyIncrement[];
+  days: LatencyIncrement[];
+}
+
+interface Summing {
+  row: LatencyIncrement;
+  bins: Map<number, number>;
+}
+
+const ZERO_KEY = 'z';
+
+/** The minute rows' sketches summed per server and per tool, at the three grains. */
+export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch {
+  const grains = [new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>()];
+  for (const minute of minutes) {
+    if (minute.tool_name === '' || isEmpty(minute.latency)) continue;
+    const buckets = [minute.bucket, minute.bucket.slice(0, 13) + ':00:00.000Z', minute.bucket.slice(0, 10) + 'T00:00:00.000Z'];
+    for (let g = 0; g < 3; g++) {
+      add(grains[g], minute, buckets[g], minute.tool_name);
+      add(grains[g], minute, buckets[g], null);
+    }
+  }
+  const [m, h, d] = grains.map(finish);
+  return { minutes: m, hours: h, days: d };
+}
+
+function isEmpty(bins: SketchBins): boolean {
+  for (const _ in bins) return false;
+  return true;
+}
+
+function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: string, tool: string | null): void {
+  const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${tool ?? '\u0000'}`;
+  let summing = rows.get(id);
+  if (!summing) {
+    summing = { row: { workspace_id: minute.workspace_id, bucket, server_id: minute.server_id, tool_name: tool, zeros: 0, bins: [], counts: [] }, bins: new Map() };
+    rows.set(id, summing);
+  }
+  for (const key in minute.latency) {
+    const count = minute.latency[key];
+    if (key === ZERO_KEY) summing.row.zeros += count;
+    else {
+      const index = Number(key);
+      summing.bins.set(index, (summing.bins.get(index) ?? 0) + count);
+    }
+  }
+}
+
+function finish(rows: Map<string, Summing>): LatencyIncrement[] {
+  return [...rows.values()].map(({ row, bins }) => {
+    const indexes = [...bins.keys()].sort((a, b) => a - b);
+    return { ...row, bins: indexes, counts: indexes.map((index) => bins.get(index) as number) };
+  });
+}
