@@ -10,7 +10,8 @@
 // Part 2 measures the recorder's batch work on the same batches of 250 settled calls with and
 // without the analytics part (tokenizing, error classes, sketches, rollups of three grains), and
 // prints the ratio of their throughputs.
-// Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40).
+// Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40),
+// BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
@@ -28,6 +29,8 @@ const { LatencySketch } = require('../src/server/recording/latencySketch.ts');
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const RECORDER_BATCHES = Number(process.env.BENCH_RECORDER_BATCHES ?? 40);
+const RANGES = (process.env.BENCH_RANGES ?? '24h,7d,30d,90d').split(',');
+const PARTS = (process.env.BENCH_PARTS ?? 'calls,recorder').split(',');
 const SERVERS = 5;
 const TOOLS = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
 const CLIENTS = ['claude-code', 'cursor', 'windsurf', 'custom-agent'];
@@ -41,15 +44,26 @@ async function openScratchDatabase() {
   return { db: await openDatabase({ databaseUrl: scratch.url }), engine: 'postgresql', drop: () => scratch.drop() };
 }
 
-/** Sketches of realistic latencies (log-normal-ish around 40 ms), `calls` values each, as stored. */
-function sketchPool(calls, count) {
+/** Sketches of realistic latencies (log-normal-ish around 40 ms), `calls` values each. */
+function sketches(calls, count) {
   const pool = [];
   for (let i = 0; i < count; i += 1) {
     const sketch = new LatencySketch();
     for (let c = 0; c < calls; c += 1) sketch.add(Math.round(Math.exp(2 + Math.random() * 2.5 + Math.random() * 1.5)));
-    pool.push(JSON.stringify(sketch.toBins()));
+    pool.push(sketch.toBins());
   }
   return pool;
+}
+
+/** As the traffic rows store them (jsonb). */
+const sketchPool = (calls, count) => sketches(calls, count).map((bins) => JSON.stringify(bins));
+
+/** As the sketch-only rows store them (migration 021): zeros, bins ascending, counts. */
+function arraySketchPool(calls, count) {
+  return sketches(calls, count).map((bins, i) => {
+    const keys = Object.keys(bins).filter((key) => key !== 'z').map(Number).sort((a, b) => a - b);
+    return { i, zeros: bins.z ?? 0, bins: keys, counts: keys.map((key) => bins[String(key)]) };
+  });
 }
 
 async function seed(db) {
@@ -70,21 +84,23 @@ async function seed(db) {
   // Calls per key and bucket, so that the 90 days hold CALLS calls.
   const perHour = CALLS / (DAYS * 24 * keys);
   const grains = [
-    { table: 'traffic_days', step: 24 * HOUR, calls: perHour * 24, pool: sketchPool(Math.min(400, Math.round(perHour * 24)), 32) },
-    { table: 'traffic_hours', step: HOUR, calls: perHour, pool: sketchPool(Math.max(1, Math.round(perHour)), 32) },
+    { table: 'traffic_days', sketchTable: 'latency_days', step: 24 * HOUR, calls: perHour * 24, pool: sketchPool(Math.min(400, Math.round(perHour * 24)), 32) },
+    { table: 'traffic_hours', sketchTable: 'latency_hours', step: HOUR, calls: perHour, pool: sketchPool(Math.max(1, Math.round(perHour)), 32) },
   ];
   for (const grain of grains) {
     const first = Math.floor((now - DAYS * 24 * HOUR) / grain.step) * grain.step;
     const buckets = Math.ceil((now - first) / grain.step);
     await insertRollups(db, grain.table, workspaceId, serverIds, first, grain.step, buckets, grain.calls, grain.pool);
+    await insertSketches(db, grain.sketchTable, workspaceId, serverIds, first, grain.step, buckets, grain.calls);
   }
   // Minutes: the last 48 hours, and two hours around the start of each range and of the period before it.
   const minutePool = sketchPool(2, 32);
   const perMinute = perHour / 60;
-  await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, lastHour - 47 * HOUR, 60_000, 48 * 60 + Math.ceil((now - lastHour) / 60_000), perMinute, minutePool);
-  for (const days of [2, 7, 14, 30, 60, 90, 180]) {
-    const start = Math.floor((now - days * 24 * HOUR) / HOUR) * HOUR - HOUR;
-    await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, 120, perMinute, minutePool);
+  const minuteSpans = [[lastHour - 47 * HOUR, 48 * 60 + Math.ceil((now - lastHour) / 60_000)]];
+  for (const days of [2, 7, 14, 30, 60, 90, 180]) minuteSpans.push([Math.floor((now - days * 24 * HOUR) / HOUR) * HOUR - HOUR, 120]);
+  for (const [start, buckets] of minuteSpans) {
+    await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute, minutePool);
+    await insertSketches(db, 'latency_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute);
   }
   // Sessions with their token sums (100 calls each), over the 90 days.
   const sessions = Math.round(CALLS / 100);
@@ -98,7 +114,8 @@ async function seed(db) {
     [workspaceId, serverIds, CLIENTS, sessions],
   );
   await db.query('analyze');
-  const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days`);
+  const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days,
+    (select count(*) from latency_minutes)::int + (select count(*) from latency_hours)::int + (select count(*) from latency_days)::int as sketches`);
   return { userId, workspaceId, serverIds, rows: counts[0] };
 }
 
@@ -116,6 +133,29 @@ async function insertRollups(db, table, workspaceId, serverIds, first, step, buc
      where n.calls > 0`,
     [workspaceId, first, step, buckets, serverIds, TOOLS, pool, CLIENTS, calls],
   );
+}
+
+/**
+ * The sketch-only rows of the same buckets: per tool (the calls of its 4 clients) and per server
+ * (its 32 keys), each from a pool of sketches of about as many calls (at most 20,000 values).
+ */
+async function insertSketches(db, table, workspaceId, serverIds, first, step, buckets, callsPerKey) {
+  const levels = [
+    { tools: TOOLS, calls: callsPerKey * CLIENTS.length },
+    { tools: [null], calls: callsPerKey * CLIENTS.length * TOOLS.length },
+  ];
+  for (const level of levels) {
+    const pool = arraySketchPool(Math.max(1, Math.min(20_000, Math.round(level.calls))), 16);
+    await db.query(
+      `insert into ${table} (workspace_id, bucket, server_id, tool_name, zeros, bins, counts)
+       select $1, b.bucket, s.id, t.name, p.zeros, p.bins, p.counts
+       from (select to_timestamp(($2::float8 + g * $3::float8) / 1000) as bucket, g from generate_series(0, $4::int - 1) g) b
+       cross join unnest($5::uuid[]) as s(id) cross join unnest($6::text[]) as t(name)
+       join json_to_recordset($7::json) as p(i int, zeros int, bins int[], counts int[])
+         on p.i = abs(hashtext(s.id::text || coalesce(t.name, '') || b.g::text)) % ${16}`,
+      [workspaceId, first, step, buckets, serverIds, level.tools, JSON.stringify(pool)],
+    );
+  }
 }
 
 async function time(fn, runs = RUNS) {
@@ -149,11 +189,11 @@ async function analyticsCalls(db, engine) {
     };
     const total = await call(`${base}/overview?range=90d`)();
     const baseline = await time(call('/api/v1/config', false));
-    console.log(`analytics bench — ${engine}: ${total.totals.calls.toLocaleString('en')} calls in 90 days (rollup rows: ${rows.days.toLocaleString('en')} days, ${rows.hours.toLocaleString('en')} hours, ${rows.minutes.toLocaleString('en')} minutes; seeded in ${(seedMs / 1000).toFixed(0)} s), ${RUNS} runs each`);
+    console.log(`analytics bench — ${engine}: ${total.totals.calls.toLocaleString('en')} calls in 90 days (rollup rows: ${rows.days.toLocaleString('en')} days, ${rows.hours.toLocaleString('en')} hours, ${rows.minutes.toLocaleString('en')} minutes, ${rows.sketches.toLocaleString('en')} sketch-only rows; seeded in ${(seedMs / 1000).toFixed(0)} s), ${RUNS} runs each`);
     console.log(`baseline GET /api/v1/config: p50 ${fmt(baseline.p50)} ms  p95 ${fmt(baseline.p95)} ms`);
     console.log(`${'GET …/analytics/…'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  ×config(p95)`);
     let worst = 0;
-    for (const range of ['24h', '7d', '30d', '90d']) {
+    for (const range of RANGES) {
       for (const path of ['overview', 'costs', 'performance?format=summary', 'performance', 'usage/daily', 'tools']) {
         const url = `${base}/${path}${path.includes('?') ? '&' : '?'}range=${range}`;
         const timing = await time(call(url));
@@ -235,8 +275,8 @@ async function main() {
   const { db, engine, drop } = await openScratchDatabase();
   try {
     await migrate(db);
-    await analyticsCalls(db, engine);
-    await recorderCost(db);
+    if (PARTS.includes('calls')) await analyticsCalls(db, engine);
+    if (PARTS.includes('recorder')) await recorderCost(db);
   } finally {
     await db.close();
     await drop();
