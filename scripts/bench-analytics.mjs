@@ -276,6 +276,7 @@ async function main() {
   try {
     await migrate(db);
     if (PARTS.includes('calls')) await analyticsCalls(db, engine);
+    else await seed(db); // the recorder part writes into the seeded workspace
     if (PARTS.includes('recorder')) await recorderCost(db);
   } finally {
     await db.close();

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { latencyRows, type LatencyBatch } from './latencyRollup';
 import { LatencySketch, type SketchBins } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
-import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
+import { argumentText, argumentTokens, DefinitionTokenCache, errorClass, resultCountedText, resultTokens, scaleTokens } from './tokenCounter';
+import { TokenizerThread } from './tokenizerThread';
 
 // The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
 // proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The
@@ -10,6 +11,9 @@ import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from '
 // tool × client × platform key × minute, and deriving the hour and day increments — runs in
 // `take`, inside the recorder's batch work, right before the batch is written. Rows a write could
 // not store come back through `putBack` (minute rows; hours and days are derived again from them).
+// Tokenizing, the bulk of that work, starts earlier on the tokenizer thread (tokenizerThread.ts):
+// a settled call's texts are posted when it is added, and `take` finds its counts set (a call
+// whose counts are not back yet is counted here, as before: the batch never goes without them).
 
 export interface TrafficIncrement {
   workspace_id: string;
@@ -77,6 +81,11 @@ export class TrafficRollup {
   private readonly sessions = new Map<string, QueuedSession>();
   private readonly lastListWritten = new Map<string, { hash: string; atMs: number }>();
   readonly definitions = new DefinitionTokenCache();
+  /** Calls added in this tick, posted to the tokenizer thread together at its end. */
+  private toCount: QueuedToolCall[] = [];
+
+  /** `tokenizer`: null counts on this thread, in `take` (as the benchmarks' reference does). */
+  constructor(private readonly tokenizer: TokenizerThread | null = TokenizerThread.shared()) {}
 
   /** A session's row was queued: remembered, and counted as started once. */
   noteSession(session: QueuedSession): void {
@@ -92,6 +101,29 @@ export class TrafficRollup {
 
   add(call: QueuedToolCall): void {
     this.settled.push(call);
+    if (!this.tokenizer || (call.argument_tokens != null && call.result_tokens != null)) return;
+    if (this.toCount.push(call) === 1) setImmediate(() => this.postToCount());
+  }
+
+  /** Waits (at most `maxWaitMs`) for the counts of the calls posted so far: a write calls it before `take`. */
+  async ready(maxWaitMs = 250): Promise<void> {
+    this.postToCount();
+    await this.tokenizer?.idle(maxWaitMs);
+  }
+
+  private postToCount(): void {
+    const calls = this.toCount;
+    if (calls.length === 0 || !this.tokenizer) return;
+    this.toCount = [];
+    const texts = calls.map((call) => [argumentText(call), resultCountedText(call)]);
+    void this.tokenizer.count(texts.flatMap(([args, result]) => [args.text, result.text])).then((counts) => {
+      if (!counts) return;
+      calls.forEach((call, i) => {
+        // Set only where `take` has not counted the call itself meanwhile.
+        call.argument_tokens ??= scaleTokens(counts[2 * i], texts[i][0]);
+        call.result_tokens ??= scaleTokens(counts[2 * i + 1], texts[i][1]);
+      });
+    });
   }
 
   /** A tools/list answer reached the agent in this session: its definitions are in the model's context. */
@@ -217,6 +249,7 @@ export class TrafficRollup {
   /** Drops everything waiting (shutdown against a database that never came back). */
   clear(): void {
     this.settled = [];
+    this.toCount = [];
     this.lists = [];
     this.newSessions = [];
     this.carried = [];

@@ -182,6 +182,9 @@ export class WriteQueue {
     let ticket: BatchTicket;
     if (this.retrying) ({ taken, ticket } = this.retrying);
     else {
+      // The token counts of the calls settled since the last write, counted on the tokenizer
+      // thread meanwhile (trafficRollup.ts): usually back already; waited for a moment if not.
+      await this.rows.traffic.ready();
       taken = this.rows.take(limit, all);
       ticket = this.nextTicket();
     }
