@@ -1,4 +1,3 @@
-import type { SketchBins } from './latencySketch';
 import type { TrafficIncrement } from './trafficRollup';
 
 // The sketch-only rollup of one write (migration 021, docs/analytics.md "Rollups"): the latency
@@ -29,13 +28,11 @@ interface Summing {
   bins: Map<number, number>;
 }
 
-const ZERO_KEY = 'z';
-
 /** The minute rows' sketches summed per server and per tool, at the three grains. */
 export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch {
   const grains = [new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>()];
   for (const minute of minutes) {
-    if (minute.tool_name === '' || isEmpty(minute.latency)) continue;
+    if (minute.tool_name === '' || (minute.latency_zeros === 0 && minute.latency_bins.length === 0)) continue;
     const buckets = [minute.bucket, minute.bucket.slice(0, 13) + ':00:00.000Z', minute.bucket.slice(0, 10) + 'T00:00:00.000Z'];
     for (let g = 0; g < 3; g++) {
       add(grains[g], minute, buckets[g], minute.tool_name);
@@ -46,11 +43,6 @@ export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch 
   return { minutes: m, hours: h, days: d };
 }
 
-function isEmpty(bins: SketchBins): boolean {
-  for (const _ in bins) return false;
-  return true;
-}
-
 function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: string, tool: string | null): void {
   const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${tool ?? '\u0000'}`;
   let summing = rows.get(id);
@@ -58,14 +50,9 @@ function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: strin
     summing = { row: { workspace_id: minute.workspace_id, bucket, server_id: minute.server_id, tool_name: tool, zeros: 0, bins: [], counts: [] }, bins: new Map() };
     rows.set(id, summing);
   }
-  for (const key in minute.latency) {
-    const count = minute.latency[key];
-    if (key === ZERO_KEY) summing.row.zeros += count;
-    else {
-      const index = Number(key);
-      summing.bins.set(index, (summing.bins.get(index) ?? 0) + count);
-    }
-  }
+  summing.row.zeros += minute.latency_zeros;
+  const { latency_bins: bins, latency_counts: counts } = minute;
+  for (let i = 0; i < bins.length; i++) summing.bins.set(bins[i], (summing.bins.get(bins[i]) ?? 0) + counts[i]);
 }
 
 function finish(rows: Map<string, Summing>): LatencyIncrement[] {

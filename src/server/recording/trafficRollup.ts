@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { latencyRows, type LatencyBatch } from './latencyRollup';
-import { LatencySketch, type SketchBins } from './latencySketch';
+import { LatencySketch } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
 import { argumentText, argumentTokens, DefinitionTokenCache, errorClass, resultCountedText, resultTokens, scaleTokens } from './tokenCounter';
 import { TokenizerThread } from './tokenizerThread';
@@ -33,7 +33,10 @@ export interface TrafficIncrement {
   duration_sum_ms: number;
   duration_max_ms: number;
   last_call_at: string | null;
-  latency: SketchBins;
+  /** The latency sketch (latencySketch.ts): zeros, bin indexes ascending, their counts. */
+  latency_zeros: number;
+  latency_bins: number[];
+  latency_counts: number[];
 }
 
 /** The latest tools/list a server answered: what its definitions add to every turn. */
@@ -61,7 +64,7 @@ export const NO_TOOL = '';
 /** A server's unchanged list is written again at most this often (it dates "listed in the range"). */
 const LIST_REFRESH_MS = 10 * 60_000;
 
-interface Building extends Omit<TrafficIncrement, 'latency'> {
+interface Building extends Omit<TrafficIncrement, 'latency_zeros' | 'latency_bins' | 'latency_counts'> {
   sketch: LatencySketch;
 }
 
@@ -148,7 +151,7 @@ export class TrafficRollup {
     for (const back of this.carried) {
       const row = this.row(minutes, back, back.bucket);
       addCounts(row, back);
-      row.sketch.addBins(back.latency);
+      row.sketch.addArrays(back.latency_zeros, back.latency_bins, back.latency_counts);
     }
     this.carried = [];
 
@@ -311,7 +314,8 @@ function addCounts(into: Counts, from: Counts): void {
 
 function finish(row: Building): TrafficIncrement {
   const { sketch, ...rest } = row;
-  return { ...rest, latency: sketch.toBins() };
+  const { zeros, bins, counts } = sketch.toArrays();
+  return { ...rest, latency_zeros: zeros, latency_bins: bins, latency_counts: counts };
 }
 
 /** The minute rows summed into coarser buckets: the ISO bucket cut to `prefix` characters (13: hour, 10: day). */

@@ -8,10 +8,11 @@ import { engineName } from '../helpers/testDatabase';
 
 jest.setTimeout(120_000);
 
-// Migration 021 adds the sketch-only rollup (latency_*) and fills it from the traffic rollups a
-// database already holds: a workspace upgraded with months of traffic keeps its percentiles. The
-// rows are written as the recorder wrote them before 021 (jsonb sketches per client), then the
-// migration runs, and each server's and tool's stored sketch must be the merge of its rows'.
+// Migration 021 turns the traffic rollups' jsonb sketches into arrays and adds the sketch-only
+// rollup (latency_*), filled from the traffic rollups a database already holds: a workspace
+// upgraded with months of traffic keeps its percentiles. The rows are written as the recorder
+// wrote them before 021 (jsonb sketches per client), then the migration runs: each row's arrays
+// must hold its sketch, and each server's and tool's sketch must be the merge of its rows'.
 
 describe(`migration 021 backfills the sketch-only rollup from the traffic rollups (${engineName})`, () => {
   let db: Database;
@@ -65,6 +66,19 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
 
     await migrate(db);
 
+    // The traffic rows' own sketches, now as arrays, bin for bin.
+    for (const table of ['traffic_minutes', 'traffic_hours', 'traffic_days']) {
+      const stored = await db.query<{ tool_name: string; client_name: string; latency_zeros: number; latency_bins: number[]; latency_counts: number[] }>(
+        `select tool_name, client_name, latency_zeros, latency_bins, latency_counts from ${table} where workspace_id = $1 and tool_name <> '' order by tool_name, client_name`,
+        [workspace],
+      );
+      expect(stored).toHaveLength(rows.length);
+      stored.forEach((row, i) => {
+        const { zeros, bins, counts } = rows[i][2].toArrays();
+        expect([row.tool_name, row.client_name]).toEqual([rows[i][0], rows[i][1]]);
+        expect({ zeros: row.latency_zeros, bins: row.latency_bins, counts: row.latency_counts }).toEqual({ zeros, bins, counts });
+      });
+    }
     for (const table of ['latency_minutes', 'latency_hours', 'latency_days']) {
       const stored = await db.query<{ tool_name: string | null; zeros: number; bins: number[]; counts: number[] }>(
         `select tool_name, zeros, bins, counts from ${table} where workspace_id = $1 and server_id = $2 order by tool_name nulls first`,

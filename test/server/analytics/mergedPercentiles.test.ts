@@ -135,9 +135,9 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
   it('hour and day rollups hold exactly what the minute rollups hold', async () => {
     const sums = await t.database.db.query<{ grain: string; calls: number; latency_count: number }>(
       `select grain, sum(calls)::int as calls, sum(n)::int as latency_count from (
-         select 'minutes' as grain, calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) as n from traffic_minutes
-         union all select 'hours', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_hours
-         union all select 'days', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_days) g
+         select 'minutes' as grain, calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) as n from traffic_minutes
+         union all select 'hours', calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) from traffic_hours
+         union all select 'days', calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) from traffic_days) g
        group by grain order by grain`,
     );
     expect(sums).toEqual([

@@ -1,13 +1,27 @@
-// Latency sketches apart from the traffic rollups (docs/analytics.md "Rollups"; issue 15's scale
-// target). Never edit a landed migration.
-// - latency_minutes / latency_hours / latency_days: one DDSketch per workspace × server × bucket
+// Latency sketches as int arrays, and a sketch-only rollup beside the traffic rollups
+// (docs/analytics.md "Rollups"; issue 15's scale target). Never edit a landed migration.
+// - traffic_*.latency (jsonb, { "<index>": count, "z": zeros }) becomes latency_zeros and two int
+//   arrays, latency_bins (the DDSketch's bin indexes, ascending) and latency_counts: no JSON text
+//   per row to build, send and parse, and the batch statement merges them on conflict for about
+//   half of what merging jsonb objects cost.
+// - latency_minutes / latency_hours / latency_days: one sketch per workspace × server × bucket
 //   (tool_name null: all the server's tools) and per workspace × server × tool × bucket, written in
 //   the recorder's batch statement beside the traffic rollups. Percentiles not filtered by client
 //   merge these instead of a sketch per client and platform key: 4–32× fewer sketches.
-// - A sketch is stored as `zeros` (values of 0 ms) and two int arrays, `bins` (the DDSketch's bin
-//   indexes, ascending) and `counts` (each bin's count), instead of a jsonb object: no JSON text per
-//   row to build, send and parse. Merged on conflict by adding counts of equal bins.
-// - Backfilled from traffic_* (whose jsonb sketches stay for the client-filtered views).
+// - Both filled from the rows already there, so existing traffic keeps its percentiles.
+const arrays = (table: string) => `
+alter table ${table}
+  add column latency_zeros int not null default 0,
+  add column latency_bins int[] not null default '{}',
+  add column latency_counts int[] not null default '{}';
+update ${table} set
+  latency_zeros = coalesce((latency->>'z')::int, 0),
+  latency_bins = array(select key::int from jsonb_each_text(latency) where key <> 'z' order by key::int),
+  latency_counts = array(select value::int from jsonb_each_text(latency) where key <> 'z' order by key::int)
+where latency <> '{}'::jsonb;
+alter table ${table} drop column latency;
+`;
+
 const sketches = (table: string, source: string) => `
 create table ${table} (
   workspace_id uuid not null,
@@ -27,10 +41,13 @@ select workspace_id, bucket, server_id, tool_name,
 from (
   select workspace_id, bucket, server_id, tool_name, k, sum(n) as n
   from (
-    select t.workspace_id, t.bucket, t.server_id, t.tool_name,
-           case when b.key = 'z' then null else b.key::int end as k, b.value::text::bigint as n
-    from ${source} t, jsonb_each(t.latency) b
-    where t.tool_name <> '' and t.latency <> '{}'::jsonb
+    -- every stored bin as (k, n); the zeros as k null
+    select t.workspace_id, t.bucket, t.server_id, t.tool_name, u.k, u.n
+    from ${source} t cross join lateral (
+      select k, n from unnest(t.latency_bins, t.latency_counts) as b(k, n)
+      union all select null::int, t.latency_zeros where t.latency_zeros > 0
+    ) u
+    where t.tool_name <> ''
   ) stored
   -- each tool's sketch, and the server's (tool_name null) over all its tools
   group by grouping sets ((workspace_id, bucket, server_id, tool_name, k), (workspace_id, bucket, server_id, k))
@@ -39,6 +56,9 @@ group by workspace_id, bucket, server_id, tool_name;
 `;
 
 export const m021_latency_sketches = `
+${arrays('traffic_minutes')}
+${arrays('traffic_hours')}
+${arrays('traffic_days')}
 ${sketches('latency_minutes', 'traffic_minutes')}
 ${sketches('latency_hours', 'traffic_hours')}
 ${sketches('latency_days', 'traffic_days')}

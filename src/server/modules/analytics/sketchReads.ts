@@ -1,15 +1,14 @@
 import type { TrafficGrain } from '../../recording/trafficSql';
-import { LatencySketch, type SketchBins } from '../../recording/latencySketch';
+import { LatencySketch } from '../../recording/latencySketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { groupKey } from './rollupScope';
 
 // Latency sketches of a range merged per group (docs/analytics.md "Reading"). Not filtered by
 // client, they come from the sketch-only rollup (latency_*, migration 021): a sketch per server
 // and bucket, or per tool and bucket when the view is per tool or filtered by tool — 4–32× fewer
-// sketches than the traffic rows, stored as int arrays rather than jsonb. Filtered by client, only
-// the traffic rows' own sketches (jsonb, keyed by client) can answer. The merge runs here rather
-// than in SQL: unnesting every row's bins and grouping them cost the database several times what
-// reading the rows costs (docs/benchmarks.md).
+// sketches than the traffic rows. Filtered by client, only the traffic rows' own sketches (keyed
+// by client) can answer. The merge runs here rather than in SQL: unnesting every row's bins and
+// grouping them cost the database more than reading the rows (docs/benchmarks.md).
 
 /** 'server': groups no finer than a server; 'tool': groups by tool. */
 export type SketchLevel = 'server' | 'tool';
@@ -34,27 +33,24 @@ export async function mergedSketches(
     if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
     return sketch;
   };
-  if (context.filters.client) {
-    const rows = await context.db.query<{ grp: unknown; latency: SketchBins | string }>(
-      `select ${group} as grp, r.latency from ${scope.source(fromMs, toMs, coarsest)} where r.latency <> '{}'::jsonb`,
-      scope.params,
-    );
-    for (const row of rows) sketchOf(row.grp).addBins(typeof row.latency === 'string' ? (JSON.parse(row.latency) as SketchBins) : row.latency);
-    return sketches;
-  }
   // The arrays travel as comma-separated text, read by parseInts: both drivers' generic array
   // parsers cost ~2× as much per bin, and a range's rows hold ~250 bins each (docs/benchmarks.md).
+  // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
+  const byClient = Boolean(context.filters.client);
+  const source = byClient
+    ? `(select * from ${scope.source(fromMs, toMs, coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
+    : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
+  const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
   const rows = await context.db.query<{ grp: unknown; zeros: number; bins: string; counts: string }>(
-    `select ${group} as grp, r.zeros, array_to_string(r.bins, ',') as bins, array_to_string(r.counts, ',') as counts
-     from ${scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool))}`,
+    `select ${group} as grp, ${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
     scope.params,
   );
-  const bins: number[] = [];
-  const counts: number[] = [];
+  const binList: number[] = [];
+  const countList: number[] = [];
   for (const row of rows) {
-    bins.length = 0;
-    counts.length = 0;
-    sketchOf(row.grp).addArrays(row.zeros, parseInts(row.bins, bins), parseInts(row.counts, counts));
+    binList.length = 0;
+    countList.length = 0;
+    sketchOf(row.grp).addArrays(row.zeros, parseInts(row.bins, binList), parseInts(row.counts, countList));
   }
   return sketches;
 }
