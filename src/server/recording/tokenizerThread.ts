@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { QueuedToolCall } from './rows';
+import { argumentText, resultCountedText, scaleTokens } from './tokenCounter';
 
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
 // ~2.4 µs a token: a call with a 1.3 KB result ~0.5 ms, a third of what the recorder's batch work
@@ -87,5 +89,45 @@ export class TokenizerThread {
     if (this.waiting.size > 0) return;
     this.worker.unref();
     for (const done of this.idleWaiters.splice(0)) done();
+  }
+}
+
+/**
+ * A rollup's calls on their way to the thread: those added in one tick are posted together at its
+ * end, and each call's counts are set when they are back — unless the write took the call and
+ * counted it itself meanwhile (`??=`: a call's counts, once set, never change).
+ */
+export class CallTokenCounts {
+  private toCount: QueuedToolCall[] = [];
+
+  constructor(private readonly thread: TokenizerThread | null) {}
+
+  add(call: QueuedToolCall): void {
+    if (!this.thread || (call.argument_tokens != null && call.result_tokens != null)) return;
+    if (this.toCount.push(call) === 1) setImmediate(() => this.post());
+  }
+
+  /** Resolves when the calls added so far are counted, or after `maxWaitMs`. */
+  async ready(maxWaitMs: number): Promise<void> {
+    this.post();
+    await this.thread?.idle(maxWaitMs);
+  }
+
+  clear(): void {
+    this.toCount = [];
+  }
+
+  private post(): void {
+    const calls = this.toCount;
+    if (calls.length === 0 || !this.thread) return;
+    this.toCount = [];
+    const texts = calls.map((call) => [argumentText(call), resultCountedText(call)] as const);
+    void this.thread.count(texts.flatMap(([args, result]) => [args.text, result.text])).then((counts) => {
+      if (!counts) return;
+      calls.forEach((call, i) => {
+        call.argument_tokens ??= scaleTokens(counts[2 * i], texts[i][0]);
+        call.result_tokens ??= scaleTokens(counts[2 * i + 1], texts[i][1]);
+      });
+    });
   }
 }

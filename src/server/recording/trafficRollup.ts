@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { latencyRows, type LatencyBatch } from './latencyRollup';
 import { LatencySketch } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
-import { argumentText, argumentTokens, DefinitionTokenCache, errorClass, resultCountedText, resultTokens, scaleTokens } from './tokenCounter';
-import { TokenizerThread } from './tokenizerThread';
+import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
+import { CallTokenCounts, TokenizerThread } from './tokenizerThread';
 
 // The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
 // proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The
@@ -84,11 +84,12 @@ export class TrafficRollup {
   private readonly sessions = new Map<string, QueuedSession>();
   private readonly lastListWritten = new Map<string, { hash: string; atMs: number }>();
   readonly definitions = new DefinitionTokenCache();
-  /** Calls added in this tick, posted to the tokenizer thread together at its end. */
-  private toCount: QueuedToolCall[] = [];
+  private readonly tokenCounts: CallTokenCounts;
 
   /** `tokenizer`: null counts on this thread, in `take` (as the benchmarks' reference does). */
-  constructor(private readonly tokenizer: TokenizerThread | null = TokenizerThread.shared()) {}
+  constructor(tokenizer: TokenizerThread | null = TokenizerThread.shared()) {
+    this.tokenCounts = new CallTokenCounts(tokenizer);
+  }
 
   /** A session's row was queued: remembered, and counted as started once. */
   noteSession(session: QueuedSession): void {
@@ -104,29 +105,12 @@ export class TrafficRollup {
 
   add(call: QueuedToolCall): void {
     this.settled.push(call);
-    if (!this.tokenizer || (call.argument_tokens != null && call.result_tokens != null)) return;
-    if (this.toCount.push(call) === 1) setImmediate(() => this.postToCount());
+    this.tokenCounts.add(call);
   }
 
-  /** Waits (at most `maxWaitMs`) for the counts of the calls posted so far: a write calls it before `take`. */
-  async ready(maxWaitMs = 250): Promise<void> {
-    this.postToCount();
-    await this.tokenizer?.idle(maxWaitMs);
-  }
-
-  private postToCount(): void {
-    const calls = this.toCount;
-    if (calls.length === 0 || !this.tokenizer) return;
-    this.toCount = [];
-    const texts = calls.map((call) => [argumentText(call), resultCountedText(call)]);
-    void this.tokenizer.count(texts.flatMap(([args, result]) => [args.text, result.text])).then((counts) => {
-      if (!counts) return;
-      calls.forEach((call, i) => {
-        // Set only where `take` has not counted the call itself meanwhile.
-        call.argument_tokens ??= scaleTokens(counts[2 * i], texts[i][0]);
-        call.result_tokens ??= scaleTokens(counts[2 * i + 1], texts[i][1]);
-      });
-    });
+  /** Waits (at most `maxWaitMs`) for the token counts of the calls added so far: a write calls it before `take`. */
+  ready(maxWaitMs = 250): Promise<void> {
+    return this.tokenCounts.ready(maxWaitMs);
   }
 
   /** A tools/list answer reached the agent in this session: its definitions are in the model's context. */
@@ -252,7 +236,7 @@ export class TrafficRollup {
   /** Drops everything waiting (shutdown against a database that never came back). */
   clear(): void {
     this.settled = [];
-    this.toCount = [];
+    this.tokenCounts.clear();
     this.lists = [];
     this.newSessions = [];
     this.carried = [];
