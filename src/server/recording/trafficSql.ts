@@ -41,8 +41,8 @@ export function upsertLatencySql(grain: TrafficGrain, source: string): string {
 /**
  * `(bins, counts) = …` of an upsert: the stored sketch's and the excluded row's bins merged, counts
  * of equal bins added, bins kept ascending (latencySketch.ts). Arrays rather than jsonb: the jsonb
- * merge (jsonb_each of both, jsonb_object_agg) cost the batch statement about as much as the rest
- * of the rollup upsert (docs/benchmarks.md).
+ * merge (jsonb_each of both, jsonb_object_agg) was the larger part of the rollup upserts' cost
+ * (docs/analytics.md "Rollups").
  */
 export function mergedBinsSql(table: string, bins: string, counts: string): string {
   return `(${bins}, ${counts}) = (select coalesce(array_agg(k order by k), '{}'), coalesce(array_agg(n order by k), '{}')

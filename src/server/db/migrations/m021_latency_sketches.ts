@@ -2,8 +2,8 @@
 // (docs/analytics.md "Rollups"; issue 15's scale target). Never edit a landed migration.
 // - traffic_*.latency (jsonb, { "<index>": count, "z": zeros }) becomes latency_zeros and two int
 //   arrays, latency_bins (the DDSketch's bin indexes, ascending) and latency_counts: no JSON text
-//   per row to build, send and parse, and the batch statement merges them on conflict for about
-//   half of what merging jsonb objects cost.
+//   per row to build, send and parse, and the batch statement merges them on conflict for less
+//   than merging jsonb objects cost.
 // - latency_minutes / latency_hours / latency_days: one sketch per workspace × server × bucket
 //   (tool_name null: all the server's tools) and per workspace × server × tool × bucket, written in
 //   the recorder's batch statement beside the traffic rollups. Percentiles not filtered by client
