@@ -3,7 +3,7 @@
 // Part 1 seeds one workspace with the rollups of 10,000,000 calls over 90 days — 5 servers × 8 tools
 // × 4 clients; day and hour rows for all 90 days, minute rows for the last 48 hours and around
 // every range's start (the only places a range reads minutes), 100,000 sessions with their token
-// sums — into a fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…,
+// sums; the sketch-only rows (per server, per tool; weeks too) of the same buckets — into a fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…,
 // a scratch database created and dropped), then times the five calls through the real app (fastify
 // inject: auth, workspace guard, validation, serialization) for each range, next to GET /config,
 // the cheapest route, measured in the same run. Prints p50/p95 and the ratio to the baseline.
@@ -92,6 +92,11 @@ async function seed(db) {
     await insertRollups(db, grain.table, workspaceId, serverIds, first, grain.step, buckets, grain.calls, grain.pool);
     await insertSketches(db, grain.sketchTable, workspaceId, serverIds, first, grain.step, buckets, grain.calls);
   }
+  // Weeks of the sketch-only rollup (from Mondays; 1970-01-05 was one).
+  const WEEK = 7 * 24 * HOUR;
+  const MONDAY = 4 * 24 * HOUR;
+  const firstWeek = MONDAY + Math.floor((now - DAYS * 24 * HOUR - MONDAY) / WEEK) * WEEK;
+  await insertSketches(db, 'latency_weeks', workspaceId, serverIds, firstWeek, WEEK, Math.ceil((now - firstWeek) / WEEK), perHour * 24 * 7);
   // Minutes: the last 48 hours, and two hours around the start of each range and of the period before it.
   const minutePool = sketchPool(2, 32);
   const perMinute = perHour / 60;
@@ -114,7 +119,8 @@ async function seed(db) {
   );
   await db.query('analyze');
   const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days,
-    (select count(*) from latency_minutes)::int + (select count(*) from latency_hours)::int + (select count(*) from latency_days)::int as sketches`);
+    (select count(*) from latency_minutes)::int + (select count(*) from latency_hours)::int + (select count(*) from latency_days)::int
+      + (select count(*) from latency_weeks)::int as sketches`);
   return { userId, workspaceId, serverIds, rows: counts[0] };
 }
 

@@ -79,7 +79,10 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
         expect({ zeros: row.latency_zeros, bins: row.latency_bins, counts: row.latency_counts }).toEqual({ zeros, bins, counts });
       });
     }
-    for (const table of ['latency_minutes', 'latency_hours', 'latency_days']) {
+    // 2026-11-01 was a Sunday: its week began on Monday 2026-10-26.
+    const week = await db.query<{ bucket: Date | string }>(`select bucket from latency_weeks where workspace_id = $1 limit 1`, [workspace]);
+    expect(new Date(week[0].bucket).toISOString()).toBe('2026-10-26T00:00:00.000Z');
+    for (const table of ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks']) {
       const stored = await db.query<{ tool_name: string | null; zeros: number; bins: number[]; counts: number[] }>(
         `select tool_name, zeros, bins, counts from ${table} where workspace_id = $1 and server_id = $2 order by tool_name nulls first`,
         [workspace, server],

@@ -110,6 +110,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     ['a ragged range across midnight', start + 23 * 60_000, end - 31 * 60_000],
     ['every call', start - 86_400_000, end + 60_000],
     ['one hour and a bit', midnight + 60 * 60_000, midnight + 2 * 3_600_000 + 7 * 60_000],
+    // Whole weeks (Monday to Monday) hold both days of calls: the sketch-only rollup's week rows.
+    ['twenty days around every call', start - 10 * 86_400_000, end + 10 * 86_400_000],
   ])('%s: per server, per tool and overall within 1 %% of exact', async (_name, fromMs, toMs) => {
     const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
     const summary = await get<PerformanceSummaryResult>(`performance?format=summary&${range}`);
@@ -147,17 +149,18 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     ]);
   });
 
-  it('the sketch-only rollup (per server, per tool) holds every answered call once at each grain', async () => {
+  it('the sketch-only rollup (per server, per tool) holds every answered call once at each grain, weeks too', async () => {
     const sums = await t.database.db.query<{ grain: string; per_server: number; per_tool: number; server_rows: number; tool_rows: number }>(
       `select grain, sum(n) filter (where tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
               count(*) filter (where tool_name is null)::int as server_rows, count(*) filter (where tool_name is not null)::int as tool_rows
        from (select 'minutes' as grain, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) as n from latency_minutes
              union all select 'hours', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_hours
-             union all select 'days', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days) g
+             union all select 'days', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days
+             union all select 'weeks', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_weeks) g
        group by grain order by grain`,
     );
     expect(sums.map(({ grain, per_server, per_tool }) => ({ grain, per_server, per_tool }))).toEqual(
-      ['days', 'hours', 'minutes'].map((grain) => ({ grain, per_server: calls.length, per_tool: calls.length })),
+      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({ grain, per_server: calls.length, per_tool: calls.length })),
     );
     // Two servers × three tools: each bucket has at most one row per server and one per tool.
     const [days] = sums;

@@ -26,7 +26,7 @@ export async function rangeTotals(context: AnalyticsContext, range: TimeRange): 
        from ${source} ${scope.priceJoin}`,
       scope.params,
     ),
-    mergedSketches(context, range.fromMs, range.toMs, 'days', 'server', 'null'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
   ]);
   const row = rows[0];
   const sketch = sketches.get('');

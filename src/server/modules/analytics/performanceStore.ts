@@ -46,8 +46,8 @@ export async function performanceSummary(context: AnalyticsContext): Promise<Per
        group by grouping sets ((r.server_id), (r.server_id, r.tool_name))`,
       scope.params,
     ),
-    mergedSketches(context, range.fromMs, range.toMs, 'days', 'server', 'r.server_id::text'),
-    mergedSketches(context, range.fromMs, range.toMs, 'days', 'tool', `r.server_id::text || '/' || r.tool_name`),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'r.server_id::text'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'tool', `r.server_id::text || '/' || r.tool_name`),
   ]);
   return {
     range: describeRange(range),

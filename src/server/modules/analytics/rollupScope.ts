@@ -1,6 +1,6 @@
 import type { EffectivePrices } from '../../../contract/pricing';
-import { LATENCY_TABLES, TRAFFIC_TABLES, type TrafficGrain } from '../../recording/trafficSql';
-import { coverRange } from './timeRange';
+import { LATENCY_TABLES, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
+import { coverRange, type CoverSegment } from './timeRange';
 
 // SQL over the traffic rollups of one workspace: the rows covering a range (timeRange.ts), the
 // optional filters, the cost of a row at the workspace's prices, and the sketch-only rows
@@ -36,25 +36,27 @@ export class RollupScope {
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     if (this.filters.client) filters.push(`client_name = ${this.param(this.filters.client)}`);
-    return this.covered(fromMs, toMs, coarsest, (grain) => TRAFFIC_TABLES[grain], filters);
+    return this.covered(coverRange(fromMs, toMs, coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], filters);
   }
 
   /**
    * `(…) r`: the sketch-only rows (latency_*) of [fromMs, toMs): per tool when `perTool` (the tool
    * filter applies), else per server (tool_name null). The client filter cannot apply to them.
+   * `coarsest` 'weeks': whole weeks, then days, hours and minutes at the ends.
    */
-  sketchSource(fromMs: number, toMs: number, coarsest: TrafficGrain, perTool: boolean): string {
+  sketchSource(fromMs: number, toMs: number, coarsest: LatencyGrain, perTool: boolean): string {
     const filters: string[] = [];
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (!perTool) filters.push('tool_name is null');
     else if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     else filters.push('tool_name is not null');
-    return this.covered(fromMs, toMs, coarsest, (grain) => LATENCY_TABLES[grain], filters);
+    const segments = coarsest === 'weeks' ? coverRange(fromMs, toMs, 'days', true) : coverRange(fromMs, toMs, coarsest);
+    return this.covered(segments, (grain) => LATENCY_TABLES[grain], filters);
   }
 
-  private covered(fromMs: number, toMs: number, coarsest: TrafficGrain, table: (grain: TrafficGrain) => string, filters: string[]): string {
+  private covered(segments: CoverSegment[], table: (grain: LatencyGrain) => string, filters: string[]): string {
     const ws = this.param(this.workspaceId);
-    const parts = coverRange(fromMs, toMs, coarsest).map(
+    const parts = segments.map(
       (segment) =>
         `select * from ${table(segment.grain)} where workspace_id = ${ws} and bucket >= ${this.param(new Date(segment.fromMs).toISOString())}::timestamptz` +
         ` and bucket < ${this.param(new Date(segment.toMs).toISOString())}::timestamptz${filters.map((f) => ` and ${f}`).join('')}`,

@@ -1,4 +1,4 @@
-import type { TrafficGrain } from '../../recording/trafficSql';
+import type { LatencyGrain } from '../../recording/trafficSql';
 import { LatencySketch } from '../../recording/latencySketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { groupKey } from './rollupScope';
@@ -15,13 +15,15 @@ export type SketchLevel = 'server' | 'tool';
 
 /**
  * `group` is an SQL expression over r (r.server_id, r.tool_name, r.bucket), or 'null' for one group.
+ * `coarsest`: the coarsest rows to read; 'weeks' only where the groups do not split the range in
+ * time (a week row's bucket is its Monday: a series by day must read days).
  * Calls of a group without any answered call have no sketch: the map has no entry for it.
  */
 export async function mergedSketches(
   context: AnalyticsContext,
   fromMs: number,
   toMs: number,
-  coarsest: TrafficGrain,
+  coarsest: LatencyGrain,
   level: SketchLevel,
   group: string,
 ): Promise<Map<string, LatencySketch>> {
@@ -38,7 +40,7 @@ export async function mergedSketches(
   // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
   const byClient = Boolean(context.filters.client);
   const source = byClient
-    ? `(select * from ${scope.source(fromMs, toMs, coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
+    ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
     : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
   const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
   const rows = await context.db.query<{ grp: unknown; zeros: number; bins: string; counts: string }>(

@@ -16,7 +16,7 @@ export async function analyticsTools(context: AnalyticsContext): Promise<Analyti
        from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by 1, 2 having sum(r.calls) > 0`,
       scope.params,
     ),
-    mergedSketches(context, range.fromMs, range.toMs, 'days', 'tool', `r.server_id::text || '/' || r.tool_name`),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'tool', `r.server_id::text || '/' || r.tool_name`),
   ]);
   return {
     range: describeRange(range),
