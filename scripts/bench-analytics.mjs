@@ -2,14 +2,14 @@
 // what tokenizing costs the recorder.
 // Part 1 seeds one workspace with the rollups of 10,000,000 calls over 90 days — 5 servers × 8 tools
 // × 4 clients; day and hour rows for all 90 days, minute rows for the last 48 hours and around
-// every range's start (the only places a range reads minutes), 100,000 sessions with their token
-// sums; the sketch-only rows (per server, per tool; weeks too) of the same buckets — into a fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…,
-// a scratch database created and dropped), then times the five calls through the real app (fastify
-// inject: auth, workspace guard, validation, serialization) for each range, next to GET /config,
-// the cheapest route, measured in the same run. Prints p50/p95 and the ratio to the baseline.
-// Part 2 measures the recorder's batch work on the same batches of 250 settled calls with and
-// without the analytics part (tokenizing, error classes, sketches, rollups of three grains), and
-// prints the ratio of their throughputs.
+// every range's start (the only places a range reads minutes), the sketch-only rows (per server
+// and per tool; weeks too) of the same buckets, 100,000 sessions with their token sums — into a
+// fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…, a scratch
+// database created and dropped), then times the five calls through the real app (fastify inject:
+// auth, workspace guard, validation, serialization) for each range, next to GET /config, the
+// cheapest route, measured in the same run. Prints p50/p95 and the ratio to the baseline.
+// Part 2 runs the recorder's write loop on batches of 250 settled calls without analytics, with
+// the tokenizer in the write and with the tokenizer thread, and prints the throughput ratios.
 // Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40),
 // BENCH_RECORDER_ROUNDS (6), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
 import { randomBytes, randomUUID } from 'node:crypto';
