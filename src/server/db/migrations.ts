@@ -15,6 +15,7 @@ import { m017_deployments } from './migrations/m017_deployments';
 import { m018_integrations } from './migrations/m018_integrations';
 import { m019_telemetry_exporters } from './migrations/m019_telemetry_exporters';
 import { m020_session_search_prompts } from './migrations/m020_session_search_prompts';
+import { m021_latency_sketches } from './migrations/m021_latency_sketches';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -40,5 +41,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '018_integrations', sql: m018_integrations },
   { id: '019_telemetry_exporters', sql: m019_telemetry_exporters },
   { id: '020_session_search_prompts', sql: m020_session_search_prompts },
+  { id: '021_latency_sketches', sql: m021_latency_sketches },
   // Landed after 018/019: appended, so databases that have those run it next.
 ];

@@ -3,9 +3,10 @@ import { DDSketch } from '@datadog/sketches-js';
 // Call durations as a DDSketch (relative accuracy 1 %): any quantile read from it is within 1 % of
 // the exact value, and sketches merge by adding their bins, so the percentiles of a range are those
 // of every call in it, whatever minutes, hours, servers or tools it spans (docs/analytics.md).
-// Stored as the sketch's bins, { "<index>": count, "z": zeros }, a jsonb the database merges on
-// conflict by adding counts (the rollup upserts of trafficSql.ts); the index is the sketch's own
-// logarithmic mapping, so a stored sketch reads back into a DDSketch bin for bin.
+// Stored as the sketch's zeros and two int arrays, bin indexes (ascending) and their counts, which
+// the database merges on conflict by adding counts of equal bins (trafficSql.ts, migration 021); the
+// index is the sketch's own logarithmic mapping, so a stored sketch reads back into a DDSketch bin
+// for bin. (Before 021 the bins were a jsonb object, { "<index>": count, "z": zeros }: toBins.)
 
 export const SKETCH_RELATIVE_ACCURACY = 0.01;
 export type SketchBins = Record<string, number>;
@@ -34,6 +35,20 @@ export class LatencySketch {
     for (const key in bins) this.addBin(key, bins[key]);
   }
 
+  /** Adds a sketch stored as arrays (the latency_* rows of migration 021): zeros, bin indexes, their counts. */
+  addArrays(zeros: number, bins: readonly number[], counts: readonly number[]): void {
+    if (zeros > 0) {
+      this.pendingZeros += zeros;
+      this.pendingCount += zeros;
+    }
+    for (let i = 0; i < bins.length; i++) {
+      const count = counts[i];
+      if (!(count > 0)) continue;
+      this.pendingCount += count;
+      this.pending.set(bins[i], (this.pending.get(bins[i]) ?? 0) + count);
+    }
+  }
+
   addBin(key: string, count: number): void {
     if (!(count > 0)) return;
     this.pendingCount += count;
@@ -57,6 +72,21 @@ export class LatencySketch {
     const store = this.sketch.store;
     for (let i = 0; i < store.bins.length; i++) if (store.bins[i] > 0) bins[String(i + store.offset)] = store.bins[i];
     return bins;
+  }
+
+  /** The bins to store as arrays (migration 021): zeros, bin indexes ascending, their counts. */
+  toArrays(): { zeros: number; bins: number[]; counts: number[] } {
+    this.settle();
+    const bins: number[] = [];
+    const counts: number[] = [];
+    const store = this.sketch.store;
+    for (let i = 0; i < store.bins.length; i++) {
+      if (store.bins[i] > 0) {
+        bins.push(i + store.offset);
+        counts.push(store.bins[i]);
+      }
+    }
+    return { zeros: this.sketch.zeroCount, bins, counts };
   }
 
   /** The value at quantile q (0..1), in ms to 2 decimals; null when empty. */

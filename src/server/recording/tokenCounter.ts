@@ -12,12 +12,21 @@ import type { QueuedToolCall } from './rows';
 export const PROTOCOL_ERROR_CODES = new Set([-32700, -32600, -32601, -32602]);
 export type ErrorClass = 'protocol' | 'server' | 'tool';
 
-/** Tokens of a text the recorder kept only the start of: the start's tokens scaled to the whole size. */
-function countScaled(preview: string, totalBytes: number): number {
-  if (preview.length === 0) return 0;
-  const tokens = countTokens(preview);
-  const previewBytes = Buffer.byteLength(preview);
-  return previewBytes >= totalBytes ? tokens : Math.round((tokens * totalBytes) / previewBytes);
+/** A text to count, and the size in bytes of the whole it stands for when the recorder cut it (null: it is whole). */
+export interface CountedText {
+  text: string;
+  totalBytes: number | null;
+}
+
+/** Tokens of a counted text: a cut text's tokens scaled to the size of the whole. */
+export function scaleTokens(tokens: number, counted: CountedText): number {
+  if (counted.totalBytes === null || counted.text.length === 0) return tokens;
+  const previewBytes = Buffer.byteLength(counted.text);
+  return previewBytes >= counted.totalBytes ? tokens : Math.round((tokens * counted.totalBytes) / previewBytes);
+}
+
+function tokensOf(counted: CountedText): number {
+  return counted.text.length === 0 ? 0 : scaleTokens(countTokens(counted.text), counted);
 }
 
 function truncatedPreview(value: unknown): string | null {
@@ -26,11 +35,15 @@ function truncatedPreview(value: unknown): string | null {
 }
 
 /** The arguments as the model wrote them (their compact JSON). */
-export function argumentTokens(call: QueuedToolCall): number {
+export function argumentText(call: QueuedToolCall): CountedText {
   const preview = truncatedPreview(call.arguments);
-  if (preview !== null) return countScaled(preview, call.request_bytes);
-  if (call.arguments === null || call.arguments === undefined) return 0;
-  return countTokens(JSON.stringify(call.arguments));
+  if (preview !== null) return { text: preview, totalBytes: call.request_bytes };
+  if (call.arguments === null || call.arguments === undefined) return { text: '', totalBytes: null };
+  return { text: JSON.stringify(call.arguments), totalBytes: null };
+}
+
+export function argumentTokens(call: QueuedToolCall): number {
+  return tokensOf(argumentText(call));
 }
 
 /**
@@ -55,13 +68,16 @@ export function resultText(result: unknown): string {
   return parts.join('\n');
 }
 
-export function resultTokens(call: QueuedToolCall): number {
-  if (call.result === null || call.result === undefined) return 0;
+/** What of the call's result is counted (a cut response: the JSON-RPC text of its start, standing for the whole). */
+export function resultCountedText(call: QueuedToolCall): CountedText {
+  if (call.result === null || call.result === undefined) return { text: '', totalBytes: null };
   const preview = truncatedPreview(call.result);
-  // A cut response is the JSON-RPC text of the whole message: its start stands for the rest.
-  if (preview !== null) return countScaled(preview, call.response_bytes);
-  const text = resultText(call.result);
-  return text.length === 0 ? 0 : countTokens(text);
+  if (preview !== null) return { text: preview, totalBytes: call.response_bytes };
+  return { text: resultText(call.result), totalBytes: null };
+}
+
+export function resultTokens(call: QueuedToolCall): number {
+  return tokensOf(resultCountedText(call));
 }
 
 /** Why a call failed, as the OpenTelemetry MCP conventions separate it; null when it did not. */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { LatencySketch, type SketchBins } from './latencySketch';
+import { latencyRows, type LatencyBatch } from './latencyRollup';
+import { LatencySketch } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
 import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
+import { CallTokenCounts, TokenizerThread } from './tokenizerThread';
 
 // The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
 // proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The
@@ -9,6 +11,9 @@ import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from '
 // tool × client × platform key × minute, and deriving the hour and day increments — runs in
 // `take`, inside the recorder's batch work, right before the batch is written. Rows a write could
 // not store come back through `putBack` (minute rows; hours and days are derived again from them).
+// Tokenizing, the bulk of that work, starts earlier on the tokenizer thread (tokenizerThread.ts):
+// a settled call's texts are posted when it is added, and `take` finds its counts set (a call
+// whose counts are not back yet is counted here, as before: the batch never goes without them).
 
 export interface TrafficIncrement {
   workspace_id: string;
@@ -28,7 +33,10 @@ export interface TrafficIncrement {
   duration_sum_ms: number;
   duration_max_ms: number;
   last_call_at: string | null;
-  latency: SketchBins;
+  /** The latency sketch (latencySketch.ts): zeros, bin indexes ascending, their counts. */
+  latency_zeros: number;
+  latency_bins: number[];
+  latency_counts: number[];
 }
 
 /** The latest tools/list a server answered: what its definitions add to every turn. */
@@ -41,11 +49,13 @@ export interface ToolListRow {
   listed_at: string;
 }
 
-/** One write's analytics rows, all three grains and the tool lists (written together or not at all). */
+/** One write's analytics rows, all three grains, their sketch-only rollup and the tool lists (written together or not at all). */
 export interface TrafficBatch {
   minutes: TrafficIncrement[];
   hours: TrafficIncrement[];
   days: TrafficIncrement[];
+  /** Derived from `minutes` (a put-back write derives it again). */
+  latency: LatencyBatch;
   toolLists: ToolListRow[];
 }
 
@@ -54,7 +64,7 @@ export const NO_TOOL = '';
 /** A server's unchanged list is written again at most this often (it dates "listed in the range"). */
 const LIST_REFRESH_MS = 10 * 60_000;
 
-interface Building extends Omit<TrafficIncrement, 'latency'> {
+interface Building extends Omit<TrafficIncrement, 'latency_zeros' | 'latency_bins' | 'latency_counts'> {
   sketch: LatencySketch;
 }
 
@@ -74,6 +84,12 @@ export class TrafficRollup {
   private readonly sessions = new Map<string, QueuedSession>();
   private readonly lastListWritten = new Map<string, { hash: string; atMs: number }>();
   readonly definitions = new DefinitionTokenCache();
+  private readonly tokenCounts: CallTokenCounts;
+
+  /** `tokenizer`: null counts on this thread, in `take` (as the benchmarks' reference does). */
+  constructor(tokenizer: TokenizerThread | null = TokenizerThread.shared()) {
+    this.tokenCounts = new CallTokenCounts(tokenizer);
+  }
 
   /** A session's row was queued: remembered, and counted as started once. */
   noteSession(session: QueuedSession): void {
@@ -89,6 +105,12 @@ export class TrafficRollup {
 
   add(call: QueuedToolCall): void {
     this.settled.push(call);
+    this.tokenCounts.add(call);
+  }
+
+  /** Waits (at most `maxWaitMs`) for the token counts of the calls added so far: a write calls it before `take`. */
+  ready(maxWaitMs = 250): Promise<void> {
+    return this.tokenCounts.ready(maxWaitMs);
   }
 
   /** A tools/list answer reached the agent in this session: its definitions are in the model's context. */
@@ -113,7 +135,7 @@ export class TrafficRollup {
     for (const back of this.carried) {
       const row = this.row(minutes, back, back.bucket);
       addCounts(row, back);
-      row.sketch.addBins(back.latency);
+      row.sketch.addArrays(back.latency_zeros, back.latency_bins, back.latency_counts);
     }
     this.carried = [];
 
@@ -181,9 +203,11 @@ export class TrafficRollup {
     this.lists = [];
 
     const minuteRows = [...minutes.values()];
+    const finished = minuteRows.map(finish);
     return {
       traffic: {
-        minutes: minuteRows.map(finish),
+        minutes: finished,
+        latency: latencyRows(finished),
         hours: derive(minuteRows, 13), // 'YYYY-MM-DDTHH'
         days: derive(minuteRows, 10), // 'YYYY-MM-DD'
         toolLists: [...toolLists.values()],
@@ -212,6 +236,7 @@ export class TrafficRollup {
   /** Drops everything waiting (shutdown against a database that never came back). */
   clear(): void {
     this.settled = [];
+    this.tokenCounts.clear();
     this.lists = [];
     this.newSessions = [];
     this.carried = [];
@@ -273,7 +298,8 @@ function addCounts(into: Counts, from: Counts): void {
 
 function finish(row: Building): TrafficIncrement {
   const { sketch, ...rest } = row;
-  return { ...rest, latency: sketch.toBins() };
+  const { zeros, bins, counts } = sketch.toArrays();
+  return { ...rest, latency_zeros: zeros, latency_bins: bins, latency_counts: counts };
 }
 
 /** The minute rows summed into coarser buckets: the ISO bucket cut to `prefix` characters (13: hour, 10: day). */

@@ -1,7 +1,7 @@
 import type { TrafficBatch } from './trafficRollup';
 
-// The statements that add a write's traffic rollup (trafficRollup.ts) to the three grains and store
-// the tool lists. They are parts of the batch's single statement (batchWriter.ts), each reading one
+// The statements that add a write's traffic rollup (trafficRollup.ts) to the three grains, its
+// sketch-only rollup (latencyRollup.ts) likewise, and store the tool lists. They are parts of the batch's single statement (batchWriter.ts), each reading one
 // JSON text of rows: a write's few rollup rows cost less as JSON than as one array per column.
 
 type Columns = readonly (readonly [name: string, type: string])[];
@@ -10,7 +10,8 @@ export const TRAFFIC_COLUMNS: Columns = [
   ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ['client_name', 'text'],
   ['platform_key_id', 'uuid'], ['calls', 'int'], ['protocol_errors', 'int'], ['server_errors', 'int'], ['tool_errors', 'int'],
   ['sessions', 'int'], ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
-  ['duration_sum_ms', 'bigint'], ['duration_max_ms', 'int'], ['last_call_at', 'timestamptz'], ['latency', 'jsonb'],
+  ['duration_sum_ms', 'bigint'], ['duration_max_ms', 'int'], ['last_call_at', 'timestamptz'],
+  ['latency_zeros', 'int'], ['latency_bins', 'int[]'], ['latency_counts', 'int[]'],
 ];
 
 export const TOOL_LIST_COLUMNS: Columns = [
@@ -20,11 +21,40 @@ export const TOOL_LIST_COLUMNS: Columns = [
 export const TRAFFIC_TABLES = { minutes: 'traffic_minutes', hours: 'traffic_hours', days: 'traffic_days' } as const;
 export type TrafficGrain = keyof typeof TRAFFIC_TABLES;
 
-/** Adds one sketch's bins to another's, in SQL (the bins of latencySketch.ts). */
-export function mergedSketchSql(a: string, b: string): string {
-  return `(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb) from (
-    select k, sum(n) as n from (select key as k, value::text::bigint as n from jsonb_each(${a})
-                                 union all select key, value::text::bigint from jsonb_each(${b})) bins group by k) merged)`;
+/**
+ * The sketch-only rollup (latencyRollup.ts, migration 021): per server and per tool, with a week
+ * grain besides (weeks from Monday 00:00 UTC): a 90-day range reads ~13 weeks instead of 89 days
+ * of its largest sketches.
+ */
+export const LATENCY_TABLES = { minutes: 'latency_minutes', hours: 'latency_hours', days: 'latency_days', weeks: 'latency_weeks' } as const;
+export type LatencyGrain = keyof typeof LATENCY_TABLES;
+export const LATENCY_GRAINS = Object.keys(LATENCY_TABLES) as LatencyGrain[];
+/** Weeks start on Mondays: 1970-01-05 was one. */
+export const WEEK_ORIGIN_MS = 4 * 86_400_000;
+export const LATENCY_COLUMNS: Columns = [
+  ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ['zeros', 'int'], ['bins', 'int[]'], ['counts', 'int[]'],
+];
+
+/** The upsert of one grain's sketches: counts of equal bins added, bins kept ascending. */
+export function upsertLatencySql(grain: LatencyGrain, source: string): string {
+  const table = LATENCY_TABLES[grain];
+  const names = LATENCY_COLUMNS.map(([name]) => name).join(', ');
+  return `insert into ${table} (${names})
+  select ${names} from ${source}
+  on conflict (workspace_id, bucket, server_id, tool_name) do update set
+    zeros = ${table}.zeros + excluded.zeros,
+    ${mergedBinsSql(table, 'bins', 'counts')}`;
+}
+
+/**
+ * `(bins, counts) = …` of an upsert: the stored sketch's and the excluded row's bins merged, counts
+ * of equal bins added, bins kept ascending (latencySketch.ts). Arrays rather than jsonb: the jsonb
+ * merge (jsonb_each of both, jsonb_object_agg) was the larger part of the rollup upserts' cost
+ * (docs/analytics.md "Rollups").
+ */
+export function mergedBinsSql(table: string, bins: string, counts: string): string {
+  return `(${bins}, ${counts}) = (select coalesce(array_agg(k order by k), '{}'), coalesce(array_agg(n order by k), '{}')
+      from (select k, sum(n)::int as n from unnest(${table}.${bins} || excluded.${bins}, ${table}.${counts} || excluded.${counts}) as u(k, n) group by k) merged)`;
 }
 
 const summed = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens', 'duration_sum_ms'];
@@ -42,7 +72,8 @@ export function upsertTrafficSql(grain: TrafficGrain, source: string): string {
     ${summed.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(',\n    ')},
     duration_max_ms = greatest(${table}.duration_max_ms, excluded.duration_max_ms),
     last_call_at = greatest(${table}.last_call_at, excluded.last_call_at),
-    latency = ${mergedSketchSql(`${table}.latency`, 'excluded.latency')}`;
+    latency_zeros = ${table}.latency_zeros + excluded.latency_zeros,
+    ${mergedBinsSql(table, 'latency_bins', 'latency_counts')}`;
 }
 
 /** A server's newest list replaces the one held (an older list written late does not). */

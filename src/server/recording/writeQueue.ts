@@ -228,6 +228,9 @@ export class WriteQueue {
     let segments: number[];
     if (this.retrying) ({ taken, ticket, segments } = this.retrying);
     else {
+      // The token counts of the calls settled since the last write, counted on the tokenizer
+      // thread meanwhile (trafficRollup.ts): usually back already; waited for a moment if not.
+      await this.rows.traffic.ready();
       taken = this.rows.take(limit, all);
       ticket = this.nextTicket();
       segments = this.journal?.take([...taken.sessions, ...taken.calls, ...taken.batch.messages]) ?? [];

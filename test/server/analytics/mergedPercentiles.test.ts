@@ -1,6 +1,6 @@
 import type { AnalyticsOverviewResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
 import { writeBatch } from '../../../src/server/recording/batchWriter';
-import type { QueuedToolCall } from '../../../src/server/recording/rows';
+import type { QueuedSession, QueuedToolCall } from '../../../src/server/recording/rows';
 import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
 import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
@@ -38,7 +38,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
   let t: TestApp;
   let account: TestAccount;
   const servers: string[] = [];
-  const calls: { server: string; tool: string; endedMs: number; duration: number }[] = [];
+  const calls: { server: string; tool: string; client: string; endedMs: number; duration: number }[] = [];
+  const CLIENTS = ['agent-a', 'agent-b'];
   const midnight = Math.floor(Date.now() / 86_400_000) * 86_400_000;
   const start = midnight - 4 * 3_600_000 - 13 * 60_000; // 19:47 yesterday (UTC) …
   const end = midnight + 4 * 3_600_000 + 9 * 60_000; // … 04:09 today
@@ -52,6 +53,17 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     }
     const next = random(42);
     const rollup = new TrafficRollup();
+    // A session per server and client: a call's client is its session's (the client filter reads the full-key rows).
+    const sessionId = (server: string, client: string) => `session-${server}-${client}`;
+    for (const server of servers) {
+      for (const client of CLIENTS) {
+        rollup.noteSession({
+          row: { id: sessionId(server, client), workspace_id: account.workspaceId, server_id: server, client_name: client, started_at: new Date(start - 60_000).toISOString(), argument_tokens: 0, result_tokens: 0, definition_tokens: 0 },
+          announced: true,
+          endAnnounced: false,
+        } as unknown as QueuedSession);
+      }
+    }
     const total = 24_000;
     for (let i = 0; i < total; i++) {
       const server = servers[i % 2];
@@ -59,10 +71,11 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       // Log-normal-ish durations: most calls fast, a long tail; the slow server ten times slower.
       const duration = Math.round(Math.exp(next() * 4 + next() * 3) * (i % 2 === 0 ? 1 : 10));
       const endedMs = start + Math.floor((i / total) * (end - start));
-      calls.push({ server, tool, endedMs, duration });
+      const client = CLIENTS[Math.floor(next() * 2)];
+      calls.push({ server, tool, client, endedMs, duration });
       const endedAt = new Date(endedMs).toISOString();
       rollup.add({
-        id: `call-${i}`, workspace_id: account.workspaceId, server_id: server, server_name: null, session_id: 'no-session', jsonrpc_id: String(i),
+        id: `call-${i}`, workspace_id: account.workspaceId, server_id: server, server_name: null, session_id: sessionId(server, client), jsonrpc_id: String(i),
         tool_name: tool, arguments: { i }, result: { content: [{ type: 'text', text: 'ok' }] }, error_message: null, status: 'ok',
         started_at: new Date(endedMs - duration).toISOString(), ended_at: endedAt, duration_ms: duration, request_bytes: 20, response_bytes: 40,
         tokens_estimate: 15, meta: null, traceparent: null, request_seq: 1, request_payload: '', request_truncated: false,
@@ -97,6 +110,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     ['a ragged range across midnight', start + 23 * 60_000, end - 31 * 60_000],
     ['every call', start - 86_400_000, end + 60_000],
     ['one hour and a bit', midnight + 60 * 60_000, midnight + 2 * 3_600_000 + 7 * 60_000],
+    // Whole weeks (Monday to Monday) hold both days of calls: the sketch-only rollup's week rows.
+    ['twenty days around every call', start - 10 * 86_400_000, end + 10 * 86_400_000],
   ])('%s: per server, per tool and overall within 1 %% of exact', async (_name, fromMs, toMs) => {
     const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
     const summary = await get<PerformanceSummaryResult>(`performance?format=summary&${range}`);
@@ -122,9 +137,9 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
   it('hour and day rollups hold exactly what the minute rollups hold', async () => {
     const sums = await t.database.db.query<{ grain: string; calls: number; latency_count: number }>(
       `select grain, sum(calls)::int as calls, sum(n)::int as latency_count from (
-         select 'minutes' as grain, calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) as n from traffic_minutes
-         union all select 'hours', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_hours
-         union all select 'days', calls, (select coalesce(sum(value::text::bigint), 0) from jsonb_each(latency)) from traffic_days) g
+         select 'minutes' as grain, calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) as n from traffic_minutes
+         union all select 'hours', calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) from traffic_hours
+         union all select 'days', calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) from traffic_days) g
        group by grain order by grain`,
     );
     expect(sums).toEqual([
@@ -132,5 +147,46 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       { grain: 'hours', calls: calls.length, latency_count: calls.length },
       { grain: 'minutes', calls: calls.length, latency_count: calls.length },
     ]);
+  });
+
+  it('the sketch-only rollup (per server, per tool) holds every answered call once at each grain, weeks too', async () => {
+    const sums = await t.database.db.query<{ grain: string; per_server: number; per_tool: number; server_rows: number; tool_rows: number }>(
+      `select grain, sum(n) filter (where tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
+              count(*) filter (where tool_name is null)::int as server_rows, count(*) filter (where tool_name is not null)::int as tool_rows
+       from (select 'minutes' as grain, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) as n from latency_minutes
+             union all select 'hours', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_hours
+             union all select 'days', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days
+             union all select 'weeks', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_weeks) g
+       group by grain order by grain`,
+    );
+    expect(sums.map(({ grain, per_server, per_tool }) => ({ grain, per_server, per_tool }))).toEqual(
+      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({ grain, per_server: calls.length, per_tool: calls.length })),
+    );
+    // Two servers × three tools: each bucket has at most one row per server and one per tool.
+    const [days] = sums;
+    expect(days.server_rows).toBe(2 * 2); // two UTC days, two servers
+    expect(days.tool_rows).toBe(2 * 2 * 3);
+    // Bins stay ascending and distinct after merges on conflict (the reader relies on neither, the upsert keeps both).
+    const unsorted = await t.database.db.query<{ n: number }>(
+      `select count(*)::int as n from latency_hours where bins <> array(select unnest(bins) order by 1) or cardinality(bins) <> cardinality(counts)`,
+    );
+    expect(unsorted[0].n).toBe(0);
+  });
+
+  it('filtered by client, percentiles come from the full-key rows and stay within 1 % of exact', async () => {
+    const fromMs = start + 23 * 60_000;
+    const toMs = end - 31 * 60_000;
+    const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+    const summary = await get<PerformanceSummaryResult>(`performance?format=summary&${range}&client=agent-b`);
+    expect(summary.servers).toHaveLength(2);
+    for (const server of summary.servers) {
+      const exact = within(fromMs, toMs, (call) => call.server === server.serverId && call.client === 'agent-b');
+      expect(server.calls).toBe(exact.length);
+      for (const [q, key] of Q) expectWithinOnePercent(server[key], exactQuantile(exact, q), `agent-b on ${server.serverName} ${key}`);
+    }
+    const overview = await get<AnalyticsOverviewResult>(`overview?${range}&client=agent-b`);
+    const exact = within(fromMs, toMs, (call) => call.client === 'agent-b');
+    expect(overview.totals.calls).toBe(exact.length);
+    expectWithinOnePercent(overview.totals.p95Ms, exactQuantile(exact, 0.95), 'agent-b p95');
   });
 });

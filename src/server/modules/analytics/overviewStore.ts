@@ -1,7 +1,8 @@
 import type { AnalyticsOverviewResult, OverviewTotals } from '../../../contract/analytics';
 import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
-import { ERRORS_SQL, groupKey, mergedSketches, roundRate, TOKENS_SQL } from './rollupScope';
+import { ERRORS_SQL, groupKey, roundRate, TOKENS_SQL } from './rollupScope';
+import { mergedSketches } from './sketchReads';
 import { coarsestFor, describeRange, previousRange, seriesStarts, stepMs, type TimeRange } from './timeRange';
 
 // GET …/analytics/overview: the range's totals against the period before it, and calls, errors,
@@ -16,7 +17,6 @@ export async function analyticsOverview(context: AnalyticsContext): Promise<Anal
 export async function rangeTotals(context: AnalyticsContext, range: TimeRange): Promise<OverviewTotals> {
   const scope = context.scope();
   const source = scope.source(range.fromMs, range.toMs, 'days');
-  const sketchScope = context.scope();
   const [rows, sketches] = await Promise.all([
     context.db.query<{ calls: number; errors: number; sessions: number; clients: number; tokens: number; cost: number }>(
       `select coalesce(sum(r.calls), 0)::float8 as calls, coalesce(sum(${ERRORS_SQL}), 0)::float8 as errors,
@@ -26,7 +26,7 @@ export async function rangeTotals(context: AnalyticsContext, range: TimeRange): 
        from ${source} ${scope.priceJoin}`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, 'days'), 'null'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
   ]);
   const row = rows[0];
   const sketch = sketches.get('');
@@ -52,7 +52,6 @@ async function rangeSeries(context: AnalyticsContext): Promise<AnalyticsOverview
   const { range } = context;
   const scope = context.scope();
   const source = scope.source(range.fromMs, range.toMs, coarsestFor(range.step));
-  const sketchScope = context.scope();
   const bin = stepBin(range);
   const [rows, sketches] = await Promise.all([
     context.db.query<{ t: Date | string; calls: number; errors: number; cost: number }>(
@@ -60,7 +59,7 @@ async function rangeSeries(context: AnalyticsContext): Promise<AnalyticsOverview
        from ${source} ${scope.priceJoin} group by 1`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, coarsestFor(range.step)), bin),
+    mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'server', bin),
   ]);
   const byStart = new Map(rows.map((row) => [groupKey(row.t), row]));
   return seriesStarts(range).map((start) => {

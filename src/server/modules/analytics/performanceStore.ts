@@ -2,7 +2,8 @@ import type { PerformanceSeriesResult, PerformanceSummaryResult } from '../../..
 import type { LatencySketch } from '../../recording/latencySketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { stepBin } from './overviewStore';
-import { groupKey, mergedSketches, roundRate } from './rollupScope';
+import { groupKey, roundRate } from './rollupScope';
+import { mergedSketches } from './sketchReads';
 import { coarsestFor, describeRange, seriesStarts } from './timeRange';
 
 // GET …/analytics/performance: with format=summary, latency percentiles and errors by class per
@@ -32,32 +33,30 @@ function latencySummary(row: LatencyRow, sketch: LatencySketch | undefined) {
   };
 }
 
-async function latencyGroups<K extends object>(context: AnalyticsContext, groupBy: string, sketchGroup: string) {
+export async function performanceSummary(context: AnalyticsContext): Promise<PerformanceSummaryResult> {
   const { range } = context;
   const scope = context.scope();
-  const sketchScope = context.scope();
-  return Promise.all([
-    context.db.query<K & LatencyRow>(
-      `select ${groupBy}, sum(r.calls)::float8 as calls, sum(r.protocol_errors)::float8 as protocol, sum(r.server_errors)::float8 as server,
+  // Servers and tools in one scan of the traffic rows (tool_name null: a server's row).
+  const [rows, serverSketches, toolSketches] = await Promise.all([
+    context.db.query<{ server_id: string; tool_name: string | null } & LatencyRow>(
+      `select r.server_id, case when grouping(r.tool_name) = 1 then null else r.tool_name end as tool_name,
+              sum(r.calls)::float8 as calls, sum(r.protocol_errors)::float8 as protocol, sum(r.server_errors)::float8 as server,
               sum(r.tool_errors)::float8 as tool, max(r.duration_max_ms)::float8 as max_ms
-       from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by ${groupBy}`,
+       from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> ''
+       group by grouping sets ((r.server_id), (r.server_id, r.tool_name))`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, 'days'), sketchGroup),
-  ]);
-}
-
-export async function performanceSummary(context: AnalyticsContext): Promise<PerformanceSummaryResult> {
-  const [[servers, serverSketches], [tools, toolSketches]] = await Promise.all([
-    latencyGroups<{ server_id: string }>(context, 'r.server_id', 'r.server_id::text'),
-    latencyGroups<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.server_id::text || '/' || r.tool_name`),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'r.server_id::text'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'tool', `r.server_id::text || '/' || r.tool_name`),
   ]);
   return {
-    range: describeRange(context.range),
-    servers: servers
+    range: describeRange(range),
+    servers: rows
+      .filter((row) => row.tool_name === null)
       .map((row) => ({ serverId: row.server_id, serverName: context.serverName(row.server_id), ...latencySummary(row, serverSketches.get(row.server_id)) }))
       .sort((a, b) => b.calls - a.calls),
-    tools: tools
+    tools: rows
+      .filter((row): row is typeof row & { tool_name: string } => row.tool_name !== null)
       .map((row) => ({
         serverId: row.server_id,
         serverName: context.serverName(row.server_id),
@@ -73,14 +72,13 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
   const bin = stepBin(range);
   const coarsest = coarsestFor(range.step);
   const scope = context.scope();
-  const sketchScope = context.scope();
   const [rows, sketches] = await Promise.all([
     context.db.query<{ t: Date | string; server_id: string; calls: number }>(
       `select ${bin} as t, r.server_id, sum(r.calls)::float8 as calls from ${scope.source(range.fromMs, range.toMs, coarsest)}
        where r.tool_name <> '' group by 1, 2`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, coarsest), `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
+    mergedSketches(context, range.fromMs, range.toMs, coarsest, 'server', `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
   ]);
   const calls = new Map<string, number>();
   const serverIds = new Set<string>();

@@ -1,12 +1,10 @@
-import type { Queryable } from '../../db/database';
 import type { EffectivePrices } from '../../../contract/pricing';
-import { LatencySketch, type SketchBins } from '../../recording/latencySketch';
-import type { TrafficGrain } from '../../recording/trafficSql';
-import { coverRange } from './timeRange';
+import { LATENCY_TABLES, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
+import { coverRange, type CoverSegment } from './timeRange';
 
 // SQL over the traffic rollups of one workspace: the rows covering a range (timeRange.ts), the
-// optional filters, the cost of a row at the workspace's prices, and latency sketches merged per
-// group. Every value travels as a numbered parameter.
+// optional filters, the cost of a row at the workspace's prices, and the sketch-only rows
+// (sketchReads.ts). Every value travels as a numbered parameter.
 
 export interface RollupFilters {
   serverId?: string;
@@ -34,18 +32,37 @@ export class RollupScope {
 
   /** `(…) r`: the rollup rows of [fromMs, toMs), read at no grain coarser than `coarsest`. */
   source(fromMs: number, toMs: number, coarsest: TrafficGrain): string {
-    const ws = this.param(this.workspaceId);
     const filters: string[] = [];
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     if (this.filters.client) filters.push(`client_name = ${this.param(this.filters.client)}`);
-    const parts = coverRange(fromMs, toMs, coarsest).map(
+    return this.covered(coverRange(fromMs, toMs, coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], filters);
+  }
+
+  /**
+   * `(…) r`: the sketch-only rows (latency_*) of [fromMs, toMs): per tool when `perTool` (the tool
+   * filter applies), else per server (tool_name null). The client filter cannot apply to them.
+   * `coarsest` 'weeks': whole weeks, then days, hours and minutes at the ends.
+   */
+  sketchSource(fromMs: number, toMs: number, coarsest: LatencyGrain, perTool: boolean): string {
+    const filters: string[] = [];
+    if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
+    if (!perTool) filters.push('tool_name is null');
+    else if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
+    else filters.push('tool_name is not null');
+    const segments = coarsest === 'weeks' ? coverRange(fromMs, toMs, 'days', true) : coverRange(fromMs, toMs, coarsest);
+    return this.covered(segments, (grain) => LATENCY_TABLES[grain], filters);
+  }
+
+  private covered(segments: CoverSegment[], table: (grain: LatencyGrain) => string, filters: string[]): string {
+    const ws = this.param(this.workspaceId);
+    const parts = segments.map(
       (segment) =>
-        `select * from ${segment.table} where workspace_id = ${ws} and bucket >= ${this.param(new Date(segment.fromMs).toISOString())}::timestamptz` +
+        `select * from ${table(segment.grain)} where workspace_id = ${ws} and bucket >= ${this.param(new Date(segment.fromMs).toISOString())}::timestamptz` +
         ` and bucket < ${this.param(new Date(segment.toMs).toISOString())}::timestamptz${filters.map((f) => ` and ${f}`).join('')}`,
     );
     // An empty range still needs a row source of the right shape.
-    if (parts.length === 0) parts.push(`select * from traffic_minutes where false`);
+    if (parts.length === 0) parts.push(`select * from ${table('minutes')} where false`);
     return `(${parts.join('\n union all ')}) r`;
   }
 
@@ -67,24 +84,6 @@ export class RollupScope {
     const tokens = `((r.definition_tokens + r.result_tokens) * ${input}::float8 + r.argument_tokens * ${output}::float8) * ${factor}::float8 / 1000000.0`;
     return this.prices.toolPrices.length === 0 ? tokens : `(${tokens} + r.calls * coalesce(tp.price_per_call, 0)::float8)`;
   }
-}
-
-/**
- * Latency sketches merged per group: each rollup row's bins added into its group's sketch. The
- * merge runs here rather than in SQL: unnesting every row's jsonb into (bin, count) rows and
- * grouping them cost the database several times what reading the rows costs (docs/benchmarks.md).
- * `group` is an SQL expression over r (or 'null' for one group); `source` a RollupScope.source of the same scope.
- */
-export async function mergedSketches(db: Queryable, scope: RollupScope, source: string, group: string): Promise<Map<string, LatencySketch>> {
-  const rows = await db.query<{ grp: unknown; latency: SketchBins | string }>(`select ${group} as grp, r.latency from ${source} where r.latency <> '{}'::jsonb`, scope.params);
-  const sketches = new Map<string, LatencySketch>();
-  for (const row of rows) {
-    const key = groupKey(row.grp);
-    let sketch = sketches.get(key);
-    if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
-    sketch.addBins(typeof row.latency === 'string' ? (JSON.parse(row.latency) as SketchBins) : row.latency);
-  }
-  return sketches;
 }
 
 /** A group value as a map key: times as ISO, the rest as text ('' for null). */

@@ -1,5 +1,5 @@
 import { DEFAULT_ANALYTICS_RANGE, RANGE_MS, type AnalyticsRange, type ResolvedRange, type SeriesStep } from '../../../contract/analytics';
-import { TRAFFIC_TABLES, type TrafficGrain } from '../../recording/trafficSql';
+import { WEEK_ORIGIN_MS, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
 
 // The time range of an analytics call and the rollup rows that cover it. Rollups exist per minute,
 // hour and day (migration 011), all current; a range is read as whole days where it holds whole
@@ -10,7 +10,9 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const STEP_MS: Record<SeriesStep, number> = { '1m': MINUTE, '1h': HOUR, '1d': DAY };
-const GRAIN_MS: Record<TrafficGrain, number> = { minutes: MINUTE, hours: HOUR, days: DAY };
+const GRAIN_MS: Record<LatencyGrain, number> = { minutes: MINUTE, hours: HOUR, days: DAY, weeks: 7 * DAY };
+/** Where a grain's buckets start: the epoch, except weeks (Mondays). */
+const GRAIN_ORIGIN_MS: Record<LatencyGrain, number> = { minutes: 0, hours: 0, days: 0, weeks: WEEK_ORIGIN_MS };
 
 export interface TimeRange {
   preset: AnalyticsRange | null;
@@ -61,30 +63,33 @@ export function seriesStarts(range: TimeRange): number[] {
 }
 
 export interface CoverSegment {
-  table: string;
+  grain: LatencyGrain;
   fromMs: number;
   toMs: number;
 }
 
 /**
  * Rollup segments that together hold exactly [fromMs, toMs) (minute-aligned), using no grain
- * coarser than `coarsest` (a series by hour must not read day rows).
+ * coarser than `coarsest` (a series by hour must not read day rows); `weeks`: whole weeks too,
+ * where `coarsest` is days (only the sketch-only rollup has a week grain).
  */
-export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain): CoverSegment[] {
-  const grains: TrafficGrain[] = coarsest === 'days' ? ['days', 'hours', 'minutes'] : coarsest === 'hours' ? ['hours', 'minutes'] : ['minutes'];
+export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain, weeks = false): CoverSegment[] {
+  const grains: LatencyGrain[] =
+    coarsest === 'days' ? [...(weeks ? (['weeks'] as const) : []), 'days', 'hours', 'minutes'] : coarsest === 'hours' ? ['hours', 'minutes'] : ['minutes'];
   const segments: CoverSegment[] = [];
   const fill = (a: number, b: number, level: number): void => {
     if (a >= b) return;
     const grain = grains[level];
     const size = GRAIN_MS[grain];
     if (grain === 'minutes') {
-      segments.push({ table: TRAFFIC_TABLES.minutes, fromMs: a, toMs: b });
+      segments.push({ grain, fromMs: a, toMs: b });
       return;
     }
-    const start = Math.ceil(a / size) * size;
-    const end = Math.floor(b / size) * size;
+    const origin = GRAIN_ORIGIN_MS[grain];
+    const start = origin + Math.ceil((a - origin) / size) * size;
+    const end = origin + Math.floor((b - origin) / size) * size;
     if (start >= end) return fill(a, b, level + 1);
-    segments.push({ table: TRAFFIC_TABLES[grain], fromMs: start, toMs: end });
+    segments.push({ grain, fromMs: start, toMs: end });
     fill(a, start, level + 1);
     fill(end, b, level + 1);
   };

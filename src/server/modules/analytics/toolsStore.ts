@@ -1,6 +1,7 @@
 import type { AnalyticsToolsResult } from '../../../contract/analytics';
 import type { AnalyticsContext } from './analyticsContext';
-import { ERRORS_SQL, mergedSketches, roundRate } from './rollupScope';
+import { ERRORS_SQL, roundRate } from './rollupScope';
+import { mergedSketches } from './sketchReads';
 import { describeRange } from './timeRange';
 
 // GET …/analytics/tools: every tool called in the range, most called first.
@@ -8,7 +9,6 @@ import { describeRange } from './timeRange';
 export async function analyticsTools(context: AnalyticsContext): Promise<AnalyticsToolsResult> {
   const { range } = context;
   const scope = context.scope();
-  const sketchScope = context.scope();
   const [rows, sketches] = await Promise.all([
     context.db.query<{ server_id: string; tool_name: string; calls: number; errors: number; result_tokens: number; last_call_at: Date | string | null }>(
       `select r.server_id, r.tool_name, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors,
@@ -16,7 +16,7 @@ export async function analyticsTools(context: AnalyticsContext): Promise<Analyti
        from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by 1, 2 having sum(r.calls) > 0`,
       scope.params,
     ),
-    mergedSketches(context.db, sketchScope, sketchScope.source(range.fromMs, range.toMs, 'days'), `r.server_id::text || '/' || r.tool_name`),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'tool', `r.server_id::text || '/' || r.tool_name`),
   ]);
   return {
     range: describeRange(range),

@@ -1,0 +1,76 @@
+import type { LatencyGrain } from '../../recording/trafficSql';
+import { LatencySketch } from '../../recording/latencySketch';
+import type { AnalyticsContext } from './analyticsContext';
+import { groupKey } from './rollupScope';
+
+// Latency sketches of a range merged per group (docs/analytics.md "Reading"). Not filtered by
+// client, they come from the sketch-only rollup (latency_*, migration 021): a sketch per server
+// and bucket, or per tool and bucket when the view is per tool or filtered by tool — 4–32× fewer
+// sketches than the traffic rows. Filtered by client, only the traffic rows' own sketches (keyed
+// by client) can answer. The merge runs here rather than in SQL: unnesting every row's bins and
+// grouping them cost the database more than reading the rows (docs/benchmarks.md).
+
+/** 'server': groups no finer than a server; 'tool': groups by tool. */
+export type SketchLevel = 'server' | 'tool';
+
+/**
+ * `group` is an SQL expression over r (r.server_id, r.tool_name, r.bucket), or 'null' for one group.
+ * `coarsest`: the coarsest rows to read; 'weeks' only where the groups do not split the range in
+ * time (a week row's bucket is its Monday: a series by day must read days).
+ * Calls of a group without any answered call have no sketch: the map has no entry for it.
+ */
+export async function mergedSketches(
+  context: AnalyticsContext,
+  fromMs: number,
+  toMs: number,
+  coarsest: LatencyGrain,
+  level: SketchLevel,
+  group: string,
+): Promise<Map<string, LatencySketch>> {
+  const scope = context.scope();
+  const sketches = new Map<string, LatencySketch>();
+  const sketchOf = (grp: unknown): LatencySketch => {
+    const key = groupKey(grp);
+    let sketch = sketches.get(key);
+    if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
+    return sketch;
+  };
+  // The arrays travel as comma-separated text, read by parseInts: both drivers' generic array
+  // parsers cost ~2× as much per bin, and a range's rows hold ~250 bins each (docs/benchmarks.md).
+  // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
+  const byClient = Boolean(context.filters.client);
+  const source = byClient
+    ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
+    : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
+  const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
+  const rows = await context.db.query<{ grp: unknown; zeros: number; bins: string; counts: string }>(
+    `select ${group} as grp, ${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
+    scope.params,
+  );
+  const binList: number[] = [];
+  const countList: number[] = [];
+  for (const row of rows) {
+    binList.length = 0;
+    countList.length = 0;
+    sketchOf(row.grp).addArrays(row.zeros, parseInts(row.bins, binList), parseInts(row.counts, countList));
+  }
+  return sketches;
+}
+
+/** The integers of a comma-separated text ('-3,0,17'), appended to `into`. */
+export function parseInts(text: string, into: number[]): number[] {
+  if (text.length === 0) return into;
+  let value = 0;
+  let negative = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      into.push(negative ? -value : value);
+      value = 0;
+      negative = false;
+    } else if (c === 45) negative = true;
+    else value = value * 10 + (c - 48);
+  }
+  into.push(negative ? -value : value);
+  return into;
+}

@@ -1,0 +1,52 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { QueuedToolCall } from '../../../src/server/recording/rows';
+import { argumentTokens, resultTokens } from '../../../src/server/recording/tokenCounter';
+import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
+import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
+
+// Tokenizing runs on the tokenizer thread from the moment a call settles; the write that takes
+// the call finds its counts set, equal to what the recorder's thread would count itself (cut
+// payloads scaled to their whole size alike). A call whose counts are not back is counted in take.
+
+function settledCall(n: number, result: unknown, args: unknown = { query: `revenue by region ${n}`, limit: 20 }): QueuedToolCall {
+  return {
+    id: `call-${n}`, workspace_id: 'w', server_id: 's', server_name: null, session_id: 'no-session', jsonrpc_id: String(n), tool_name: 'search',
+    arguments: args, result, error_message: null, status: 'ok', started_at: new Date().toISOString(), ended_at: new Date().toISOString(), duration_ms: 12,
+    request_bytes: 4000, response_bytes: 9000, tokens_estimate: 0, meta: null, traceparent: null, request_seq: 1, request_payload: '', request_truncated: false,
+    response_seq: 2, response_kind: 'response', response_payload: '', response_truncated: false,
+  } as QueuedToolCall;
+}
+
+describe('token counts from the tokenizer thread', () => {
+  it('are set before the write takes the calls, exactly as counted on this thread', async () => {
+    expect(TokenizerThread.shared()).not.toBeNull();
+    const rollup = new TrafficRollup();
+    const calls = [
+      settledCall(1, { content: [{ type: 'text', text: 'Found 3 matching lines.\nline 1: revenue for region 4 rose 7 %' }] }),
+      settledCall(2, { error: { code: -32602, message: 'Unknown argument: colour' } }),
+      // Cut by the recorder: the start's tokens scaled to the whole size.
+      settledCall(3, { truncated: true, preview: '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"' + 'lorem ipsum '.repeat(40) }, { truncated: true, preview: '{"query":"' + 'x'.repeat(100) }),
+      settledCall(4, null, null),
+    ];
+    for (const call of calls) rollup.add(call);
+    await rollup.ready(10_000);
+    for (const call of calls) {
+      expect(call.argument_tokens).toBe(argumentTokens({ ...call, argument_tokens: undefined } as QueuedToolCall));
+      expect(call.result_tokens).toBe(resultTokens({ ...call, result_tokens: undefined } as QueuedToolCall));
+    }
+    expect(calls[0].result_tokens).toBe(countTokens('Found 3 matching lines.\nline 1: revenue for region 4 rose 7 %'));
+    expect(calls[2].result_tokens).toBeGreaterThan(countTokens(String((calls[2].result as { preview: string }).preview)));
+    expect(calls[3].argument_tokens).toBe(0);
+    const { traffic } = rollup.take();
+    expect(traffic?.minutes[0].result_tokens).toBe(calls.reduce((sum, call) => sum + (call.result_tokens ?? 0), 0));
+  });
+
+  it('a call taken before its counts are back is counted by the write itself', () => {
+    const rollup = new TrafficRollup();
+    const call = settledCall(5, { content: [{ type: 'text', text: 'counted right away' }] });
+    rollup.add(call);
+    const { traffic } = rollup.take();
+    expect(call.result_tokens).toBe(countTokens('counted right away'));
+    expect(traffic?.minutes[0].result_tokens).toBe(call.result_tokens);
+  });
+});
