@@ -176,7 +176,7 @@ describeInBrowser('servers journey', () => {
     expect(await toast('Server Offline').count()).toBe(0);
     await upstream.stop();
     upstreamStopped = true;
-    await toast('Server Offline').waitFor({ timeout: 30_000 });
+    await toast('Server Offline').waitFor({ timeout: 60_000 });
     expect(await toast('Server Offline').innerText()).toContain('Everything is not responding to health checks');
     // The overview's server list turns offline with it, without a reload.
     await page.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();
