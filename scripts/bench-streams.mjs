@@ -60,11 +60,19 @@ async function toolscopeChild() {
   const { loadConfig, generateSecret } = require('../src/server/config.ts');
   const db = await openDatabase({});
   await migrate(db);
-  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent' }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000 });
+  // The bench measures capacity, not the tenant limits: every call of the run may be in flight at
+  // once (the defaults, 1,000 per server and 2,000 per workspace, would refuse the rest by design,
+  // with their JSON-RPC error), and the workspace is on the plan without a monthly call limit.
+  const inFlight = SESSIONS * CALLS;
+  const config = loadConfig(
+    { TOOLSCOPE_LOG_LEVEL: 'silent' },
+    { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, callsInFlightPerServer: inFlight, callsInFlightPerWorkspace: inFlight },
+  );
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const [user] = await db.query("insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id");
+  await db.query("insert into subscriptions (user_id, plan) values ($1, 'enterprise')", [user.id]);
   const [ws] = await db.query("insert into workspaces (name, owner_id) values ('Bench', $1) returning id", [user.id]);
   const key = 'bench-streams-key-000000000000000';
   const [server] = await db.query('insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id', [ws.id, 'bench', process.env.BENCH_UPSTREAM_URL, key]);
