@@ -180,7 +180,12 @@ describeInBrowser('servers journey', () => {
     await upstream.stop();
     upstreamStopped = true;
     const raised = toast('Server Offline').nth(shownBefore);
-    await raised.waitFor({ timeout: 60_000 });
+    await raised.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      // Seen only in full runs under load: say what the page showed instead, for whoever looks next.
+      const shown = await page.locator('[role=alert], [role=status]').allInnerTexts();
+      const statuses = await page.getByTestId('server-status').allInnerTexts();
+      throw new Error(`${String(error)}\ntoasts and alerts on the page: ${JSON.stringify(shown)}\nserver statuses: ${JSON.stringify(statuses)}`);
+    });
     expect(await raised.innerText()).toContain('Everything is not responding to health checks');
     // The overview's server list turns offline with it, without a reload.
     await page.getByTestId('server-status').filter({ hasText: 'Offline' }).waitFor();

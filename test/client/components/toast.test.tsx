@@ -47,6 +47,19 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
     expect(within(toastArea()).getAllByRole('status')).toHaveLength(1);
   });
 
+  it('replaces a toast that stays until closed, too (a Server Offline must not wait behind it)', async () => {
+    renderWithProviders(<p>page</p>);
+    act(() => {
+      showToast({ title: 'Sticky', duration: null });
+    });
+    await screen.findByText('Sticky');
+    act(() => {
+      showToast({ title: 'Server Offline', description: 'Everything is not responding to health checks', variant: 'destructive' });
+    });
+    expect(await screen.findByText('Server Offline')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Sticky')).not.toBeInTheDocument());
+  });
+
   it('renders the destructive variant as an alert', async () => {
     renderWithProviders(<p>page</p>);
     act(() => {

@@ -19,6 +19,10 @@ export default function ToastHost({ area }: { area: HTMLElement }) {
     };
     return toastBridge.connect({
       show: (id, duration) => {
+        // SPEC: a new toast replaces the previous one. notistack's limit keeps a persistent toast
+        // on screen and queues the new one behind it (a 'Server Offline' could wait forever), so
+        // whatever is shown is closed first.
+        provider.current?.closeSnackbar();
         provider.current?.enqueueSnackbar({
           key: id,
           message: '',
