@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './queryFields';
 import { EffectivePrices } from './pricing';
 
 // The five analytics calls of SPEC §7 (GET /api/v1/workspaces/{workspaceId}/analytics/…), read from
@@ -22,7 +23,6 @@ export type SeriesStep = (typeof SERIES_STEPS)[number];
 /** Client names as the rollups hold an agent that sent no clientInfo. */
 export const UNKNOWN_CLIENT = '';
 
-const isoTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 date-time' });
 const filterText = (what: string) => z.string().min(1, `${what} must not be empty`).max(200, `${what} must be at most 200 characters`);
 
 const rangeFields = {

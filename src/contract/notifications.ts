@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuid } from './queryFields';
 
 // SPEC §3 Notification. Owned by the notifications module; other modules raise them through
 // the server's NotificationService and the live stream carries them as { type: 'notification' }.
@@ -38,7 +39,6 @@ export type NotificationDto = z.infer<typeof NotificationDto>;
 
 // ---- calls of SPEC §7 Notifications (docs/notifications.md) ----
 
-const uuid = z.uuid({ message: 'Expected a UUID' });
 /** Query strings carry booleans as text; anything but true/false is a 400 naming the field. */
 const queryBoolean = z.enum(['true', 'false'], { message: "Expected 'true' or 'false'" }).transform((v) => v === 'true');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime, uuid } from './queryFields';
 
 // Sessions, messages and tool calls as the API and the live stream carry them (SPEC §7 Sessions,
 // Tool calls; docs/api.md "Sessions and tool calls"). The proxy's recorder writes the rows; the
@@ -102,8 +103,6 @@ export type ToolCallDto = z.infer<typeof ToolCallDto>;
 
 // ---- query strings (every value arrives as a string; bad values give 400 naming the field) ----
 
-const isoTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 date-time' });
-const uuid = z.uuid({ message: 'Expected a UUID' });
 const pageLimit = (max: number, fallback: number) =>
   z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
 const pageOffset = z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(0, 'Must be 0 or more').max(10_000_000).default(0);
@@ -264,87 +263,3 @@ export const ToolCallsLive = z.object({
   toolCalls: z.array(ToolCallDto),
 });
 export type ToolCallsLive = z.infer<typeof ToolCallsLive>;
-
-export const TIME_SERIES_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
-export type TimeSeriesPeriod = (typeof TIME_SERIES_PERIODS)[number];
-export const TIME_SERIES_INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
-export type TimeSeriesInterval = (typeof TIME_SERIES_INTERVALS)[number];
-export const DURATION_MS: Record<TimeSeriesPeriod | TimeSeriesInterval, number> = {
-  '1m': 60_000,
-  '5m': 5 * 60_000,
-  '15m': 15 * 60_000,
-  '1h': 3_600_000,
-  '6h': 6 * 3_600_000,
-  '24h': 24 * 3_600_000,
-  '1d': 24 * 3_600_000,
-  '7d': 7 * 24 * 3_600_000,
-  '30d': 30 * 24 * 3_600_000,
-};
-/** The interval used when a period is asked for without one. */
-export const DEFAULT_INTERVAL: Record<TimeSeriesPeriod, TimeSeriesInterval> = {
-  '1h': '1m',
-  '6h': '5m',
-  '24h': '1h',
-  '7d': '1h',
-  '30d': '1d',
-};
-export const TIME_SERIES_MAX_POINTS = 1500;
-
-export const TimeSeriesQuery = z
-  .object({
-    period: z.enum(TIME_SERIES_PERIODS, { message: `Expected one of ${TIME_SERIES_PERIODS.join(', ')}` }).default('24h'),
-    interval: z.enum(TIME_SERIES_INTERVALS, { message: `Expected one of ${TIME_SERIES_INTERVALS.join(', ')}` }).optional(),
-    serverId: uuid.optional(),
-  })
-  .refine((q) => !q.interval || DURATION_MS[q.interval] <= DURATION_MS[q.period], {
-    message: 'Must not be longer than the period',
-    path: ['interval'],
-  })
-  .refine((q) => !q.interval || DURATION_MS[q.period] / DURATION_MS[q.interval] <= TIME_SERIES_MAX_POINTS, {
-    message: `Too many points for this period (at most ${TIME_SERIES_MAX_POINTS})`,
-    path: ['interval'],
-  });
-export type TimeSeriesQuery = z.input<typeof TimeSeriesQuery>;
-
-export const TimeSeriesPoint = z.object({
-  /** Start of the bucket (ISO, UTC). */
-  bucket: z.string(),
-  calls: z.number().int(),
-  errors: z.number().int(),
-  avgDurationMs: z.number().nullable(),
-  /** Estimated from the duration histogram; absent when the bucket has no calls. */
-  p95DurationMs: z.number().nullable().optional(),
-  tokens: z.number().int(),
-});
-export type TimeSeriesPoint = z.infer<typeof TimeSeriesPoint>;
-
-export const TimeSeries = z.object({
-  period: z.enum(TIME_SERIES_PERIODS),
-  interval: z.enum(TIME_SERIES_INTERVALS),
-  /** Oldest first; every bucket of the period is present (zeros where nothing happened). */
-  points: z.array(TimeSeriesPoint),
-});
-export type TimeSeries = z.infer<typeof TimeSeries>;
-
-// ---- dashboard overview (GET …/dashboard/overview) ----
-
-export const AnalyticsOverviewQuery = z.object({
-  /** Start of "today" as the viewer sees it (the client sends its local midnight); default UTC midnight. */
-  since: isoTime.optional(),
-});
-export type AnalyticsOverviewQuery = z.input<typeof AnalyticsOverviewQuery>;
-
-export const AnalyticsOverview = z.object({
-  since: z.string(),
-  servers: z.object({ total: z.number().int(), online: z.number().int(), offline: z.number().int() }),
-  sessions: z.object({ today: z.number().int(), active: z.number().int() }),
-  toolCalls: z.object({ today: z.number().int(), errors: z.number().int(), tokens: z.number().int() }),
-  /** errors / calls since `since`, 0..1; 0 with no calls. */
-  errorRate: z.number(),
-  /** p95 of today's call durations in ms; null with no finished calls. */
-  latencyP95Ms: z.number().nullable(),
-  /** The newest tool calls of the workspace (at most 10), newest first. */
-  latestActivity: z.array(ToolCallDto),
-  lastActivityAt: z.string().nullable(),
-});
-export type AnalyticsOverview = z.infer<typeof AnalyticsOverview>;

@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AnalyticsOverviewResult } from '../../../src/contract/analytics';
 import { Paths } from '../../../src/contract/routes';
-import type { ActivityStreamResult, AnalyticsOverview, SessionListResult } from '../../../src/contract/sessions';
+import type { ActivityStreamResult, SessionListResult } from '../../../src/contract/sessions';
+import type { DashboardOverview } from '../../../src/contract/dashboard';
 import { bearer } from '../helpers/accounts';
 import { startEverything, type EverythingServer } from './support/everything';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
@@ -61,7 +62,7 @@ describe('how calls end', () => {
       const sessions = await get<SessionListResult>(`${Paths.sessions(ws)}?serverId=${server.id}`);
       expect(sessions.sessions).toHaveLength(1);
       expect(sessions.sessions[0]).toMatchObject({ callCount: 2, errorCount: 1 });
-      const overview = await get<AnalyticsOverview>(Paths.dashboardOverview(ws));
+      const overview = await get<DashboardOverview>(Paths.dashboardOverview(ws));
       expect(overview.toolCalls).toMatchObject({ today: 2, errors: 1 });
       expect(overview.errorRate).toBe(0.5);
       // The analytics screens read the rollups: the same call, the same error.
@@ -121,7 +122,7 @@ describe('how calls end', () => {
     expect(call.duration_ms).toBeGreaterThanOrEqual(1_000);
     const [session] = await t.database.db.query<{ error_count: number }>('select error_count from sessions where server_id = $1', [server.id]);
     expect(session.error_count).toBe(1);
-    const overview = await get<AnalyticsOverview>(Paths.dashboardOverview(t.account.workspaceId));
+    const overview = await get<DashboardOverview>(Paths.dashboardOverview(t.account.workspaceId));
     expect(overview.toolCalls.errors).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,7 +1,9 @@
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { insertSessions, insertToolCalls, insertUsage, minutesAgo, seedServer, seedWorkspace, type SeededWorkspace } from './seed';
-import type { ActivityStreamResult, AnalyticsOverview, TimeSeries, ToolCallsLive } from '../../../src/contract/sessions';
+import type { ActivityStreamResult, ToolCallsLive } from '../../../src/contract/sessions';
+import type { TimeSeries } from '../../../src/contract/timeSeries';
+import type { DashboardOverview } from '../../../src/contract/dashboard';
 
 const HOUR = 3_600_000;
 const floorTo = (time: number, step: number) => new Date(Math.floor(time / step) * step).toISOString();
@@ -192,7 +194,7 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
       const since = new Date(now - 4 * HOUR).toISOString();
       const res = await get(`${base()}/dashboard/overview?since=${encodeURIComponent(since)}`);
       expect(res.statusCode).toBe(200);
-      const overview = res.json<AnalyticsOverview>();
+      const overview = res.json<DashboardOverview>();
       expect(overview).toMatchObject({
         since,
         servers: { total: 3, online: 2, offline: 1 },
@@ -207,7 +209,7 @@ describe(`tool calls, activity stream and overview API (${engineName})`, () => {
 
     it('is all zeros for a workspace with nothing recorded', async () => {
       const empty = await seedWorkspace(t.database.db, t.config.secret, 'Empty');
-      const overview = (await get(`/api/v1/workspaces/${empty.workspaceId}/dashboard/overview`, empty.token)).json<AnalyticsOverview>();
+      const overview = (await get(`/api/v1/workspaces/${empty.workspaceId}/dashboard/overview`, empty.token)).json<DashboardOverview>();
       expect(overview).toMatchObject({
         servers: { total: 0, online: 0, offline: 0 },
         sessions: { today: 0, active: 0 },

@@ -1,10 +1,10 @@
-import type { AnalyticsOverview } from '../../../contract/sessions';
+import type { DashboardOverview } from '../../../contract/dashboard';
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 
 export const dashboardApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
-    getAnalyticsOverview: build.query<AnalyticsOverview, { workspaceId: string; since: string }>({
+    getDashboardOverview: build.query<DashboardOverview, { workspaceId: string; since: string }>({
       query: ({ workspaceId, since }) => ({ url: Paths.dashboardOverview(workspaceId), params: { since } }),
       // The live stream invalidates 'Analytics' when traffic or a server's status changes.
       providesTags: (_result, _error, { workspaceId }) => [{ type: 'Analytics', id: `overview-${workspaceId}` }],
@@ -12,7 +12,7 @@ export const dashboardApi = apiSlice.injectEndpoints({
   }),
 });
 
-export const { useGetAnalyticsOverviewQuery } = dashboardApi;
+export const { useGetDashboardOverviewQuery } = dashboardApi;
 
 /** The viewer's local midnight: "today" on the dashboard is the user's day, not UTC's. */
 export function startOfLocalDay(now: Date = new Date()): string {

@@ -1,17 +1,5 @@
-import type {
-  ActivityStreamQuery,
-  ActivityStreamResult,
-  ReplayQuery,
-  ReplayResult,
-  SessionDto,
-  SessionExportQuery,
-  SessionListQuery,
-  SessionListResult,
-  TimeSeries,
-  TimeSeriesQuery,
-  ToolCallsLive,
-  ToolCallsLiveQuery,
-} from '../../../contract/sessions';
+import type { ActivityStreamQuery, ActivityStreamResult, ReplayQuery, ReplayResult, SessionDto, SessionExportQuery, SessionListQuery, SessionListResult, ToolCallsLive, ToolCallsLiveQuery } from '../../../contract/sessions';
+import type { TimeSeries, TimeSeriesQuery } from '../../../contract/timeSeries';
 import { Paths } from '../../../contract/routes';
 import { apiSlice } from '../../api/apiSlice';
 

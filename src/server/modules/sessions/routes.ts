@@ -1,17 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ActivityStreamQuery,
-  ActivityStreamResult,
-  ReplayQuery,
-  ReplayResult,
-  SESSION_EXPORT_MAX,
-  SessionDto,
-  SessionExportQuery,
-  SessionListQuery,
-  SessionListResult,
-} from '../../../contract/sessions';
+import { ActivityStreamQuery, ActivityStreamResult, ReplayQuery, ReplayResult, SESSION_EXPORT_MAX, SessionDto, SessionExportQuery, SessionListQuery, SessionListResult } from '../../../contract/sessions';
 import { notFound } from '../../http/errors';
 import { listActivity } from './activityStore';
 import { exportFilename, sessionsCsv, sessionsJson } from './sessionExport';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import type { AnalyticsOverview } from '../../../contract/sessions';
+import type { DashboardOverview } from '../../../contract/dashboard';
 import { toToolCallDto, type ToolCallRow } from '../sessions/mappers';
 import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { percentileFromHistogram } from './durationPercentile';
@@ -10,7 +10,7 @@ import { sumHistograms } from './usageHistogram';
 
 const LATEST_ACTIVITY = 10;
 
-export async function workspaceOverview(db: Queryable, workspaceId: string, since: Date): Promise<AnalyticsOverview> {
+export async function workspaceOverview(db: Queryable, workspaceId: string, since: Date): Promise<DashboardOverview> {
   const sinceIso = since.toISOString();
   // Rollups are per minute: a minute that began before `since` but holds calls after it counts.
   const rollupWhere = `where u.workspace_id = $1 and u.bucket >= date_trunc('minute', $2::timestamptz)`;

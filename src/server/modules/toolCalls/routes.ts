@@ -1,14 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AnalyticsOverview,
-  AnalyticsOverviewQuery,
-  DEFAULT_INTERVAL,
-  TimeSeries,
-  TimeSeriesQuery,
-  ToolCallsLive,
-  ToolCallsLiveQuery,
-} from '../../../contract/sessions';
+import { ToolCallsLive, ToolCallsLiveQuery } from '../../../contract/sessions';
+import { DEFAULT_INTERVAL, TimeSeries, TimeSeriesQuery } from '../../../contract/timeSeries';
+import { DashboardOverview, DashboardOverviewQuery } from '../../../contract/dashboard';
 import { notFound } from '../../http/errors';
 import { findSession } from '../sessions/sessionStore';
 import { latestToolCalls } from './toolCallStore';
@@ -44,7 +38,7 @@ export const toolCallRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     '/dashboard/overview',
-    { schema: { tags: ['dashboard'], summary: 'Servers, sessions and calls today, error rate, p95 latency, latest activity', querystring: AnalyticsOverviewQuery, response: { 200: AnalyticsOverview } } },
+    { schema: { tags: ['dashboard'], summary: 'Servers, sessions and calls today, error rate, p95 latency, latest activity', querystring: DashboardOverviewQuery, response: { 200: DashboardOverview } } },
     async (request) => {
       const since = request.query.since ? new Date(request.query.since) : startOfUtcDay(new Date());
       return workspaceOverview(app.db, workspaceIdOf(request.params), since);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { DURATION_MS, type TimeSeries, type TimeSeriesInterval, type TimeSeriesPeriod, type TimeSeriesPoint } from '../../../contract/sessions';
+import { DURATION_MS, type TimeSeries, type TimeSeriesInterval, type TimeSeriesPeriod, type TimeSeriesPoint } from '../../../contract/timeSeries';
 import { percentileFromHistogram } from './durationPercentile';
 import { sumHistograms } from './usageHistogram';
 import { SqlConditions } from '../sessions/sqlConditions';

@@ -3,7 +3,8 @@ import { act, configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { fromCallback } from 'xstate';
 import { Paths } from '../../../../src/contract/routes';
-import type { AnalyticsOverview, ToolCallDto } from '../../../../src/contract/sessions';
+import type { ToolCallDto } from '../../../../src/contract/sessions';
+import type { DashboardOverview } from '../../../../src/contract/dashboard';
 import DashboardPage from '../../../../src/client/features/dashboard/pages/DashboardPage';
 import { LiveStream } from '../../../../src/client/features/live/LiveStream';
 import type { ConnectionEvent, ConnectionInput } from '../../../../src/client/features/live/liveStreamMachine';
@@ -36,7 +37,7 @@ function call(overrides: Partial<ToolCallDto> = {}): ToolCallDto {
   };
 }
 
-function overview(overrides: Partial<AnalyticsOverview> = {}): AnalyticsOverview {
+function overview(overrides: Partial<DashboardOverview> = {}): DashboardOverview {
   return {
     since: new Date().toISOString(),
     servers: { total: 2, online: 1, offline: 1 },
@@ -142,7 +143,7 @@ describe('dashboard overview', () => {
 
   it("asks again at once for a returning user's cached numbers and says they are being refreshed", async () => {
     // The store keeps the first visit's answer (as the persisted cache does across visits).
-    let answer: (value: { body: AnalyticsOverview }) => void = () => undefined;
+    let answer: (value: { body: DashboardOverview }) => void = () => undefined;
     let asked = 0;
     function Revisit() {
       const [shown, setShown] = useState(true);

@@ -2,7 +2,7 @@ import { formatTime } from '../../../components/dates/dateDisplay';
 import { memo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { TimeSeries, TimeSeriesPoint } from '../../../../contract/sessions';
+import type { TimeSeries, TimeSeriesPoint } from '../../../../contract/timeSeries';
 
 const HEIGHT = 64;
 

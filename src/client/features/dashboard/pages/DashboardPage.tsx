@@ -21,7 +21,7 @@ import { LatestActivity } from '../components/LatestActivity';
 import { ServersHealthCard } from '../components/ServersHealthCard';
 import { CachedNumbersHint } from '../components/CachedNumbersHint';
 import { StatCard } from '../components/StatCard';
-import { startOfLocalDay, useGetAnalyticsOverviewQuery } from '../dashboardApi';
+import { startOfLocalDay, useGetDashboardOverviewQuery } from '../dashboardApi';
 
 /** While the live stream is down, the overview still refreshes on its own this often. */
 const FALLBACK_POLL_MS = 30_000;
@@ -37,7 +37,7 @@ export default function DashboardPage() {
   // Numbers a returning user's cache still holds (from an earlier visit, up to 24 h old) are shown
   // at once, but asked for again right away, whatever their age, and marked as being refreshed.
   const [mountedAt] = useState(() => Date.now());
-  const overview = useGetAnalyticsOverviewQuery(
+  const overview = useGetDashboardOverviewQuery(
     { workspaceId: workspaceId ?? '', since },
     { skip: !workspaceId, pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS, refetchOnMountOrArgChange: true },
   );

@@ -1,0 +1,5 @@
+import { z } from 'zod';
+
+// Field types several query schemas share, with the messages a client sees when one is wrong.
+export const isoTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 date-time' });
+export const uuid = z.uuid({ message: 'Expected a UUID' });
