@@ -9,7 +9,7 @@ import { MessageTap } from './messageTap';
 import { validateBody } from './requestValidation';
 import { relayRaw, relaySse } from './responseRelay';
 import { serializeSseEvent } from './sseParser';
-import { findTarget, originOf } from './streamableHttp';
+import { findTarget, originOf } from './proxyTarget';
 import { describeFailure, errorResponse, httpFailure } from './upstreamErrors';
 import { admitToolCalls } from './accessHooks';
 import type { UpstreamTarget } from './upstreamDirectory';

@@ -1,103 +1,21 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionOrigin, RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
-import { agentFingerprint, agentResponseHeaders, isOriginAllowed, upstreamRequestHeaders } from './headers';
-import { parseMessages, requestsIn, type JsonRpcId, type JsonRpcMessage } from './jsonRpc';
-import { metaTraceparent, proxySpanContext, traceparentOf } from '../telemetry/proxySpanContext';
+import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from './headers';
+import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
 import { validateBody } from './requestValidation';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
 import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailure, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
 import { Readable } from 'node:stream';
-import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirectory';
-import { admitToolCalls, authorizeAgent } from './accessHooks';
-import { SEALED_PREFIX, type SessionClaims } from './sessionSeal';
+import { admitToolCalls } from './accessHooks';
+import { findTarget } from './proxyTarget';
+import { forwardOwnSpan, resolveSession } from './sessionResolution';
+import { SEALED_PREFIX } from './sessionSeal';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
 // pool; the answer streams back as it arrives.
 type Method = 'POST' | 'GET' | 'DELETE';
-
-export function findTarget(ctx: ProxyContext, request: FastifyRequest, reply: FastifyReply, key: string): Promise<UpstreamTarget | null> | null {
-  if (!isOriginAllowed(request, ctx.app.config.publicUrl)) {
-    void reply.status(403).send({ message: 'Origin not allowed', code: 'forbidden' });
-    return null;
-  }
-  return ctx.directory.get(key).then(
-    (target) => {
-      if (!target) void reply.status(404).send({ message: 'Unknown proxy URL', code: 'not_found' });
-      // The agent's platform key (accessHooks.ts): refused → answered here.
-      else if (!authorizeAgent(ctx, request, reply, target)) return null;
-      return target;
-    },
-    (error: unknown) => {
-      if (!(error instanceof DirectoryUnavailableError)) throw error;
-      // A key first seen while the database is away: say "try again", not a generic 500.
-      void reply.status(503).header('retry-after', '2').send({ message: 'Service temporarily unavailable', code: 'service_unavailable' });
-      return null;
-    },
-  );
-}
-
-export function originOf(target: UpstreamTarget): SessionOrigin {
-  return { workspaceId: target.workspaceId, serverId: target.serverId, serverName: target.serverName };
-}
-
-/** clientInfo and trace id carried in params._meta (2026-07-28) or by initialize (earlier versions). */
-function clientIdentity(messages: JsonRpcMessage[], request: FastifyRequest) {
-  let clientName: string | null = null;
-  let clientVersion: string | null = null;
-  let traceId: string | null = null;
-  let protocolVersion = typeof request.headers['mcp-protocol-version'] === 'string' ? request.headers['mcp-protocol-version'] : null;
-  const header = request.headers.traceparent;
-  let traceparent = typeof header === 'string' ? header : null;
-  for (const message of messages) {
-    const params = message.params ?? {};
-    const meta = (params._meta ?? {}) as Record<string, unknown>;
-    const info = (message.method === 'initialize' ? params.clientInfo : undefined) ?? meta.clientInfo ?? meta['io.modelcontextprotocol/clientInfo'];
-    if (info && typeof info === 'object') {
-      const { name, version } = info as { name?: unknown; version?: unknown };
-      if (typeof name === 'string') clientName = name;
-      if (typeof version === 'string') clientVersion = version;
-    }
-    if (typeof meta.traceparent === 'string') traceparent = meta.traceparent;
-    if (message.method === 'initialize' && typeof params.protocolVersion === 'string') protocolVersion = params.protocolVersion;
-  }
-  const traceMatch = traceparent ? /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/i.exec(traceparent) : null;
-  if (traceMatch) traceId = traceMatch[1].toLowerCase();
-  return { clientName, clientVersion, traceId, protocolVersion };
-}
-
-/**
- * The upstream gets Toolscope's own span as its parent (`traceparent`), the span the exporter
- * sends for this request (telemetry/proxySpanContext.ts). Without a stable one, the agent's header
- * goes on unchanged.
- */
-function forwardOwnSpan(headers: Record<string, string>, serverId: string, request: JsonRpcMessage & { id: JsonRpcId }): void {
-  const span = proxySpanContext(serverId, headers['mcp-session-id'] ?? null, String(request.id), metaTraceparent(request.params));
-  if (span) headers.traceparent = traceparentOf(span);
-}
-
-/**
- * The recorded session of an exchange. `sent`: the upstream's session id the agent's request
- * carried (unsealed); `claims`: what its sealed id says — a session another instance started is
- * adopted under its own row, so one MCP session is one recorded session whichever instance serves it.
- */
-function resolveSession(ctx: ProxyContext, target: UpstreamTarget, request: FastifyRequest, messages: JsonRpcMessage[], responseSessionId: string | undefined, sent: string | undefined, claims: SessionClaims | null): RecordedSession | null {
-  if (!ctx.recorder.isEnabled()) return null;
-  const mcpSessionId = sent ?? responseSessionId;
-  if (!mcpSessionId && messages.length === 0) return null;
-  if (mcpSessionId) {
-    const known = ctx.recorder.sessionByMcpId(target.serverId, mcpSessionId);
-    if (known) return known;
-    const start = { transport: 'streamable-http' as const, mcpSessionId, platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) };
-    if (claims?.recordedSessionId) return ctx.recorder.adoptSession(originOf(target), claims.recordedSessionId, claims.startedAtMs, start);
-    const session = ctx.recorder.startSession(originOf(target), start);
-    ctx.recorder.shareAcrossInstances(session);
-    return session;
-  }
-  return ctx.recorder.inferSession(originOf(target), { transport: 'streamable-http', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId, ...clientIdentity(messages, request) });
-}
 
 function sendFailure(reply: FastifyReply, tap: MessageTap, requests: JsonRpcMessage[], isBatch: boolean, failure: UpstreamFailure, proxyAnswers: JsonRpcMessage[] = []): FastifyReply {
   const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
