@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FINAL_DEPLOYMENT_STATUSES, type DeploymentDto, type DeploymentLogLine, type DeploymentLogMessage, type DeploymentStatus, type LogStream } from '../../contract/deployments';
+import { FINAL_DEPLOYMENT_STATUSES, type DeploymentDto, type DeploymentLogLine, type DeploymentStatus } from '../../contract/deployments';
 import { LiveMessageTypes } from '../../contract/live';
 import { deploymentUpdateNotification } from '../notifications/sources/deploymentUpdate';
 import { encryptCredentials } from '../modules/servers/credentials';
@@ -20,18 +20,17 @@ import {
 import { toDeploymentDto, type DeploymentConfigRow, type DeploymentRow, type LiveFigures } from '../modules/deployments/mapper';
 import { assertConfigAllowed } from '../modules/deployments/configRules';
 import { programEnvironment, workingFolder } from '../modules/deployments/programEnvironment';
-import { LogRing, type LogQuery } from './logRing';
+import { DeploymentLogs } from './deploymentLogs';
+import type { LogQuery } from './logRing';
 import { LocalProcessRunner } from './localProcessRunner';
 import type { DeploymentSpec, RunningDeployment, RuntimeState } from './runner';
+import { statusOf, statusOfRow } from './runtimeStatus';
 
 // Runs the deployments this instance owns: starts them through the runner, keeps their status in
-// the database (the API reads it there), their logs in a ring per deployment, registers each as a
+// the database (the API reads it there), their logs (deploymentLogs.ts), registers each as a
 // tool server of kind `deployment` pointed at the runner's endpoint, and holds a lease per
 // deployment so that with several instances each one runs on exactly one. Status changes and log
 // lines go out on the live stream; settled failures raise a deployment_update notification.
-const LOG_PUBLISH_MS = 200;
-/** Log rings kept for deployments that no longer run (their logs stay readable for a while). */
-const MAX_KEPT_RINGS = 200;
 const NOTIFIED: readonly DeploymentStatus[] = ['running', 'crashed', 'failed'];
 const OFFLINE: readonly DeploymentStatus[] = ['restarting', 'crashed', 'failed', 'stopped', 'pending'];
 
@@ -42,19 +41,19 @@ interface LiveDeployment {
   /** Status writes in order, one at a time. */
   writes: Promise<void>;
   lastStatus: DeploymentStatus | null;
-  pendingLines: DeploymentLogLine[];
-  publishTimer: NodeJS.Timeout | undefined;
 }
 
 export class DeploymentManager {
   private runnerInstance: LocalProcessRunner | null = null;
   private readonly live = new Map<string, LiveDeployment>();
-  private readonly rings = new Map<string, LogRing>();
+  private readonly logBook: DeploymentLogs;
   private leaseTimer: NodeJS.Timeout | undefined;
   private tickInFlight: Promise<void> | undefined;
   private closing = false;
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly app: FastifyInstance) {
+    this.logBook = new DeploymentLogs(app.bus, app.log, (id) => this.live.has(id));
+  }
 
   get enabled(): boolean {
     return this.app.config.deploymentsEnabled;
@@ -102,7 +101,7 @@ export class DeploymentManager {
     await Promise.all(running.map((d) => d.handle?.stop().catch(() => undefined)));
     await Promise.all(running.map((d) => d.writes));
     for (const d of running) {
-      clearTimeout(d.publishTimer);
+      this.logBook.stopTail(d.row.id);
       await recordStatus(this.app.db, d.row.id, {
         ...statusOf(d.handle?.state()),
         status: 'pending',
@@ -146,7 +145,7 @@ export class DeploymentManager {
   }
 
   logs(deploymentId: string, query: LogQuery): { lines: DeploymentLogLine[]; hasEarlier: boolean } {
-    return this.rings.get(deploymentId)?.query(query) ?? { lines: [], hasEarlier: false };
+    return this.logBook.query(deploymentId, query);
   }
 
   /** A new deployment of the config, replacing the ones that run. */
@@ -215,23 +214,6 @@ export class DeploymentManager {
     return server.id;
   }
 
-  private ring(deploymentId: string): LogRing {
-    let ring = this.rings.get(deploymentId);
-    if (!ring) {
-      ring = new LogRing();
-      this.rings.set(deploymentId, ring);
-      if (this.rings.size > MAX_KEPT_RINGS) {
-        for (const id of this.rings.keys()) {
-          if (!this.live.has(id) && id !== deploymentId) {
-            this.rings.delete(id);
-            break;
-          }
-        }
-      }
-    }
-    return ring;
-  }
-
   /** Starts a deployment row this instance owns. */
   private async run(row: DeploymentRow, config: DeploymentConfigRow): Promise<void> {
     const env = await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
@@ -252,17 +234,17 @@ export class DeploymentManager {
       sessionMode: config.session_mode as DeploymentSpec['sessionMode'],
       restarts: row.restarts,
     };
-    const ring = this.ring(row.id);
+    const ring = this.logBook.ring(row.id);
     // Status writes wait until the tool server points at the runner's endpoint: a deployment shown
     // `running` must be reachable (a per-session runner reports running before start returns).
     let pointed!: () => void;
     const serverPointed = new Promise<void>((resolve) => (pointed = resolve));
-    const live: LiveDeployment = { row, configName: config.name, handle: null, writes: serverPointed, lastStatus: null, pendingLines: [], publishTimer: undefined };
+    const live: LiveDeployment = { row, configName: config.name, handle: null, writes: serverPointed, lastStatus: null };
     this.live.set(row.id, live);
     try {
       const handle = await this.runner.start(spec, {
         state: (state) => this.onState(live, state),
-        log: (stream, text) => this.onLog(live, ring, stream, text),
+        log: (stream, text) => this.logBook.append({ id: live.row.id, configId: live.row.config_id, workspaceId: live.row.workspace_id }, stream, text),
         recentStderr: (n) => ring.tail('stderr', n),
       });
       live.handle = handle;
@@ -311,18 +293,6 @@ export class DeploymentManager {
       .catch((error: unknown) => this.app.log.error({ err: error }, 'recording a deployment status failed'));
   }
 
-  private onLog(live: LiveDeployment, ring: LogRing, stream: LogStream, text: string): void {
-    const line = ring.append(stream, text);
-    if (stream === 'stdout') this.app.log.warn({ deploymentId: live.row.id }, 'a deployed program wrote a non-JSON-RPC line to stdout');
-    live.pendingLines.push(line);
-    live.publishTimer ??= setTimeout(() => {
-      live.publishTimer = undefined;
-      const lines = live.pendingLines.splice(0);
-      const data: DeploymentLogMessage = { deploymentId: live.row.id, configId: live.row.config_id, lines };
-      this.app.bus.publish(live.row.workspace_id, { type: LiveMessageTypes.deploymentLog, data });
-    }, LOG_PUBLISH_MS);
-  }
-
   private async markServerOffline(serverId: string | null, reason: string): Promise<void> {
     if (!serverId) return;
     await recordHealth(this.app.db, serverId, false, reason);
@@ -353,32 +323,4 @@ export class DeploymentManager {
       }
     }
   }
-}
-
-function statusOf(state: RuntimeState | undefined) {
-  return {
-    status: state?.status ?? 'stopped',
-    pid: state?.pid ?? null,
-    startedAt: state?.startedAt ?? null,
-    stoppedAt: state?.stoppedAt ?? null,
-    restarts: state?.restarts ?? 0,
-    exitCode: state?.exitCode ?? null,
-    signal: state?.signal ?? null,
-    lastError: state?.lastError ?? null,
-    lastStderr: state?.lastStderr ?? [],
-  };
-}
-
-function statusOfRow(row: DeploymentRow) {
-  return {
-    status: row.status,
-    pid: row.pid,
-    startedAt: row.started_at === null ? null : new Date(row.started_at),
-    stoppedAt: row.stopped_at === null ? null : new Date(row.stopped_at),
-    restarts: row.restarts,
-    exitCode: row.exit_code,
-    signal: row.signal,
-    lastError: row.last_error,
-    lastStderr: typeof row.last_stderr === 'string' ? (JSON.parse(row.last_stderr) as string[]) : row.last_stderr,
-  };
 }
