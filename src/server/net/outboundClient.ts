@@ -180,12 +180,35 @@ export function createOutboundClient(
     if (addresses.some((a) => isOwn(a.address, urlPort(url)))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
 
+  // The proxy calls the same few upstream URLs again and again: each URL is parsed and its shape
+  // checked once, and the verdict kept while the inputs of the check stay the same (Toolscope's own
+  // ports are known only after listen(); an internal endpoint may be allowed later). A refused URL
+  // is not kept: it throws every time. DNS answers are checked per connection (guardedLookup).
+  const checkedUrls = new Map<string, { origin: string; path: string }>();
+  let checkedFor = '';
+  function checkedTarget(input: string | URL): { origin: string; path: string } {
+    const key = String(input);
+    const inputs = `${ownPorts().join(',')}|${internal.size}`;
+    if (inputs !== checkedFor) {
+      checkedUrls.clear();
+      checkedFor = inputs;
+    }
+    let target = checkedUrls.get(key);
+    if (!target) {
+      const url = new URL(key);
+      checkUrlShape(url);
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      if (checkedUrls.size >= 10_000) checkedUrls.clear();
+      checkedUrls.set(key, target);
+    }
+    return target;
+  }
+
   async function request(input: string | URL, options: OutboundRequestOptions = {}): Promise<OutboundResponse> {
-    const url = new URL(String(input));
-    checkUrlShape(url);
+    const { origin, path } = checkedTarget(input);
     const response = await (options.longLived ? streamAgent : agent).request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      origin,
+      path,
       method: (options.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: options.headers as Record<string, string>,
       body: options.body ?? null,

@@ -64,6 +64,8 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   // Runs before the database closes (main.ts and the tests close the database after app.close()).
   app.addHook('onClose', async () => {
     await access.stop();
+    // Calls admitted from memory are counted and unused leases given back while the database is there.
+    await app.quotaGate.close();
     await recorder.close();
     await app.outbound.close();
   });

@@ -1,19 +1,26 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Queryable } from '../db/database';
-import { PLANS, planById, type PlanId } from '../../contract/plans';
-import { monthPeriod, nextMonthStart } from '../modules/billing/agentCallQuota';
+import type { Database } from '../db/database';
+import type { PlanId } from '../../contract/plans';
+import { nextMonthStart } from '../modules/billing/agentCallQuota';
 import type { AgentCallLimitData } from '../../contract/agentAccess';
+import { admitCalls, countMadeCalls, releaseCalls, type CounterReading } from './quotaStatements';
 
-// The monthly agent-call quota of SPEC §9, enforced at the proxy for `tools/call` from one counter
-// per account and calendar month (UTC) in the shared database (agent_call_counters). docs/access.md.
+// The monthly agent-call quota of SPEC §9, enforced at the proxy for `tools/call` against one
+// counter per account and month in the shared database (quotaStatements.ts). docs/access.md.
 //
-// Correctness: one statement admits calls — it reads the account's plan, and adds the calls to the
-// counter only up to the plan's limit (`greatest(used, least(used + n, limit))`), returning how many
-// it admitted. PostgreSQL's row lock on the counter serialises these statements across every
-// instance, so the count can never pass the limit, however many instances and clients race.
-// Cost: calls of one account that arrive while its statement is in flight wait and go together in
-// the next one (n > 1), so the database sees at most one statement in flight per account per
-// instance, whatever the call rate.
+// The hot path asks the database as rarely as exactness allows:
+// - a plan without a limit admits from memory; its calls reach the counter in the background, once
+//   a second, and that statement also re-reads the plan (an upgrade or downgrade applies within it);
+// - a plan with a limit admits from a lease: a statement reserves the calls asked for plus 1 % of
+//   what is left (at most 100) in the counter, and later calls are admitted from memory while the
+//   lease lasts. Below 100 calls left there is no extra, so every call near the limit is counted
+//   by the database itself and instances racing for the last calls never pass it. A lease unused
+//   for a second goes back to the counter (another instance may need it), and so does any lease at
+//   close. A crash keeps at most one lease per workspace reserved until the month ends: calls
+//   refused early, never admitted over the limit.
+// - a workspace not seen for POLICY_TTL_MS asks the database again before anything else.
+// Calls of one workspace arriving while its statement is in flight wait and go together in the next
+// one, so the database sees at most one admitting statement in flight per workspace per instance.
 export interface Admission {
   /** How many of the calls asked for were admitted (the first ones). */
   admitted: number;
@@ -22,31 +29,11 @@ export interface Admission {
   plan: PlanId;
 }
 
-/** The limit of each plan as SQL (kept in step with contract/plans.ts). */
-const LIMIT_OF_PLAN = `case coalesce(s.plan, 'starter') ${PLANS.map((p) => `when '${p.id}' then ${p.agentCallsPerMonth ?? 'null'}`).join(' ')} else ${planById('starter').agentCallsPerMonth} end`;
-
-// The first call of an account in a month starts its counter from the calls already recorded that
-// month (usage before this instance counted, or before the counter existed).
-const ADMIT_SQL = `insert into agent_call_counters as c (owner_id, period, used, lim, plan, last_grant, updated_at)
-  select w.owner_id, $2::date,
-         least(coalesce(r.recorded, 0) + $3::int, greatest(coalesce(r.recorded, 0), coalesce(${LIMIT_OF_PLAN}, 2147483647))),
-         ${LIMIT_OF_PLAN}, coalesce(s.plan, 'starter'),
-         least(coalesce(r.recorded, 0) + $3::int, greatest(coalesce(r.recorded, 0), coalesce(${LIMIT_OF_PLAN}, 2147483647))) - coalesce(r.recorded, 0),
-         now()
-    from workspaces w
-    left join subscriptions s on s.user_id = w.owner_id
-    left join lateral (
-      select sum(u.calls)::int as recorded from usage_minutes u join workspaces o on o.id = u.workspace_id
-       where o.owner_id = w.owner_id and u.bucket >= $2::date::timestamp at time zone 'utc'
-         and not exists (select 1 from agent_call_counters e where e.owner_id = w.owner_id and e.period = $2::date)
-    ) r on true
-   where w.id = $1
-  on conflict (owner_id, period) do update set
-    used = greatest(c.used, least(c.used + $3::int, coalesce(excluded.lim, 2147483647))),
-    last_grant = greatest(c.used, least(c.used + $3::int, coalesce(excluded.lim, 2147483647))) - c.used,
-    lim = excluded.lim, plan = excluded.plan, updated_at = now()
-  returning used, lim, plan, last_grant`;
-
+/** How long a workspace's plan is trusted without the database confirming it. */
+const POLICY_TTL_MS = 5_000;
+/** How often calls admitted from memory are added to the counter and idle leases given back. */
+const SWEEP_MS = 1_000;
+const MAX_LEASE = 100;
 
 interface Waiting {
   count: number;
@@ -54,14 +41,37 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** What this instance knows of a workspace's quota. */
+interface WorkspaceQuota {
+  plan: PlanId;
+  limit: number | null;
+  /** The counter as the last statement returned it (leases included). */
+  used: number;
+  checkedAt: number;
+  /** Admitted from memory on a plan without a limit, not yet in the counter. */
+  uncounted: number;
+  /** Reserved in the counter, not admitted yet. */
+  lease: number;
+  /** When the lease was taken (its month is the one it goes back to). */
+  leasedAt: Date;
+  lastAdmitAt: number;
+}
+
+/** The extra calls a statement reserves for later: 1 % of what is left, at most 100, none near the limit. */
+function leaseExtra(quota: WorkspaceQuota | undefined): number {
+  if (!quota || quota.limit === null) return 0;
+  return Math.min(MAX_LEASE, Math.floor(Math.max(0, quota.limit - quota.used) / 100));
+}
+
 export class QuotaGate {
   /** Per workspace: the calls waiting for the next statement, and whether one is in flight. */
   private readonly lanes = new Map<string, { waiting: Waiting[]; busy: boolean }>();
+  private readonly quotas = new Map<string, WorkspaceQuota>();
   /** Per workspace: calls let through while the database could not count them, added to the counter once it can. */
   private readonly owed = new Map<string, number>();
   private unavailableSince: number | null = null;
-  /** The last answer the database gave per workspace: an account it saw at its limit stays refused during an outage. */
-  private readonly lastKnown = new Map<string, Admission>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
@@ -71,6 +81,20 @@ export class QuotaGate {
 
   /** Asks to make `count` tool calls in the workspace (all or nothing for this caller). */
   admit(workspaceId: string, count: number): Promise<Admission> {
+    const quota = this.quotas.get(workspaceId);
+    const now = Date.now();
+    if (quota && now - quota.checkedAt < POLICY_TTL_MS) {
+      if (quota.limit === null) {
+        quota.uncounted += count;
+        this.armSweep();
+        return Promise.resolve({ admitted: count, used: quota.used + quota.uncounted, limit: null, plan: quota.plan });
+      }
+      if (quota.lease >= count) {
+        quota.lease -= count;
+        quota.lastAdmitAt = now;
+        return Promise.resolve({ admitted: count, used: quota.used - quota.lease, limit: quota.limit, plan: quota.plan });
+      }
+    }
     return new Promise<Admission>((resolve, reject) => {
       let lane = this.lanes.get(workspaceId);
       if (!lane) this.lanes.set(workspaceId, (lane = { waiting: [], busy: false }));
@@ -90,74 +114,147 @@ export class QuotaGate {
     };
   }
 
+  /** Counts what was admitted from memory and gives every lease back now (close, tests). */
+  async settle(): Promise<void> {
+    await this.sweeping;
+    this.sweeping = this.sweep(true);
+    await this.sweeping;
+  }
+
+  async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    await this.settle();
+  }
+
   private async drain(workspaceId: string, lane: { waiting: Waiting[]; busy: boolean }): Promise<void> {
     lane.busy = true;
     while (lane.waiting.length > 0) {
       const batch = lane.waiting;
       lane.waiting = [];
       const total = batch.reduce((sum, w) => sum + w.count, 0);
+      const known = this.quotas.get(workspaceId);
+      // A lease too small for the batch is used first; the statement asks for the rest.
+      let pool = known && Date.now() - known.checkedAt < POLICY_TTL_MS ? known.lease : 0;
+      const returned = known && pool === 0 ? known.lease : 0;
+      if (known) known.lease = 0;
       try {
         await this.payOwed(workspaceId);
-        const granted = await admitCalls(this.db, workspaceId, total, this.clock());
-        // Admitted in arrival order, each caller whole or not at all; what a refused caller would
-        // have used is handed back (a later, smaller caller of the batch may still fit).
-        let left = granted.admitted;
-        const outcomes = batch.map((waiting) => {
-          const fits = waiting.count <= left;
-          if (fits) left -= waiting.count;
-          return fits;
-        });
-        if (left > 0) await releaseCalls(this.db, workspaceId, left, this.clock());
-        const used = granted.used - left;
-        batch.forEach((waiting, i) => waiting.resolve({ ...granted, used, admitted: outcomes[i] ? waiting.count : 0 }));
-        this.lastKnown.set(workspaceId, { ...granted, used });
-        this.unavailableSince = null;
-      } catch (error) {
-        // The database cannot count now (an outage, a failover): the calls go on — an agent must not
-        // fail because Toolscope's database is away, any more than its recording stops — and are
-        // added to the counter by the first statement that works. A quota can be passed by what
-        // an outage lets through, never by more.
-        // An account the database last saw at its limit stays refused: the outage opens no quota.
-        const known = this.lastKnown.get(workspaceId);
-        if (known && known.limit !== null && known.used >= known.limit) {
-          for (const waiting of batch) waiting.resolve({ ...known, admitted: 0 });
+        if (returned > 0) await releaseCalls(this.db, workspaceId, returned, known!.leasedAt);
+        const need = Math.max(0, total - pool);
+        const reading = need > 0 ? await admitCalls(this.db, workspaceId, need + leaseExtra(known), this.clock()) : null;
+        if (need > 0 && !reading) {
+          // A workspace deleted meanwhile: nothing to count against; the proxy answers 404 soon after.
+          this.quotas.delete(workspaceId);
+          for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
           continue;
         }
-        this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
-        if (this.unavailableSince === null) {
-          this.unavailableSince = Date.now();
-          this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
-        }
-        for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
+        if (reading) pool += reading.granted;
+        const quota = reading ? this.remember(workspaceId, reading) : known!;
+        // Admitted in arrival order, each caller whole or not at all; what is left (a refused
+        // caller's share, the extra asked for) is the lease later calls are admitted from.
+        const outcomes = batch.map((waiting) => {
+          const fits = waiting.count <= pool;
+          if (fits) pool -= waiting.count;
+          return fits;
+        });
+        quota.lease = pool;
+        quota.leasedAt = this.clock();
+        quota.lastAdmitAt = Date.now();
+        if (pool > 0) this.armSweep();
+        const used = quota.used - quota.lease;
+        batch.forEach((waiting, i) => waiting.resolve({ admitted: outcomes[i] ? waiting.count : 0, used, limit: quota.limit, plan: quota.plan }));
+        this.unavailableSince = null;
+      } catch (error) {
+        this.letThroughUncounted(workspaceId, batch, total, error);
       }
     }
     lane.busy = false;
     this.lanes.delete(workspaceId);
   }
 
+  /**
+   * The database cannot count now (an outage, a failover): the calls go on — an agent must not fail
+   * because Toolscope's database is away, any more than its recording stops — and are added to the
+   * counter by the first statement that works. A quota can be passed by what an outage lets
+   * through, never by more. An account the database last saw at its limit stays refused.
+   */
+  private letThroughUncounted(workspaceId: string, batch: Waiting[], total: number, error: unknown): void {
+    const known = this.quotas.get(workspaceId);
+    if (known && known.limit !== null && known.used >= known.limit) {
+      for (const waiting of batch) waiting.resolve({ admitted: 0, used: known.used, limit: known.limit, plan: known.plan });
+      return;
+    }
+    this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
+    if (this.unavailableSince === null) {
+      this.unavailableSince = Date.now();
+      this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+    }
+    for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
+  }
+
+  private remember(workspaceId: string, reading: CounterReading): WorkspaceQuota {
+    let quota = this.quotas.get(workspaceId);
+    if (!quota) {
+      quota = { plan: reading.plan, limit: reading.limit, used: reading.used, checkedAt: Date.now(), uncounted: 0, lease: 0, leasedAt: this.clock(), lastAdmitAt: Date.now() };
+      this.quotas.set(workspaceId, quota);
+    }
+    quota.plan = reading.plan;
+    quota.limit = reading.limit;
+    quota.used = reading.used;
+    quota.checkedAt = Date.now();
+    return quota;
+  }
+
   private async payOwed(workspaceId: string): Promise<void> {
     const owed = this.owed.get(workspaceId);
     if (!owed) return;
-    await releaseCalls(this.db, workspaceId, -owed, this.clock());
+    await countMadeCalls(this.db, workspaceId, owed, this.clock());
     this.owed.delete(workspaceId);
   }
-}
 
-/** One statement: admits up to `count` calls for the workspace's account this month. */
-export async function admitCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<Admission> {
-  const rows = await db.query<{ used: number; lim: number | null; plan: PlanId; last_grant: number }>(ADMIT_SQL, [workspaceId, monthPeriod(now), count]);
-  const row = rows[0];
-  // A workspace deleted meanwhile: nothing to count against; the proxy answers 404 soon after.
-  if (!row) return { admitted: count, used: 0, limit: null, plan: 'starter' };
-  return { admitted: row.last_grant, used: row.used, limit: row.lim, plan: row.plan };
-}
+  private armSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => {
+      this.sweeping = this.sweeping.then(() => this.sweep(false));
+    }, SWEEP_MS);
+    this.sweepTimer.unref();
+  }
 
-/** Gives back calls admitted but not made (a batch caller that did not fit whole); a negative count adds calls made uncounted. */
-async function releaseCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<void> {
-  await db.query(
-    `update agent_call_counters c set used = greatest(0, c.used - $3::int), updated_at = now()
-       from workspaces w where w.id = $1 and c.owner_id = w.owner_id and c.period = $2::date`,
-    [workspaceId, monthPeriod(now), count],
-  );
+  /** Adds the calls admitted from memory to the counter; gives back leases idle for a sweep (all: `everything`). */
+  private async sweep(everything: boolean): Promise<void> {
+    let pending = false;
+    for (const [workspaceId, quota] of this.quotas) {
+      try {
+        if (quota.uncounted > 0) {
+          const count = quota.uncounted;
+          quota.uncounted = 0;
+          const reading = await countMadeCalls(this.db, workspaceId, count, this.clock()).catch((error: unknown) => {
+            quota.uncounted += count;
+            throw error;
+          });
+          if (reading) this.remember(workspaceId, reading);
+          else this.quotas.delete(workspaceId);
+        }
+        if (quota.lease > 0 && (everything || Date.now() - quota.lastAdmitAt >= SWEEP_MS) && !this.lanes.get(workspaceId)?.busy) {
+          const lease = quota.lease;
+          quota.lease = 0;
+          await releaseCalls(this.db, workspaceId, lease, quota.leasedAt);
+          quota.used -= lease;
+        }
+      } catch (error) {
+        // An outage: logged once (as the admitting path does), retried on the next sweep.
+        if (this.unavailableSince === null) {
+          this.unavailableSince = Date.now();
+          this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+        }
+      }
+      if (quota.uncounted > 0 || quota.lease > 0) pending = true;
+    }
+    // Nothing left to count or give back: no timer keeps running for an idle gate.
+    if (!pending && this.sweepTimer && !everything) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = null;
+    }
+  }
 }
-

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 
 // The proxy's own span of an MCP request, known at two moments: when the proxy forwards the
 // request (it sends `traceparent: 00-{trace}-{its span}-{flags}` upstream, so the tool server's
@@ -25,7 +25,9 @@ function parse(traceparent: string | null | undefined): { traceId: string; spanI
   return { traceId: match[2], spanId: match[3], sampled: (Number.parseInt(match[4], 16) & 1) === 1 };
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+// Per proxied call, twice: the one-shot hash (Node ≥ 20.12) skips the Hash object createHash builds.
+const digest: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 export function proxySpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId: string | null, agentTraceparent: string | null | undefined): ProxySpanContext | undefined {
   if (jsonrpcId === null) return undefined;

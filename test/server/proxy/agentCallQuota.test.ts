@@ -20,6 +20,16 @@ async function seedRecordedCalls(db: { query(sql: string, params?: unknown[]): P
   await db.query(`insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls) values ($1, $2, 'echo', $3, $4)`, [workspaceId, serverId, bucket, calls]);
 }
 
+/** Reads until the value satisfies `done` (what a user sees within about a second), or the last read after `timeoutMs`. */
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function connect(url: URL, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'quota-agent', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
@@ -88,8 +98,44 @@ describe(`the monthly agent-call quota at the proxy (${engineName})`, () => {
     const client = await connect(new URL(new URL(server.proxyUrl).pathname, t.base));
     expect(await client.callTool({ name: 'echo', arguments: { text: 'unlimited' } })).toMatchObject({ content: [{ text: 'echo: unlimited' }] });
     await client.close();
-    const limits = (await t.app.inject({ method: 'GET', url: '/api/v1/billing/workspace-limits', headers: bearer(owner.accessToken) })).json();
-    expect(limits.agentCalls).toMatchObject({ used: 5_000_001, limit: null });
+    // Admitted from memory, counted in the background within about a second.
+    expect(await waitFor(async () => (await t.app.inject({ method: 'GET', url: '/api/v1/billing/workspace-limits', headers: bearer(owner.accessToken) })).json().agentCalls, (c) => c.used === 5_000_001)).toMatchObject({
+      used: 5_000_001,
+      limit: null,
+    });
+  });
+
+  it('admits a limited plan from a lease and gives what was not used back to the counter', async () => {
+    const owner = await registerAccount(t.app);
+    await t.database.db.query(`update subscriptions set plan = 'pro' where user_id = $1`, [owner.user.id]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${owner.workspaceId}/servers`, headers: bearer(owner.accessToken), payload: { url: upstream.url, name: 'pro' } });
+    const server = res.json() as ServerDto;
+    const client = await connect(new URL(new URL(server.proxyUrl).pathname, t.base));
+    for (let i = 0; i < 10; i++) expect(await client.callTool({ name: 'echo', arguments: { text: `pro ${i}` } })).toMatchObject({ content: [{ text: `echo: pro ${i}` }] });
+    await client.close();
+    const counter = () => t.database.db.query<{ used: number }>('select used from agent_call_counters where owner_id = $1', [owner.user.id]).then((rows) => rows[0]?.used);
+    // While calls flow the counter holds a lease (reserved, never more than the plan allows) ...
+    expect(await counter()).toBeGreaterThan(10);
+    // ... which goes back once the workspace is idle for a second: the count is exact again.
+    expect(await waitFor(counter, (used) => used === 10)).toBe(10);
+  });
+
+  it('applies a downgrade to calls within seconds, however many it admitted from memory', async () => {
+    const owner = await registerAccount(t.app);
+    await t.database.db.query(`update subscriptions set plan = 'enterprise' where user_id = $1`, [owner.user.id]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${owner.workspaceId}/servers`, headers: bearer(owner.accessToken), payload: { url: upstream.url, name: 'downgraded' } });
+    const server = res.json() as ServerDto;
+    await seedRecordedCalls(t.database.db, owner.workspaceId, server.id, 2_000);
+    const client = await connect(new URL(new URL(server.proxyUrl).pathname, t.base));
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'before' } })).toMatchObject({ content: [{ text: 'echo: before' }] });
+    await t.database.db.query(`update subscriptions set plan = 'starter' where user_id = $1`, [owner.user.id]);
+    const outcome = () =>
+      client.callTool({ name: 'echo', arguments: { text: 'after' } }).then(
+        () => 'admitted',
+        (error: unknown) => (/Monthly agent call limit reached for the Starter plan/.test(String(error)) ? 'refused' : `other: ${String(error)}`),
+      );
+    expect(await waitFor(outcome, (o) => o === 'refused', 10_000)).toBe('refused');
+    await client.close();
   });
 });
 
