@@ -28,7 +28,8 @@
 // BENCH_THREADS=1 (also print Toolscope's CPU per call for each of its threads, Linux),
 // BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof),
 // TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50),
-// BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder).
+// BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder),
+// BENCH_ONLY=no-record|recording (one proxy phase alone, for a profile).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -393,6 +394,18 @@ async function main() {
     return { result, cpuPerCall, backlog: drained?.backlog, drainMs: drained?.ms };
   }
 
+  // BENCH_ONLY=no-record|recording (with BENCH_CONCURRENCY): one proxy phase and nothing else, so
+  // that a profile (BENCH_TOOLSCOPE_NODE_ARGS=--cpu-prof …) holds that phase alone.
+  if (process.env.BENCH_ONLY) {
+    const recording = process.env.BENCH_ONLY === 'recording';
+    const phase = await proxyPhase(process.env.BENCH_ONLY, recording, (r) => r.calls, () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS));
+    console.log(`${process.env.BENCH_ONLY}, ${CONCURRENCY} clients: p50 ${fmt(phase.result.p50)}, ${phase.result.rps.toFixed(0)} calls/s, proxy process CPU ${phase.cpuPerCall.toFixed(0)} µs per call`);
+    await toolscope.exit();
+    await bareProxy.close();
+    await upstream.close();
+    await clientAgent.close();
+    return;
+  }
   const rounds = { recVsPlain: [], recVsDirect: [], bareVsDirect: [], recVsBare: [], addedP50: [], addedP99: [], bareAddedP50: [] };
   for (let round = 0; round < ROUNDS; round++) {
     // Throughput at 16 clients: direct and the bare Node proxy, then the two proxy modes back to

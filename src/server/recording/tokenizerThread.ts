@@ -6,7 +6,7 @@ import { argumentText, resultCountedText, scaleTokens } from './tokenCounter';
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
 // ~2.4 µs a token: a call with a 1.3 KB result ~0.5 ms, a third of what the recorder's batch work
 // costs per call. A call's texts are posted to this thread when the call settles (one message per
-// tick for all calls settled in it) and counted while the recorder waits for its flush timer or
+// group of calls, see CallTokenCounts.add) and counted while the recorder waits for its flush timer or
 // writes the batch before; the write that takes the call finds its counts there (TrafficRollup).
 // Counts are exact, as on the recorder's thread: the same tokenizer, the same texts.
 
@@ -97,14 +97,23 @@ export class TokenizerThread {
  * end, and each call's counts are set when they are back — unless the write took the call and
  * counted it itself meanwhile (`??=`: a call's counts, once set, never change).
  */
+const POST_MS = 10;
+const POST_CALLS = 256;
+
 export class CallTokenCounts {
   private toCount: QueuedToolCall[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly thread: TokenizerThread | null) {}
 
   add(call: QueuedToolCall): void {
     if (!this.thread || (call.argument_tokens != null && call.result_tokens != null)) return;
-    if (this.toCount.push(call) === 1) setImmediate(() => this.post());
+    const queued = this.toCount.push(call);
+    // A message to the thread costs the proxy's thread ~60 µs whatever it carries (a clone, a
+    // wake-up of the thread): calls are posted in groups, every POST_MS or POST_CALLS calls, not
+    // once per tick (one call per tick at one agent). The write that needs the counts posts at once (ready).
+    if (queued === 1) this.timer = setTimeout(() => this.post(), POST_MS);
+    else if (queued >= POST_CALLS) this.post();
   }
 
   /** Resolves when the calls added so far are counted, or after `maxWaitMs`. */
@@ -114,10 +123,14 @@ export class CallTokenCounts {
   }
 
   clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.toCount = [];
   }
 
   private post(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     const calls = this.toCount;
     if (calls.length === 0 || !this.thread) return;
     this.toCount = [];

@@ -56,6 +56,29 @@ describe('recording journal', () => {
     reopened.close();
   });
 
+  it('keeps long texts as the bytes they were (quotes, escapes, emoji, NUL) and still finds a flipped bit among them', () => {
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'say "hi" \\ 😀 ünïcode \u0000 '.repeat(20) }] } });
+    const journal = open({ fsyncMs: 1000 });
+    journal.append({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3 } });
+    journal.append({ k: 'c', r: { id: 'b', status: 'ok', response_payload: text } });
+    journal.commitNow();
+    const reopened = open();
+    const [first, second] = reopened.readLeftover(1).entries;
+    expect(first).toEqual({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3 } });
+    expect(second.r.response_payload).toBe(text);
+    reopened.close();
+
+    const file = segmentPath(dir, 1);
+    const bytes = fs.readFileSync(file);
+    const firstLength = bytes.readUInt32LE(0);
+    bytes[HEADER_BYTES + firstLength + HEADER_BYTES + 300] ^= 0x04; // inside record 2's raw text
+    fs.writeFileSync(file, bytes);
+    const damaged = open();
+    expect(damaged.readLeftover(1).stoppedBy).toBe('checksum');
+    expect(damaged.readLeftover(1).entries.map((e) => e.r.id)).toEqual(['a']);
+    damaged.close();
+  });
+
   it('deletes a sealed segment once every record in it is released, and a clean close leaves no file', () => {
     const journal = open({ segmentBytes: 200 });
     const segments = Array.from({ length: 12 }, (_, i) => journal.append(entry(i)));

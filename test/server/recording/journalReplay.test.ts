@@ -105,6 +105,10 @@ describe(`recording journal with the recorder (${engineName})`, () => {
     }
     const calls = await database.db.query<{ status: string }>('select status from tool_calls where session_id = $1', [session.row.id]);
     expect(calls).toEqual([{ status: 'ok' }]);
+    // The settled record leaves the request's text to the pending one: the stored call has both.
+    const [stored] = await database.db.query<{ request_payload: string; response_payload: string }>('select request_payload, response_payload from tool_calls where session_id = $1', [session.row.id]);
+    expect(JSON.parse(stored.request_payload)).toEqual(call(7));
+    expect(JSON.parse(stored.response_payload)).toEqual(result(7));
     expect(await count('select count(*)::int as n from messages where session_id = $1', [session.row.id])).toBe(6);
     expect(await count('select coalesce(sum(calls), 0)::int as n from usage_minutes where server_id = $1', [origin.serverId])).toBe(usageBefore + 1);
   });

@@ -76,7 +76,7 @@ export async function replayJournal(db: Queryable, segments: readonly LeftoverSe
   for (const row of newSessions) traffic.noteSession(asQueued(row));
   let first = true;
   for (let c = 0, m = 0; first || c < callRows.length || m < messageRows.length; first = false) {
-    const chunkCalls = callRows.slice(c, (c += CALLS_PER_STATEMENT)).map((call) => ({ ...call, writtenBefore: storedCalls.has(call.id) }));
+    const chunkCalls = callRows.slice(c, (c += CALLS_PER_STATEMENT)).map((call) => ({ ...withRequest(call), writtenBefore: storedCalls.has(call.id) }));
     const chunkMessages = messageRows.slice(m, (m += MESSAGES_PER_STATEMENT));
     for (const call of chunkCalls) {
       if (call.status === 'pending') continue;
@@ -99,9 +99,22 @@ function latestSession(before: SessionState | undefined, next: SessionState): Se
   return { ...next, message_count: Math.max(before.message_count, next.message_count), call_count: Math.max(before.call_count, next.call_count), error_count: Math.max(before.error_count, next.error_count) };
 }
 
-/** Snapshots of one call: a settled one is never replaced by its pending one. */
+/**
+ * Snapshots of one call: a settled one is never replaced by its pending one, and a settled one
+ * without the request's text (journaledRows.ts) takes it from the pending one.
+ */
 function latestCall(before: QueuedToolCall | undefined, next: QueuedToolCall): QueuedToolCall {
-  return before && before.status !== 'pending' && next.status === 'pending' ? before : next;
+  if (before && before.status !== 'pending' && next.status === 'pending') return { ...before, request_payload: before.request_payload ?? next.request_payload };
+  return next.request_payload === undefined && before?.request_payload !== undefined ? { ...next, request_payload: before.request_payload } : next;
+}
+
+/**
+ * A settled call whose pending record is gone and whose row the database does not hold: not one
+ * this journal writes (the pending record is deleted only once the row is stored), but a row
+ * without its request must still be storable — its request reads as cut, with nothing kept.
+ */
+function withRequest(call: QueuedToolCall): QueuedToolCall {
+  return call.request_payload === undefined ? { ...call, request_payload: '', request_truncated: true } : call;
 }
 
 function asQueued(row: SessionState): QueuedSession {

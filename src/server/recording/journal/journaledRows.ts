@@ -49,9 +49,15 @@ export class JournaledRows {
     this.append(message, 'm', message as unknown as Record<string, unknown>);
   }
 
-  /** A call's row as it stands (pending at its request, settled at its answer); the in-memory copies of its payloads are left out. */
+  /**
+   * A call's row as it stands (pending at its request, settled at its answer); the in-memory copies
+   * of its payloads are left out, and so is the request's text when the pending record holds it:
+   * replay takes it from there (journalReplay.ts), or finds the row written (the pending record's
+   * segment is deleted only once the row is in the database).
+   */
   toolCall(call: QueuedToolCall): void {
     const { arguments: _arguments, result: _result, writtenBefore: _writtenBefore, ...row } = call;
+    if (call.status !== 'pending' && this.journaled.has(call)) delete (row as Partial<typeof row>).request_payload;
     this.append(call, 'c', row);
   }
 

@@ -1,12 +1,21 @@
 import { crc32 } from 'node:zlib';
 
 // One journal record on disk: [payload length: u32 LE][CRC-32 of the payload: u32 LE][payload].
-// The payload is the UTF-8 JSON of one JournalEntry. Length-prefixed so a reader finds the next
-// record without scanning; checksummed so a torn or overwritten record is recognised, never replayed.
+// Length-prefixed so a reader finds the next record without scanning; checksummed so a torn or
+// overwritten record is recognised, never replayed. The payload is either
+// - the UTF-8 JSON of one JournalEntry (it starts with '{'), or
+// - RAW_FORMAT, then [header length: u32 LE][header: UTF-8 JSON][raw texts, one after another]:
+//   the entry without its long texts (message payloads as they crossed the wire), and the texts
+//   themselves as bytes. The header's `t` names them with their byte lengths, in order. A payload
+//   that is itself JSON would otherwise be escaped into the entry's JSON (every quote twice) and
+//   parsed back; as bytes it costs a copy.
 
 export const HEADER_BYTES = 8;
 /** A record longer than this is not one we wrote: its length field is garbage. */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+const RAW_FORMAT = 0x01;
+/** Texts at least this long travel as raw bytes. */
+const RAW_MIN_CHARS = 128;
 
 /** What a record holds: a row the recorder queued, in the shape the write queue holds it. */
 export interface JournalEntry {
@@ -16,12 +25,55 @@ export interface JournalEntry {
 }
 
 export function encodeRecord(entry: JournalEntry): Buffer {
-  const payload = Buffer.from(JSON.stringify(entry), 'utf8');
+  let raw: [name: string, text: string, bytes: number][] | undefined;
+  let row = entry.r;
+  for (const name in row) {
+    const value = row[name];
+    if (typeof value !== 'string' || value.length < RAW_MIN_CHARS) continue;
+    if (!raw) {
+      raw = [];
+      row = { ...row };
+    }
+    raw.push([name, value, Buffer.byteLength(value, 'utf8')]);
+    delete row[name];
+  }
+  if (!raw) return frame(Buffer.from(JSON.stringify(entry), 'utf8'));
+  const header = JSON.stringify({ k: entry.k, r: row, t: raw.map(([name, , bytes]) => [name, bytes]) });
+  const headerBytes = Buffer.byteLength(header, 'utf8');
+  let length = 1 + 4 + headerBytes;
+  for (const [, , bytes] of raw) length += bytes;
+  const record = Buffer.allocUnsafe(HEADER_BYTES + length);
+  let offset = HEADER_BYTES;
+  record[offset++] = RAW_FORMAT;
+  record.writeUInt32LE(headerBytes, offset);
+  offset += 4;
+  offset += record.write(header, offset, 'utf8');
+  for (const [, text, bytes] of raw) offset += record.write(text, offset, bytes, 'utf8');
+  record.writeUInt32LE(length, 0);
+  record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)), 4);
+  return record;
+}
+
+function frame(payload: Buffer): Buffer {
   const record = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
   record.writeUInt32LE(payload.length, 0);
   record.writeUInt32LE(crc32(payload), 4);
   payload.copy(record, HEADER_BYTES);
   return record;
+}
+
+/** The entry a record's (checksummed) payload holds; throws when it is not one we wrote. */
+function decodePayload(payload: Buffer): JournalEntry {
+  if (payload[0] !== RAW_FORMAT) return JSON.parse(payload.toString('utf8')) as JournalEntry;
+  const headerBytes = payload.readUInt32LE(1);
+  const header = JSON.parse(payload.toString('utf8', 5, 5 + headerBytes)) as JournalEntry & { t: [string, number][] };
+  let offset = 5 + headerBytes;
+  for (const [name, bytes] of header.t) {
+    if (offset + bytes > payload.length) throw new Error('raw text past the record');
+    header.r[name] = payload.toString('utf8', offset, offset + bytes);
+    offset += bytes;
+  }
+  return { k: header.k, r: header.r };
 }
 
 export interface DecodedSegment {
@@ -49,7 +101,7 @@ export function decodeSegment(bytes: Buffer): DecodedSegment {
     if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) return { entries, stoppedBy: 'checksum', validBytes: offset };
     let entry: JournalEntry;
     try {
-      entry = JSON.parse(payload.toString('utf8')) as JournalEntry;
+      entry = decodePayload(payload);
     } catch {
       return { entries, stoppedBy: 'checksum', validBytes: offset };
     }
