@@ -59,12 +59,12 @@ describe('recording journal', () => {
   it('keeps long texts as the bytes they were (quotes, escapes, emoji, NUL) and still finds a flipped bit among them', () => {
     const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'say "hi" \\ 😀 ünïcode \u0000 '.repeat(20) }] } });
     const journal = open({ fsyncMs: 1000 });
-    journal.append({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3 } });
-    journal.append({ k: 'c', r: { id: 'b', status: 'ok', response_payload: text } });
+    journal.append({ k: 'c', r: { id: 'a', status: 'ok', duration_ms: 3 } }, [['request_payload', `{"q":"${'x'.repeat(200)}"}`], ['response_payload', text], ['error_message', null]]);
+    journal.append({ k: 'c', r: { id: 'b', status: 'ok' } }, [['response_payload', text]]);
     journal.commitNow();
     const reopened = open();
     const [first, second] = reopened.readLeftover(1).entries;
-    expect(first).toEqual({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3 } });
+    expect(first).toEqual({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3, error_message: null } });
     expect(second.r.response_payload).toBe(text);
     reopened.close();
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { encodeRecord, type JournalEntry } from './recordCodec';
+import { encodeRecord, type JournalEntry, type RawTexts } from './recordCodec';
 import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
 
 // The recorder's write-ahead journal (docs/proxy.md "The recording journal"). Every row the
@@ -81,7 +81,7 @@ export class Journal {
   }
 
   /** Appends a record (written with this turn's group); returns its segment, to release() once its row is committed. */
-  append(entry: JournalEntry): number {
+  append(entry: JournalEntry, texts?: RawTexts): number {
     if (this.active.bytes >= this.segmentBytes) {
       // Never thrown at the proxy: a segment that cannot be begun (disk full) leaves the old one growing.
       try {
@@ -91,7 +91,7 @@ export class Journal {
         this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
       }
     }
-    const record = encodeRecord(entry);
+    const record = encodeRecord(entry, texts);
     this.pending.push(record);
     this.active.bytes += record.length;
     this.totalBytes += record.length;

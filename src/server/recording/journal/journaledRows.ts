@@ -1,5 +1,6 @@
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from '../rows';
 import type { Journal } from './journal';
+import type { RawTexts } from './recordCodec';
 
 // The bridge between the write queue and the journal: appends a record for each row the queue
 // takes in, remembers on the row which segments hold its records, and hands those to the write
@@ -46,7 +47,8 @@ export class JournaledRows {
   }
 
   message(message: QueuedMessage): void {
-    this.append(message, 'm', message as unknown as Record<string, unknown>);
+    const { payload, ...row } = message;
+    this.append(message, 'm', row, [['payload', payload]]);
   }
 
   /**
@@ -56,9 +58,12 @@ export class JournaledRows {
    * segment is deleted only once the row is in the database).
    */
   toolCall(call: QueuedToolCall): void {
-    const { arguments: _arguments, result: _result, writtenBefore: _writtenBefore, ...row } = call;
-    if (call.status !== 'pending' && this.journaled.has(call)) delete (row as Partial<typeof row>).request_payload;
-    this.append(call, 'c', row);
+    const { arguments: _arguments, result: _result, writtenBefore: _writtenBefore, request_payload, response_payload, ...row } = call;
+    const texts: RawTexts =
+      call.status !== 'pending' && this.journaled.has(call)
+        ? [['response_payload', response_payload]]
+        : [['request_payload', request_payload], ['response_payload', response_payload]];
+    this.append(call, 'c', row, texts);
   }
 
   /** The segments of the rows a write takes (moved to that write: see release). */
@@ -86,8 +91,8 @@ export class JournaledRows {
     this.release(this.take(rows));
   }
 
-  private append(row: object, kind: 's' | 'm' | 'c', record: Record<string, unknown>): void {
-    const segment = this.journal.append({ k: kind, r: record });
+  private append(row: object, kind: 's' | 'm' | 'c', record: Record<string, unknown>, texts?: RawTexts): void {
+    const segment = this.journal.append({ k: kind, r: record }, texts);
     this.journaled.add(row);
     const held = this.refs.get(row);
     if (held) held.push(segment);

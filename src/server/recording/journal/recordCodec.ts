@@ -14,8 +14,6 @@ export const HEADER_BYTES = 8;
 /** A record longer than this is not one we wrote: its length field is garbage. */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 const RAW_FORMAT = 0x01;
-/** Texts at least this long travel as raw bytes. */
-const RAW_MIN_CHARS = 128;
 
 /** What a record holds: a row the recorder queued, in the shape the write queue holds it. */
 export interface JournalEntry {
@@ -24,31 +22,26 @@ export interface JournalEntry {
   r: Record<string, unknown>;
 }
 
-export function encodeRecord(entry: JournalEntry): Buffer {
-  let raw: [name: string, text: string, bytes: number][] | undefined;
-  let row = entry.r;
-  for (const name in row) {
-    const value = row[name];
-    if (typeof value !== 'string' || value.length < RAW_MIN_CHARS) continue;
-    if (!raw) {
-      raw = [];
-      row = { ...row };
-    }
-    raw.push([name, value, Buffer.byteLength(value, 'utf8')]);
-    delete row[name];
-  }
-  if (!raw) return frame(Buffer.from(JSON.stringify(entry), 'utf8'));
-  const header = JSON.stringify({ k: entry.k, r: row, t: raw.map(([name, , bytes]) => [name, bytes]) });
+/** A row's long texts, kept apart from its other fields (null: the field is null). */
+export type RawTexts = readonly (readonly [name: string, text: string | null])[];
+
+/** The record of `entry`, whose row also holds `texts` (written as raw bytes). */
+export function encodeRecord(entry: JournalEntry, texts?: RawTexts): Buffer {
+  if (!texts) return frame(Buffer.from(JSON.stringify(entry), 'utf8'));
+  const lengths = texts.map(([, text]) => (text === null ? -1 : Buffer.byteLength(text, 'utf8')));
+  const header = JSON.stringify({ k: entry.k, r: entry.r, t: texts.map(([name], i) => [name, lengths[i]]) });
   const headerBytes = Buffer.byteLength(header, 'utf8');
   let length = 1 + 4 + headerBytes;
-  for (const [, , bytes] of raw) length += bytes;
+  for (const bytes of lengths) if (bytes > 0) length += bytes;
   const record = Buffer.allocUnsafe(HEADER_BYTES + length);
   let offset = HEADER_BYTES;
   record[offset++] = RAW_FORMAT;
   record.writeUInt32LE(headerBytes, offset);
   offset += 4;
   offset += record.write(header, offset, 'utf8');
-  for (const [, text, bytes] of raw) offset += record.write(text, offset, bytes, 'utf8');
+  texts.forEach(([, text], i) => {
+    if (text !== null && lengths[i] > 0) offset += record.write(text, offset, lengths[i], 'utf8');
+  });
   record.writeUInt32LE(length, 0);
   record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)), 4);
   return record;
@@ -69,6 +62,10 @@ function decodePayload(payload: Buffer): JournalEntry {
   const header = JSON.parse(payload.toString('utf8', 5, 5 + headerBytes)) as JournalEntry & { t: [string, number][] };
   let offset = 5 + headerBytes;
   for (const [name, bytes] of header.t) {
+    if (bytes < 0) {
+      header.r[name] = null;
+      continue;
+    }
     if (offset + bytes > payload.length) throw new Error('raw text past the record');
     header.r[name] = payload.toString('utf8', offset, offset + bytes);
     offset += bytes;
