@@ -1,29 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { settleOverdue, settleResponse, settleUnanswered, trackRequest, type PendingRequest, type SeenMessage } from './callPairing';
+import { settleOverdue, settleResponse, settleUnanswered, trackRequest, type SeenMessage } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
 import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
 import { payloadJsonText, storedPayload } from './payload';
-import { closeProgressRun, closeRunsAnsweredBy, closeStaleRuns, noteProgressRequest, progressRunOf, type ProgressRuns } from './progressCoalescing';
+import { closeProgressRun, closeRunsAnsweredBy, closeStaleRuns, noteProgressRequest, progressRunOf } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
-import type { QueuedSession, SessionState } from './rows';
+import type { SessionState } from './rows';
 import { storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 import { answersToolsList } from './toolListCapture';
 import { recorderStats, type RecorderStats } from './recorderStats';
 import { nextSeq } from './sessionSeq';
+import { newRecordedSession, OpenSessions, type RecordedSession, type SessionOrigin } from './openSessions';
 
 export type { RecorderStats } from './recorderStats';
+export type { RecordedSession, SessionOrigin } from './openSessions';
 
 // The recorder keeps every session, message and tool call the proxy sees, off the hot path:
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
 // statement; events go to the live stream once their rows are stored. The queue is bounded: when
 // full, new messages and calls are dropped and counted, never awaited. This file owns sessions
-// (start, inference, idle end); pairing is callPairing.ts, what is stored of a message payload.ts,
+// (start, inference, idle end; finding them again is openSessions.ts); pairing is callPairing.ts, what is stored of a message payload.ts,
 // the queue rowQueue.ts, its writes writeQueue.ts / batchWriter.ts, reading calls storedCallSql.ts.
 
 export interface RecorderOptions extends WriteQueueOptions {
@@ -44,34 +45,10 @@ export interface RecorderOptions extends WriteQueueOptions {
   now?: () => number;
 }
 
-export interface SessionOrigin {
-  workspaceId: string;
-  serverId: string;
-  serverName: string | null;
-}
-
-export interface RecordedSession extends QueuedSession {
-  readonly row: SessionState;
-  seq: number;
-  lastActivityMs: number;
-  pending: Map<string, PendingRequest>;
-  inferredIdentity?: string;
-  /** Progress streams being coalesced (progressCoalescing.ts). */
-  progress?: ProgressRuns;
-  /**
-   * Set on a session that any instance may record (its id is sealed, docs/proxy.md "Any instance
-   * serves any session"): its messages are numbered from the milliseconds since this start, so
-   * the numbers of several instances interleave in time (see nextSeq).
-   */
-  clockSeqBaseMs?: number;
-}
-
 export class Recorder {
   private enabled = true;
   private readonly now: () => number;
-  private readonly sessions = new Set<RecordedSession>();
-  private readonly byMcpId = new Map<string, RecordedSession>();
-  private readonly byIdentity = new Map<string, RecordedSession>();
+  private readonly sessions = new OpenSessions();
   private sweeper: NodeJS.Timeout | undefined;
   private orphanSweeper: NodeJS.Timeout | undefined;
   private closed = false;
@@ -104,7 +81,7 @@ export class Recorder {
    */
   sweepOrphans(): Promise<OrphanSweepResult> {
     const longestIdleMs = Math.max(this.options.statefulIdleMs ?? 30 * 60_000, this.options.inferredIdleGapMs ?? 5 * 60_000);
-    return endOrphanedSessions(this.db, orphanCutoff(this.now(), longestIdleMs), [...this.sessions].map((session) => session.row.id));
+    return endOrphanedSessions(this.db, orphanCutoff(this.now(), longestIdleMs), this.sessions.all().map((session) => session.row.id));
   }
 
   setEnabled(enabled: boolean): void {
@@ -134,55 +111,20 @@ export class Recorder {
   }
 
   startSession(origin: SessionOrigin, rawStart: SessionStart, existing?: { id: string; startedAtMs: number; adopted: boolean }): RecordedSession {
-    const start = storableStart(rawStart);
-    const at = new Date(this.now()).toISOString();
-    const session: RecordedSession = {
-      row: {
-        id: existing?.id ?? randomUUID(),
-        workspace_id: origin.workspaceId,
-        server_id: origin.serverId,
-        server_name: origin.serverName,
-        mcp_session_id: start.mcpSessionId ?? null,
-        transport: start.transport,
-        protocol_version: start.protocolVersion ?? null,
-        client_name: start.clientName ?? null,
-        client_version: start.clientVersion ?? null,
-        client_key: start.clientKey ?? null,
-        trace_id: start.traceId ?? null,
-        platform_key_id: start.platformKeyId ?? null,
-        status: 'active',
-        started_at: existing ? new Date(existing.startedAtMs).toISOString() : at,
-        last_activity_at: at,
-        ended_at: null,
-        message_count: 0,
-        call_count: 0,
-        error_count: 0,
-        argument_tokens: 0,
-        result_tokens: 0,
-        definition_tokens: 0,
-      },
-      seq: 0,
-      lastActivityMs: this.now(),
-      pending: new Map(),
-      // An adopted session's start was counted and announced where it started.
-      announced: existing?.adopted ?? false,
-      adopted: existing?.adopted,
-      endAnnounced: false,
-    };
+    const session = newRecordedSession(origin, storableStart(rawStart), this.now(), existing);
     this.sessions.add(session);
-    if (start.mcpSessionId) this.byMcpId.set(mcpKey(origin.serverId, start.mcpSessionId), session);
     this.queue.markDirty(session);
     return session;
   }
 
   sessionByMcpId(serverId: string, mcpSessionId: string): RecordedSession | undefined {
-    return this.byMcpId.get(mcpKey(serverId, mcpSessionId));
+    return this.sessions.byMcpSessionId(serverId, mcpSessionId);
   }
 
   attachMcpSessionId(session: RecordedSession, mcpSessionId: string): void {
     if (session.row.mcp_session_id === mcpSessionId) return;
     session.row.mcp_session_id = mcpSessionId;
-    this.byMcpId.set(mcpKey(session.row.server_id, mcpSessionId), session);
+    this.sessions.attachMcpSessionId(session, mcpSessionId);
     this.queue.markDirty(session);
   }
 
@@ -194,7 +136,7 @@ export class Recorder {
   inferSession(origin: SessionOrigin, rawStart: SessionStart): RecordedSession {
     const start = storableStart(rawStart);
     const agent = `${origin.serverId}\u0001${start.clientKey ?? ''}`;
-    const current = this.byIdentity.get(agent);
+    const current = this.sessions.byAgent(agent);
     const gap = this.options.inferredIdleGapMs ?? 5 * 60_000;
     if (current && this.sessions.has(current)) {
       const row = current.row;
@@ -213,8 +155,7 @@ export class Recorder {
       this.endSession(current);
     }
     const session = this.startSession(origin, start);
-    session.inferredIdentity = agent;
-    this.byIdentity.set(agent, session);
+    this.sessions.setAgentSession(agent, session);
     return session;
   }
 
@@ -300,9 +241,7 @@ export class Recorder {
     for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY)) this.queueMessage(session, closed);
     session.row.status = 'ended';
     session.row.ended_at = at;
-    this.sessions.delete(session);
-    if (session.row.mcp_session_id) this.byMcpId.delete(mcpKey(session.row.server_id, session.row.mcp_session_id));
-    if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session) this.byIdentity.delete(session.inferredIdentity);
+    this.sessions.remove(session);
     this.queue.markDirty(session);
   }
 
@@ -310,7 +249,7 @@ export class Recorder {
   sweepIdle(): void {
     const nowMs = this.now();
     const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
-    for (const session of [...this.sessions]) {
+    for (const session of this.sessions.all()) {
       if (session.pending.size > 0) {
         const overdue = settleOverdue(session, nowMs, unansweredMs);
         for (const call of overdue) this.queue.settleToolCall(call);
@@ -325,9 +264,7 @@ export class Recorder {
 
   /** A deleted server: forget its sessions and queued rows (their foreign keys are gone). */
   forgetServer(serverId: string): void {
-    for (const session of [...this.sessions]) if (session.row.server_id === serverId) this.sessions.delete(session);
-    for (const [key, session] of this.byMcpId) if (session.row.server_id === serverId) this.byMcpId.delete(key);
-    for (const [key, session] of this.byIdentity) if (session.row.server_id === serverId) this.byIdentity.delete(key);
+    this.sessions.forgetServer(serverId);
     this.queue.forgetServer(serverId);
   }
 
@@ -352,15 +289,11 @@ export class Recorder {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     if (this.orphanSweeper) clearInterval(this.orphanSweeper);
-    for (const session of [...this.sessions]) this.endSession(session);
+    for (const session of this.sessions.all()) this.endSession(session);
     this.closed = true;
     await this.queue.flush(true);
     this.queue.stopTimer();
     // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
     this.options.journal?.journal.close();
   }
-}
-
-function mcpKey(serverId: string, mcpSessionId: string): string {
-  return `${serverId}\u0001${mcpSessionId}`;
 }
