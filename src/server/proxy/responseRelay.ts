@@ -49,6 +49,10 @@ export async function relayJson(
     res.destroy();
     return [];
   }
+  // Streamed through: the answer is ended (and its last bytes flushed: end() uncorks the socket)
+  // before it is parsed and recorded, so the recorder's work is not on the agent's wait. The
+  // request's record is already in the journal's file (recordRequestSide, before the headers).
+  if (!whole) res.end();
   const text = Buffer.concat(chunks, size).toString('utf8');
   const messages = parseMessages(text);
   const single = messages.length === 1 && !text.trimStart().startsWith('[');
@@ -57,7 +61,7 @@ export async function relayJson(
   else if (whole) {
     const changed = outgoing.some((m, i) => m !== messages[i]);
     res.end(changed ? JSON.stringify(single ? outgoing[0] : outgoing) : text);
-  } else res.end();
+  }
   return messages;
 }
 
