@@ -115,3 +115,15 @@ export const RECORDING_BUDGETS: Readonly<Record<PlanId, { messagesPerSecond: num
   pro: { messagesPerSecond: 500, bytesPerDay: 2 * 1_073_741_824 },
   enterprise: { messagesPerSecond: 5_000, bytesPerDay: 50 * 1_073_741_824 },
 };
+
+/**
+ * What the proxy reads of agents' request bodies per workspace and second, by plan (docs/proxy.md
+ * "Limits"). A body past it is answered 429 before it is parsed: parsing and recording a flood is
+ * work on the proxy's one thread, which every tenant shares. The bucket holds two seconds' worth,
+ * and never less than the largest body the proxy takes, so one such body always fits.
+ */
+export const PROXY_INBOUND_BYTES_PER_SECOND: Readonly<Record<PlanId, number>> = {
+  starter: 1 * 1_048_576,
+  pro: 8 * 1_048_576,
+  enterprise: 64 * 1_048_576,
+};

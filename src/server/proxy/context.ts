@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OutboundClient } from '../net/outboundClient';
 import type { Recorder } from '../recording/recorder';
 import type { Admission } from './admission';
+import type { InboundBudget } from './inboundBudget';
 import type { ToolsListRewriter } from './messageTap';
 import type { ProxyEvents } from './proxyEvents';
 import type { UpstreamDirectory } from './upstreamDirectory';
@@ -21,6 +22,8 @@ export interface ProxyContext {
   sessionSeal: SessionSeal;
   /** Calls in flight per workspace and server, streams per session. */
   admission: Admission;
+  /** Request bytes per workspace and second, checked before a body is parsed. */
+  inbound: InboundBudget;
   events: ProxyEvents;
   /** Open server-push streams (GET and legacy SSE): ended on shutdown so they cannot hold it up. */
   pushStreams: Set<ServerResponse>;

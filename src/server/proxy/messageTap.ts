@@ -75,8 +75,9 @@ export class MessageTap {
     return ids;
   }
 
-  record(direction: MessageDirection, message: JsonRpcMessage, sizeBytes: number, rawText?: string): void {
-    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, sizeBytes, rawText);
+  /** `size`: the message's bytes, or how to measure them (only when it is stored: see Recorder.record). */
+  record(direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string): void {
+    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, size, rawText);
   }
 
   /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */

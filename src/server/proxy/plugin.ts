@@ -12,6 +12,7 @@ import { streamableHttpRoutes } from './streamableHttp';
 import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
 import { QuotaGate } from './quotaGate';
+import { InboundBudget } from './inboundBudget';
 import { SessionSeal } from './sessionSeal';
 import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
@@ -38,10 +39,11 @@ declare module 'fastify' {
  */
 export async function installProxy(app: FastifyInstance): Promise<void> {
   const journal = await openRecordingJournal(app);
+  const plans = new WorkspacePlans(app.db);
   const recorder = new Recorder(app.db, app.bus, {
     journal,
     journalMaxBytes: app.config.journalMaxBytes,
-    budgets: new RecordingBudgets(new WorkspacePlans(app.db).planOf),
+    budgets: new RecordingBudgets(plans.planOf),
     queueLimit: app.config.recorderQueueLimit,
     flushMs: app.config.recorderFlushMs,
     unansweredCallMs: app.config.unansweredCallMs,
@@ -84,6 +86,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     recorder,
     sessionSeal: new SessionSeal(app.config.secret),
     admission: new Admission(app.config),
+    inbound: new InboundBudget(plans.planOf, app.config.proxyBodyLimitBytes),
     events: app.proxyEvents,
     access,
     quota: app.quotaGate,

@@ -15,6 +15,8 @@ export const UpstreamErrorCode = {
   serverBusy: -32016,
   tooManyStreams: -32017,
   notMcp: -32018,
+  // The workspace sent more request bytes than its plan's inbound budget (inboundBudget.ts).
+  inboundBudget: -32019,
 } as const;
 
 export interface UpstreamFailure {

@@ -159,8 +159,11 @@ export class Recorder {
     return session;
   }
 
-  /** Records one JSON-RPC message. `rawText` is its exact JSON when the body held only it. */
-  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, sizeBytes: number, rawText?: string): void {
+  /**
+   * Records one JSON-RPC message. `rawText` is its exact JSON when the body held only it; `size`
+   * its bytes, or how to measure them (a batch item: only measured when the message is stored).
+   */
+  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string): void {
     if (!this.isEnabled()) return;
     const nowMs = this.now();
     const at = new Date(nowMs).toISOString();
@@ -168,8 +171,12 @@ export class Recorder {
     row.last_activity_at = at;
     session.lastActivityMs = nowMs;
     row.message_count++;
-    const kind = messageKind(message);
     this.queue.markDirty(session);
+    // A notification of a workspace past its recording budget is counted and nothing more (a
+    // flood of them must not cost the recorder what storing them would: docs/proxy.md "Limits").
+    if (!hasId(message) && this.options.budgets?.spent(row.workspace_id)) return;
+    const kind = messageKind(message);
+    const sizeBytes = typeof size === 'number' ? size : size();
 
     // A progress stream is stored as its first and last notification and its count: the ones
     // between are counted only (a long tool reporting every few ms must not fill the database).

@@ -23,8 +23,31 @@ export class RecordingBudgets {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Whether the workspace has spent its budget for now (no message could be stored): checked
+   * before a message's payload is even looked at, so a flood past its budget costs a count, not
+   * the recorder's work. Counts the message as not stored when so.
+   */
+  spent(workspaceId: string): boolean {
+    const { bucket, budget } = this.refilled(workspaceId);
+    if (bucket.tokens >= 1 && bucket.bytesToday < budget.bytesPerDay) return false;
+    this.overBudget++;
+    return true;
+  }
+
   /** Whether a message of `bytes` may be stored for the workspace now (and takes its share if so). */
   admit(workspaceId: string, bytes: number): boolean {
+    const { bucket, budget } = this.refilled(workspaceId);
+    if (bucket.tokens < 1 || bucket.bytesToday + bytes > budget.bytesPerDay) {
+      this.overBudget++;
+      return false;
+    }
+    bucket.tokens -= 1;
+    bucket.bytesToday += bytes;
+    return true;
+  }
+
+  private refilled(workspaceId: string): { bucket: Bucket; budget: (typeof RECORDING_BUDGETS)[PlanId] } {
     const budget = RECORDING_BUDGETS[this.planOf(workspaceId)];
     const nowMs = this.now();
     const day = Math.floor(nowMs / 86_400_000);
@@ -40,13 +63,7 @@ export class RecordingBudgets {
       bucket.day = day;
       bucket.bytesToday = 0;
     }
-    if (bucket.tokens < 1 || bucket.bytesToday + bytes > budget.bytesPerDay) {
-      this.overBudget++;
-      return false;
-    }
-    bucket.tokens -= 1;
-    bucket.bytesToday += bytes;
-    return true;
+    return { bucket, budget };
   }
 }
 
