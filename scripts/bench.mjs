@@ -31,6 +31,7 @@ const STEPS = [
     before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
   },
   { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
+  { title: "Flood isolation: one workspace's flood vs another's throughput (issue 18)", script: 'scripts/bench-flood.mjs' },
   { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
   { title: 'Telemetry: an unreachable OTLP collector vs none, proxy latency and throughput', script: 'scripts/bench-telemetry.mjs' },
 ];
