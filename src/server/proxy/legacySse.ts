@@ -7,7 +7,7 @@ import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from '
 import { requestsIn } from './jsonRpc';
 import { MessageTap } from './messageTap';
 import { validateBody } from './requestValidation';
-import { inboundRefusal } from './inboundBudget';
+import { chargeRead } from './inboundGate';
 import { relayRaw, relaySse } from './responseRelay';
 import { serializeSseEvent } from './sseParser';
 import { findTarget, originOf } from './proxyTarget';
@@ -89,11 +89,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const stream = streams.get(String(request.query.session ?? ''));
     if (!stream || stream.target.serverId !== target.serverId) return reply.status(404).send({ message: 'Unknown or closed SSE session', code: 'not_found' });
     const received = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const decision = ctx.inbound.admit(target.workspaceId, received.length);
-    if (!decision.admitted) {
-      const refusal = inboundRefusal(decision);
-      return reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
-    }
+    if (!chargeRead(ctx, request, reply, target.workspaceId, received.length)) return reply;
     // Checked before anything travels, as on Streamable HTTP (requestValidation.ts): invalid items
     // are answered by the proxy and never forwarded, so no call runs unrecorded.
     const validated = validateBody(received);

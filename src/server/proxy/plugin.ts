@@ -13,6 +13,7 @@ import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
 import { QuotaGate } from './quotaGate';
 import { InboundBudget } from './inboundBudget';
+import { inboundGate } from './inboundGate';
 import { SessionSeal } from './sessionSeal';
 import { WorkspaceKeyResolver } from './workspaceKeyResolver';
 
@@ -95,6 +96,8 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   };
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    // Before a body is read: a workspace past its inbound budget is refused unread (inboundGate.ts).
+    scope.addHook('onRequest', inboundGate(ctx));
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: app.config.proxyBodyLimitBytes }, (_request, body, done) => done(null, body));
     await scope.register(streamableHttpRoutes(ctx));
     await scope.register(legacySseRoutes(ctx));

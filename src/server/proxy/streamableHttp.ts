@@ -3,7 +3,7 @@ import type { ProxyContext } from './context';
 import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from './headers';
 import { parseMessages, requestsIn, type JsonRpcMessage } from './jsonRpc';
 import { validateBody } from './requestValidation';
-import { inboundRefusal } from './inboundBudget';
+import { chargeRead } from './inboundGate';
 import { MessageTap } from './messageTap';
 import { isTooLarge, relayJson, relayRaw, relaySse } from './responseRelay';
 import { describeFailure, errorResponse, httpFailure, httpRejection, notMcpFailure, rejectionDetail, UpstreamErrorCode, type UpstreamFailure } from './upstreamErrors';
@@ -63,13 +63,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const upstreamSessionId = claims?.upstreamSessionId ?? sentSessionId;
     const forwardedHeaders = claims ? { ...request.headers, 'mcp-session-id': claims.upstreamSessionId } : request.headers;
     const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
-    if (received) {
-      const decision = ctx.inbound.admit(target.workspaceId, received.length);
-      if (!decision.admitted) {
-        const refusal = inboundRefusal(decision);
-        return reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
-      }
-    }
+    if (received && !chargeRead(ctx, request, reply, target.workspaceId, received.length)) return reply;
     // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
     const validated = received ? validateBody(received) : null;
     const proxyAnswers = validated?.rejected ?? [];

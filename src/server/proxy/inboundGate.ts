@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { ProxyContext } from './context';
+import { inboundRefusal } from './inboundBudget';
+
+// The inbound budget (inboundBudget.ts) applied as early as it can be: a POST that declares its
+// length is charged before its body is read, and refused then — the body is never buffered or
+// parsed; Node discards its bytes as they come once the answer is out. A body without a length
+// (chunked) is charged by the route once read (chargeRead).
+
+const charged = new WeakSet<IncomingMessage>();
+
+/** onRequest hook of the proxy's routes. */
+export function inboundGate(ctx: ProxyContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.method !== 'POST') return;
+    const declared = Number(request.headers['content-length']);
+    // No length, or over the body limit (the parser answers 413): left to the route.
+    if (!Number.isFinite(declared) || declared <= 0 || declared > ctx.app.config.proxyBodyLimitBytes) return;
+    const key = (request.params as { proxyKey?: string }).proxyKey;
+    const target = key ? await ctx.directory.get(key).catch(() => null) : null;
+    if (!target) return;
+    const decision = ctx.inbound.admit(target.workspaceId, declared);
+    if (decision.admitted) {
+      charged.add(request.raw);
+      return;
+    }
+    const refusal = inboundRefusal(decision);
+    await reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
+  };
+}
+
+/**
+ * For the route, once a body is read: true when it may be handled (charged before it was read, or
+ * within the budget now); otherwise the refusal is sent and false returned.
+ */
+export function chargeRead(ctx: ProxyContext, request: FastifyRequest, reply: FastifyReply, workspaceId: string, bytes: number): boolean {
+  if (charged.has(request.raw)) return true;
+  const decision = ctx.inbound.admit(workspaceId, bytes);
+  if (decision.admitted) return true;
+  const refusal = inboundRefusal(decision);
+  void reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
+  return false;
+}
