@@ -1,7 +1,7 @@
 import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/analytics';
 import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
-import { groupKey, TOKENS_SQL } from './rollupScope';
+import { groupKey } from './rollupScope';
 import { describeRange } from './timeRange';
 import { contextWeight } from './contextWeight';
 import { costliestSessions } from './sessionCosts';
@@ -21,14 +21,8 @@ interface GroupRow {
 
 export async function analyticsCosts(context: AnalyticsContext): Promise<AnalyticsCostsResult> {
   const { range } = context;
-  const [daily, byTool, byClient, byKey, monthToDate, sessions] = await Promise.all([
-    dailyByServer(context),
-    grouped<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.tool_name <> ''`),
-    grouped<{ client_name: string }>(context, 'r.client_name'),
-    grouped<{ platform_key_id: string | null }>(context, 'r.platform_key_id'),
-    monthSoFar(context),
-    costliestSessions(context),
-  ]);
+  const [groups, monthToDate, sessions] = await Promise.all([costGroups(context), monthSoFar(context), costliestSessions(context)]);
+  const { daily, byTool, byClient, byKey } = groups;
   const toolCalls = new Map(byTool.map((row) => [`${row.server_id}/${row.tool_name}`, row.calls]));
   return {
     range: describeRange(range),
@@ -55,29 +49,66 @@ function sortByCost(rows: CostBreakdown[]): CostBreakdown[] {
   return rows.sort((a, b) => b.cost - a.cost || b.calls - a.calls || a.name.localeCompare(b.name));
 }
 
-/** Sums per group over the whole range. */
-async function grouped<K extends object>(context: AnalyticsContext, groupBy: string, where?: string): Promise<(K & GroupRow)[]> {
-  const scope = context.scope();
-  const source = scope.source(context.range.fromMs, context.range.toMs, 'days');
-  return context.db.query<K & GroupRow>(
-    `select ${groupBy}, sum(r.calls)::float8 as calls, sum(${TOKENS_SQL})::float8 as tokens, sum(${scope.costSql})::float8 as cost
-     from ${source} ${scope.priceJoin} ${where ? `where ${where}` : ''} group by ${groupBy}`,
-    scope.params,
-  );
+interface CostGroupRow {
+  /** Which grouping set the row belongs to: GROUPING() of (day, server, tool, client, key), 1 where a column is not grouped. */
+  g: number;
+  day: Date | string | null;
+  server_id: string | null;
+  tool_name: string | null;
+  client_name: string | null;
+  platform_key_id: string | null;
+  calls: number;
+  definitions: number;
+  arguments: number;
+  results: number;
+  cost: number;
 }
 
-/** One pass by UTC day and server gives the days, the servers, the total and the token split. */
-async function dailyByServer(context: AnalyticsContext) {
+// GROUPING(day, server, tool, client, key) of each set: a bit is set where the column is not grouped.
+const BY_DAY_AND_SERVER = 0b00111;
+const BY_TOOL = 0b10011;
+const BY_CLIENT = 0b11101;
+const BY_KEY = 0b11110;
+
+/**
+ * Every breakdown of the range in one scan of its rollup rows (grouping sets): by UTC day and
+ * server (the days, the servers, the total and the token split), by tool, by client and by key.
+ * One read of the rows instead of one per breakdown (docs/benchmarks.md "Analytics at 10 million calls").
+ */
+async function costGroups(context: AnalyticsContext) {
   const { range } = context;
   const scope = context.scope();
   const source = scope.source(range.fromMs, range.toMs, 'days');
-  const rows = await context.db.query<{ day: Date | string; server_id: string; calls: number; definitions: number; arguments: number; results: number; cost: number }>(
-    `select date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz) as day, r.server_id, sum(r.calls)::float8 as calls,
+  const day = `date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz)`;
+  const rows = await context.db.query<CostGroupRow>(
+    `select grouping(${day}, r.server_id, r.tool_name, r.client_name, r.platform_key_id) as g, ${day} as day,
+            r.server_id, r.tool_name, r.client_name, r.platform_key_id, sum(r.calls)::float8 as calls,
             sum(r.definition_tokens)::float8 as definitions, sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results,
             sum(${scope.costSql})::float8 as cost
-     from ${source} ${scope.priceJoin} group by 1, 2`,
+     from ${source} ${scope.priceJoin}
+     group by grouping sets ((${day}, r.server_id), (r.server_id, r.tool_name), (r.client_name), (r.platform_key_id))`,
     scope.params,
   );
+  const tokensOf = (row: CostGroupRow) => row.definitions + row.arguments + row.results;
+  const groupRow = (row: CostGroupRow): GroupRow => ({ calls: row.calls, tokens: tokensOf(row), cost: row.cost });
+  const byTool: ({ server_id: string; tool_name: string } & GroupRow)[] = [];
+  const byClient: ({ client_name: string } & GroupRow)[] = [];
+  const byKey: ({ platform_key_id: string | null } & GroupRow)[] = [];
+  const dayRows: CostGroupRow[] = [];
+  for (const row of rows) {
+    const g = Number(row.g);
+    if (g === BY_DAY_AND_SERVER) dayRows.push(row);
+    // Tool '' holds what belongs to no call (sessions, definitions): no tool of its own.
+    else if (g === BY_TOOL && row.tool_name !== '') byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
+    else if (g === BY_CLIENT) byClient.push({ client_name: row.client_name as string, ...groupRow(row) });
+    else if (g === BY_KEY) byKey.push({ platform_key_id: row.platform_key_id, ...groupRow(row) });
+  }
+  return { daily: dailyByServer(context, dayRows), byTool, byClient, byKey };
+}
+
+/** The days, the servers, the total and the token split, from the rows by UTC day and server. */
+function dailyByServer(context: AnalyticsContext, rows: CostGroupRow[]) {
+  const { range } = context;
   const days = new Map<string, { date: string; cost: number; tokens: number; byServer: Record<string, number> }>();
   for (let t = Math.floor(range.fromMs / DAY_MS) * DAY_MS; t < range.toMs; t += DAY_MS) {
     const date = new Date(t).toISOString().slice(0, 10);
@@ -87,19 +118,20 @@ async function dailyByServer(context: AnalyticsContext) {
   const tokens = { definitions: 0, arguments: 0, results: 0 };
   let total = 0;
   for (const row of rows) {
+    const serverId = row.server_id as string;
     const date = groupKey(row.day).slice(0, 10);
     const rowTokens = row.definitions + row.arguments + row.results;
     const day = days.get(date);
     if (day) {
       day.cost += row.cost;
       day.tokens += rowTokens;
-      day.byServer[row.server_id] = roundUsd((day.byServer[row.server_id] ?? 0) + row.cost);
+      day.byServer[serverId] = roundUsd((day.byServer[serverId] ?? 0) + row.cost);
     }
-    const server = servers.get(row.server_id) ?? { calls: 0, tokens: 0, cost: 0 };
+    const server = servers.get(serverId) ?? { calls: 0, tokens: 0, cost: 0 };
     server.calls += row.calls;
     server.tokens += rowTokens;
     server.cost += row.cost;
-    servers.set(row.server_id, server);
+    servers.set(serverId, server);
     tokens.definitions += row.definitions;
     tokens.arguments += row.arguments;
     tokens.results += row.results;
