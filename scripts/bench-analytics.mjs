@@ -11,7 +11,7 @@
 // Part 2 runs the recorder's write loop on batches of 250 settled calls without analytics, with
 // the tokenizer in the write and with the tokenizer thread, and prints the throughput ratios.
 // Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40),
-// BENCH_RECORDER_ROUNDS (6), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
+// BENCH_RECORDER_ROUNDS (6), BENCH_FOLD_BATCHES (20), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
@@ -26,11 +26,13 @@ const { writeBatch } = require('../src/server/recording/batchWriter.ts');
 const { TrafficRollup } = require('../src/server/recording/trafficRollup.ts');
 const { TokenizerThread } = require('../src/server/recording/tokenizerThread.ts');
 const { LatencySketch } = require('../src/server/recording/latencySketch.ts');
+const { foldAllPendingTraffic } = require('../src/server/recording/trafficFold.ts');
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const RECORDER_BATCHES = Number(process.env.BENCH_RECORDER_BATCHES ?? 40);
 const RECORDER_ROUNDS = Number(process.env.BENCH_RECORDER_ROUNDS ?? 6);
+const FOLD_BATCHES = Number(process.env.BENCH_FOLD_BATCHES ?? 20);
 const RANGES = (process.env.BENCH_RANGES ?? '24h,7d,30d,90d').split(',');
 const PARTS = (process.env.BENCH_PARTS ?? 'calls,recorder').split(',');
 const SERVERS = 5;
@@ -106,6 +108,10 @@ async function seed(db) {
     await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute, minutePool);
     await insertSketches(db, 'latency_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute);
   }
+  // The sums beside the sketches (migration 022): per tool and per server, from the traffic rows of the same grain.
+  for (const grain of ['minutes', 'hours', 'days']) await fillSums(db, `latency_${grain}`, `traffic_${grain}`);
+  // Weeks from the days' rows, both levels (group by keeps a null tool_name, the server's row, as one key).
+  await fillSums(db, 'latency_weeks', 'latency_days', `date_bin('7 days'::interval, bucket, '1970-01-05T00:00:00Z'::timestamptz)`, true);
   // Sessions with their token sums (100 calls each), over the 90 days.
   const sessions = Math.round(CALLS / 100);
   await db.query(
@@ -117,11 +123,25 @@ async function seed(db) {
      from generate_series(1, $4::int) g`,
     [workspaceId, serverIds, CLIENTS, sessions],
   );
-  await db.query('analyze');
+  // Vacuumed as autovacuum would have over 90 days: index-only scans need the visibility map.
+  await db.query('vacuum analyze');
   const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days,
     (select count(*) from latency_minutes)::int + (select count(*) from latency_hours)::int + (select count(*) from latency_days)::int
       + (select count(*) from latency_weeks)::int as sketches`);
   return { userId, workspaceId, serverIds, rows: counts[0] };
+}
+
+/** The sums of the per-tool and per-server rows (migration 022) from `source`, as the fold adds them. */
+async function fillSums(db, table, source, bucket = 'bucket', fromSums = false) {
+  const names = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens'];
+  const sets = fromSums ? 'group by 1, 2, 3, 4' : 'group by grouping sets ((workspace_id, bucket, server_id, tool_name), (workspace_id, bucket, server_id))';
+  await db.query(
+    `insert into ${table} (workspace_id, bucket, server_id, tool_name, ${names.join(', ')}, duration_max_ms, last_call_at)
+     select workspace_id, ${bucket}, server_id, tool_name, ${names.map((n) => `sum(${n})`).join(', ')}, max(duration_max_ms), max(last_call_at)
+     from ${source} ${sets}
+     on conflict (workspace_id, bucket, server_id, tool_name) do update set ${names.map((n) => `${n} = excluded.${n}`).join(', ')},
+       duration_max_ms = excluded.duration_max_ms, last_call_at = excluded.last_call_at`,
+  );
 }
 
 /** Rows of every key for `buckets` buckets from `first`, ~`calls` calls each (whole numbers that add up). */
@@ -261,6 +281,10 @@ async function recorderLoop(db, ids, mode, offset) {
     // The next batch's calls settle while this one is written.
     if (rollup && b + 1 < RECORDER_BATCHES) for (const call of batches[b + 1]) rollup.add(call);
     await write;
+    // The fold of the pending increments (trafficFold.ts; every 5 s in the recorder): here every
+    // FOLD_BATCHES batches and at the end, inside the timed loop — more often than the recorder
+    // folds at this rate, so its cost is not understated.
+    if (rollup && (b % FOLD_BATCHES === FOLD_BATCHES - 1 || b === RECORDER_BATCHES - 1)) await foldAllPendingTraffic(db);
   }
   return (RECORDER_BATCHES * BATCH) / ((performance.now() - start) / 1000);
 }

@@ -1,7 +1,7 @@
 import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/analytics';
 import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
-import { groupKey } from './rollupScope';
+import { groupKey, type RollupScope } from './rollupScope';
 import { describeRange } from './timeRange';
 import { contextWeight } from './contextWeight';
 import { costliestSessions } from './sessionCosts';
@@ -50,8 +50,8 @@ function sortByCost(rows: CostBreakdown[]): CostBreakdown[] {
 }
 
 interface CostGroupRow {
-  /** Which grouping set the row belongs to: GROUPING() of (day, server, tool, client, key), 1 where a column is not grouped. */
-  g: number;
+  /** Which grouping set the row belongs to. */
+  g: 'day' | 'tool' | 'client' | 'key';
   day: Date | string | null;
   server_id: string | null;
   tool_name: string | null;
@@ -64,44 +64,48 @@ interface CostGroupRow {
   cost: number;
 }
 
-// GROUPING(day, server, tool, client, key) of each set: a bit is set where the column is not grouped.
-const BY_DAY_AND_SERVER = 0b00111;
-const BY_TOOL = 0b10011;
-const BY_CLIENT = 0b11101;
-const BY_KEY = 0b11110;
+/** What the client and key breakdowns read of the full-key rows (not their sketches). */
+const FULL_KEY_SUMS = 'workspace_id, bucket, server_id, tool_name, client_name, platform_key_id, calls, argument_tokens, result_tokens, definition_tokens';
 
 /**
- * Every breakdown of the range in one scan of its rollup rows (grouping sets): by UTC day and
- * server (the days, the servers, the total and the token split), by tool, by client and by key.
- * One read of the rows instead of one per breakdown (docs/benchmarks.md "Analytics at 10 million calls").
+ * Every breakdown of the range in two scans (grouping sets): by UTC day and server (the days, the
+ * servers, the total and the token split) and by tool, from the per-tool sums; by client and by
+ * key from the full key, the only rows that hold them. One read of the rows per level instead of
+ * one per breakdown (docs/benchmarks.md "Analytics at 10 million calls").
  */
 async function costGroups(context: AnalyticsContext) {
   const { range } = context;
-  const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, 'days');
   const day = `date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz)`;
-  const rows = await context.db.query<CostGroupRow>(
-    `select grouping(${day}, r.server_id, r.tool_name, r.client_name, r.platform_key_id) as g, ${day} as day,
-            r.server_id, r.tool_name, r.client_name, r.platform_key_id, sum(r.calls)::float8 as calls,
-            sum(r.definition_tokens)::float8 as definitions, sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results,
-            sum(${scope.costSql})::float8 as cost
-     from ${source} ${scope.priceJoin}
-     group by grouping sets ((${day}, r.server_id), (r.server_id, r.tool_name), (r.client_name), (r.platform_key_id))`,
-    scope.params,
-  );
+  const sums = (scope: RollupScope) => `sum(r.calls)::float8 as calls, sum(r.definition_tokens)::float8 as definitions,
+    sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results, sum(${scope.costSql})::float8 as cost`;
+  const serverScope = context.scope();
+  const clientScope = context.scope();
+  const [byServerAndTool, byClientAndKey] = await Promise.all([
+    context.db.query<CostGroupRow>(
+      `select case when grouping(r.tool_name) = 1 then 'day' else 'tool' end as g, ${day} as day, r.server_id, r.tool_name, ${sums(serverScope)}
+       from ${serverScope.sums(range.fromMs, range.toMs, 'days')} ${serverScope.priceJoin}
+       group by grouping sets ((${day}, r.server_id), (r.server_id, r.tool_name))`,
+      serverScope.params,
+    ),
+    context.db.query<CostGroupRow>(
+      `select case when grouping(r.client_name) = 1 then 'key' else 'client' end as g, r.client_name, r.platform_key_id, ${sums(clientScope)}
+       from ${clientScope.source(range.fromMs, range.toMs, 'days', FULL_KEY_SUMS)} ${clientScope.priceJoin}
+       group by grouping sets ((r.client_name), (r.platform_key_id))`,
+      clientScope.params,
+    ),
+  ]);
   const tokensOf = (row: CostGroupRow) => row.definitions + row.arguments + row.results;
   const groupRow = (row: CostGroupRow): GroupRow => ({ calls: row.calls, tokens: tokensOf(row), cost: row.cost });
   const byTool: ({ server_id: string; tool_name: string } & GroupRow)[] = [];
   const byClient: ({ client_name: string } & GroupRow)[] = [];
   const byKey: ({ platform_key_id: string | null } & GroupRow)[] = [];
   const dayRows: CostGroupRow[] = [];
-  for (const row of rows) {
-    const g = Number(row.g);
-    if (g === BY_DAY_AND_SERVER) dayRows.push(row);
+  for (const row of [...byServerAndTool, ...byClientAndKey]) {
+    if (row.g === 'day') dayRows.push(row);
     // Tool '' holds what belongs to no call (sessions, definitions): no tool of its own.
-    else if (g === BY_TOOL && row.tool_name !== '') byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
-    else if (g === BY_CLIENT) byClient.push({ client_name: row.client_name as string, ...groupRow(row) });
-    else if (g === BY_KEY) byKey.push({ platform_key_id: row.platform_key_id, ...groupRow(row) });
+    else if (row.g === 'tool' && row.tool_name !== '') byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
+    else if (row.g === 'client') byClient.push({ client_name: row.client_name as string, ...groupRow(row) });
+    else if (row.g === 'key') byKey.push({ platform_key_id: row.platform_key_id, ...groupRow(row) });
   }
   return { daily: dailyByServer(context, dayRows), byTool, byClient, byKey };
 }
@@ -152,7 +156,7 @@ async function monthSoFar(context: AnalyticsContext): Promise<AnalyticsCostsResu
   const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const toMs = Math.floor(context.nowMs / 60_000) * 60_000 + 60_000;
   const scope = context.scope();
-  const source = scope.source(monthStart, toMs, 'days');
+  const source = scope.sums(monthStart, toMs, 'weeks');
   const rows = await context.db.query<{ cost: number }>(`select coalesce(sum(${scope.costSql}), 0)::float8 as cost from ${source} ${scope.priceJoin}`, scope.params);
   const cost = rows[0].cost;
   const elapsed = Math.max(context.nowMs - monthStart, 60_000);

@@ -19,27 +19,24 @@ interface SumsRow {
   calls: number;
   errors: number;
   sessions: number;
-  clients: number;
   tokens: number;
   cost: number;
 }
 
-/** The sums of the totals (`clients`: distinct clients with a call or a session). */
 function sumsSql(costSql: string): string {
   return `coalesce(sum(r.calls), 0)::float8 as calls, coalesce(sum(${ERRORS_SQL}), 0)::float8 as errors,
           coalesce(sum(r.sessions), 0)::float8 as sessions,
-          count(distinct r.client_name) filter (where r.calls > 0 or r.sessions > 0)::int as clients,
           coalesce(sum(${TOKENS_SQL}), 0)::float8 as tokens, coalesce(sum(${costSql}), 0)::float8 as cost`;
 }
 
-function totalsOf(row: SumsRow | undefined, sketch: LatencySketch | undefined): OverviewTotals {
-  const sums = row ?? { calls: 0, errors: 0, sessions: 0, clients: 0, tokens: 0, cost: 0 };
+function totalsOf(row: SumsRow | undefined, clients: number, sketch: LatencySketch | undefined): OverviewTotals {
+  const sums = row ?? { calls: 0, errors: 0, sessions: 0, tokens: 0, cost: 0 };
   return {
     calls: sums.calls,
     errors: sums.errors,
     errorRate: roundRate(sums.errors, sums.calls),
     sessions: sums.sessions,
-    clients: sums.clients,
+    clients,
     tokens: sums.tokens,
     cost: roundUsd(sums.cost),
     p50Ms: sketch?.quantile(0.5) ?? null,
@@ -47,14 +44,25 @@ function totalsOf(row: SumsRow | undefined, sketch: LatencySketch | undefined): 
   };
 }
 
+/** Distinct clients with a call or a session in the range: the one total only the full key holds. */
+async function clientCount(context: AnalyticsContext, range: TimeRange): Promise<number> {
+  const scope = context.scope();
+  const rows = await context.db.query<{ clients: number }>(
+    `select count(distinct r.client_name)::int as clients from ${scope.source(range.fromMs, range.toMs, 'days', 'client_name, calls, sessions')} where r.calls > 0 or r.sessions > 0`,
+    scope.params,
+  );
+  return rows[0]?.clients ?? 0;
+}
+
 export async function rangeTotals(context: AnalyticsContext, range: TimeRange): Promise<OverviewTotals> {
   const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, 'days');
-  const [rows, sketches] = await Promise.all([
+  const source = scope.sums(range.fromMs, range.toMs, 'weeks');
+  const [rows, clients, sketches] = await Promise.all([
     context.db.query<SumsRow>(`select ${sumsSql(scope.costSql)} from ${source} ${scope.priceJoin}`, scope.params),
+    clientCount(context, range),
     mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
   ]);
-  return totalsOf(rows[0], sketches.get(''));
+  return totalsOf(rows[0], clients, sketches.get(''));
 }
 
 /** `date_bin` of a rollup row's bucket to the range's step (aligned to the epoch: UTC hours and days). */
@@ -70,14 +78,15 @@ export function stepBin(range: TimeRange): string {
 async function totalsAndSeries(context: AnalyticsContext): Promise<{ totals: OverviewTotals; series: AnalyticsOverviewResult['series'] }> {
   const { range } = context;
   const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, coarsestFor(range.step));
+  const source = scope.sums(range.fromMs, range.toMs, coarsestFor(range.step));
   const bin = stepBin(range);
-  const [rows, sketches] = await Promise.all([
+  const [rows, clients, sketches] = await Promise.all([
     context.db.query<SumsRow & { t: Date | string | null; whole: number }>(
       `select grouping(${bin}) as whole, ${bin} as t, ${sumsSql(scope.costSql)}
        from ${source} ${scope.priceJoin} group by grouping sets ((${bin}), ())`,
       scope.params,
     ),
+    clientCount(context, range),
     mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'server', bin),
   ]);
   const byStart = new Map(rows.filter((row) => Number(row.whole) === 0).map((row) => [groupKey(row.t), row]));
@@ -88,5 +97,5 @@ async function totalsAndSeries(context: AnalyticsContext): Promise<{ totals: Ove
     const row = byStart.get(t);
     return { t, calls: row?.calls ?? 0, errors: row?.errors ?? 0, p95Ms: sketches.get(t)?.quantile(0.95) ?? null, cost: roundUsd(row?.cost ?? 0) };
   });
-  return { totals: totalsOf(rows.find((row) => Number(row.whole) === 1), sketches.size > 0 ? whole : undefined), series };
+  return { totals: totalsOf(rows.find((row) => Number(row.whole) === 1), clients, sketches.size > 0 ? whole : undefined), series };
 }
