@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countWithSpecialCheck } from 'gpt-tokenizer/encoding/o200k_base';
 import { TOKEN_SAMPLE_ABOVE_CHARS } from '../../contract/pricing';
 import type { QueuedToolCall } from './rows';
 
@@ -8,6 +8,16 @@ import type { QueuedToolCall } from './rows';
 // and the tool definitions a tools/list returned (input on every turn). One real tokenizer,
 // o200k_base (exact for current OpenAI models; other vendors' counts are estimates from it).
 // Counted in the recorder's batch work, never on the proxy's path; each distinct definition once.
+
+/**
+ * o200k_base tokens of a text, a special token's text ('<|endoftext|>') counted as ordinary text.
+ * The tokenizer's default refuses such a text — it throws — and a result quoting one would have
+ * failed its write; the check also cost ~15 % of the counting.
+ */
+export const TEXT_AS_IS = { disallowedSpecial: new Set<string>() };
+export function countTokens(text: string): number {
+  return countWithSpecialCheck(text, TEXT_AS_IS);
+}
 
 /** The protocol error codes of JSON-RPC: the request itself was wrong (OpenTelemetry MCP conventions' error.type). */
 export const PROTOCOL_ERROR_CODES = new Set([-32700, -32600, -32601, -32602]);

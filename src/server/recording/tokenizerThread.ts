@@ -14,9 +14,11 @@ import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { countTokens } = require(workerData.tokenizerPath);
+// A special token's text counted as ordinary text, as tokenCounter.ts counts it (the default throws).
+const asIs = { disallowedSpecial: new Set() };
 parentPort.on('message', ({ id, texts }) => {
   const counts = new Array(texts.length);
-  for (let i = 0; i < texts.length; i++) counts[i] = texts[i].length === 0 ? 0 : countTokens(texts[i]);
+  for (let i = 0; i < texts.length; i++) counts[i] = texts[i].length === 0 ? 0 : countTokens(texts[i], asIs);
   parentPort.postMessage({ id, counts });
 });
 `;

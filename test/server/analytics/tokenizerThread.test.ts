@@ -70,4 +70,15 @@ describe('token counts from the tokenizer thread', () => {
     const short = text.slice(0, TOKEN_SAMPLE_ABOVE_CHARS);
     expect(resultTokens(settledCall(8, { content: [{ type: 'text', text: short }] }))).toBe(countTokens(short));
   });
+
+  it("counts a result quoting a special token ('<|endoftext|>') as text, on the thread and in the write (the tokenizer's default throws)", async () => {
+    const text = 'The model stops at <|endoftext|> and <|endofprompt|> markers.';
+    const rollup = new TrafficRollup();
+    const call = settledCall(9, { content: [{ type: 'text', text }] });
+    rollup.add(call);
+    await rollup.ready(10_000);
+    expect(call.result_tokens).toBe(countTokens(text, { disallowedSpecial: new Set() }));
+    expect(resultTokens({ ...call, result_tokens: undefined } as QueuedToolCall)).toBe(call.result_tokens);
+    expect(() => countTokens(text)).toThrow();
+  });
 });

@@ -54,15 +54,17 @@ export async function analyticsContext(
     db.query<{ id: string; name: string }>('select id, name from servers where workspace_id = $1', [workspaceId]),
   ]);
   const names = new Map(servers.map((server) => [server.id, server.name]));
+  const range = resolveRange(query, nowMs);
   const filters: RollupFilters = { serverId: query.serverId, tool: query.tool, client: query.client };
   return {
     db,
     workspaceId,
     filters,
     prices,
-    range: resolveRange(query, nowMs),
+    range,
     nowMs,
     serverName: (id) => names.get(id) ?? DELETED_SERVER_NAME,
-    scope: () => new RollupScope(workspaceId, filters, prices),
+    // A preset ends after now: its last, unfinished day or week may be read as one row (readableEnd).
+    scope: () => new RollupScope(workspaceId, filters, prices, range.preset ? nowMs : Number.POSITIVE_INFINITY),
   };
 }

@@ -1,6 +1,6 @@
 import type { EffectivePrices } from '../../../contract/pricing';
 import { LATENCY_TABLES, SUM_COLUMNS, TRAFFIC_COLUMNS, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
-import { coverRange, type CoverSegment } from './timeRange';
+import { coverRange, readableEnd, type CoverSegment } from './timeRange';
 
 // SQL over the traffic rollups of one workspace: the rows covering a range (timeRange.ts), the
 // optional filters, the cost of a row at the workspace's prices; at the full key (traffic_*), or
@@ -29,6 +29,11 @@ export class RollupScope {
     readonly workspaceId: string,
     readonly filters: RollupFilters,
     private readonly prices: EffectivePrices,
+    /**
+     * A range ending after this reads its last bucket whole (readableEnd): the time of the read for
+     * a preset, which ends after now; never (Infinity) for a range given by from/to, read exactly.
+     */
+    private readonly openAfterMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
   param(value: unknown): string {
@@ -54,7 +59,7 @@ export class RollupScope {
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     if (this.filters.client) filters.push(`client_name = ${this.param(this.filters.client)}`);
-    return this.covered(fromMs, toMs, coverRange(fromMs, toMs, coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], columns, columns, filters, filters);
+    return this.covered(fromMs, toMs, coverRange(fromMs, readableEnd(toMs, this.openAfterMs, coarsest), coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], columns, columns, filters, filters);
   }
 
   /**
@@ -92,7 +97,8 @@ export class RollupScope {
   }
 
   private segments(fromMs: number, toMs: number, coarsest: LatencyGrain): CoverSegment[] {
-    return coarsest === 'weeks' ? coverRange(fromMs, toMs, 'days', true) : coverRange(fromMs, toMs, coarsest);
+    const end = readableEnd(toMs, this.openAfterMs, coarsest);
+    return coarsest === 'weeks' ? coverRange(fromMs, end, 'days', true) : coverRange(fromMs, end, coarsest);
   }
 
   /**

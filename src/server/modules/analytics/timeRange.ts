@@ -105,3 +105,16 @@ export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain,
 export function coarsestFor(step: SeriesStep): TrafficGrain {
   return step === '1d' ? 'days' : step === '1h' ? 'hours' : 'minutes';
 }
+
+/**
+ * The end a range's rows may be read to: a preset ends after now (`nowMs`), and nothing is stored
+ * after now, so its last, unfinished bucket of `coarsest` (the current day or week) is read whole
+ * — one row instead of the hours or days of it so far, the same sums and sketches. A range ending
+ * before `nowMs` is read to its end.
+ */
+export function readableEnd(toMs: number, nowMs: number, coarsest: LatencyGrain): number {
+  if (toMs < nowMs) return toMs;
+  const size = GRAIN_MS[coarsest];
+  const origin = GRAIN_ORIGIN_MS[coarsest];
+  return Math.max(toMs, origin + Math.ceil((nowMs + 1 - origin) / size) * size);
+}
