@@ -11,7 +11,7 @@
 // Part 2 runs the recorder's write loop on batches of 250 settled calls without analytics, with
 // the tokenizer in the write and with the tokenizer thread, and prints the throughput ratios.
 // Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40),
-// BENCH_RECORDER_ROUNDS (6), BENCH_FOLD_BATCHES (20), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
+// BENCH_RECORDER_ROUNDS (6), BENCH_FOLD_MS (5000), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
@@ -32,7 +32,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const RECORDER_BATCHES = Number(process.env.BENCH_RECORDER_BATCHES ?? 40);
 const RECORDER_ROUNDS = Number(process.env.BENCH_RECORDER_ROUNDS ?? 6);
-const FOLD_BATCHES = Number(process.env.BENCH_FOLD_BATCHES ?? 20);
+const FOLD_MS = Number(process.env.BENCH_FOLD_MS ?? 5000);
 const RANGES = (process.env.BENCH_RANGES ?? '24h,7d,30d,90d').split(',');
 const PARTS = (process.env.BENCH_PARTS ?? 'calls,recorder').split(',');
 const SERVERS = 5;
@@ -273,6 +273,7 @@ async function recorderLoop(db, ids, mode, offset) {
   if (mode === 'counted') for (const batch of batches) for (const call of batch) Object.assign(call, { argument_tokens: 40, result_tokens: 220 });
   const rollup = mode === 'plain' ? null : new TrafficRollup(mode === 'thread' ? TokenizerThread.shared() : null);
   const start = performance.now();
+  let lastFold = start;
   if (rollup) for (const call of batches[0]) rollup.add(call);
   for (let b = 0; b < RECORDER_BATCHES; b += 1) {
     let traffic = null;
@@ -284,10 +285,13 @@ async function recorderLoop(db, ids, mode, offset) {
     // The next batch's calls settle while this one is written.
     if (rollup && b + 1 < RECORDER_BATCHES) for (const call of batches[b + 1]) rollup.add(call);
     await write;
-    // The fold of the pending increments (trafficFold.ts; every 5 s in the recorder): here every
-    // FOLD_BATCHES batches and at the end, inside the timed loop — more often than the recorder
-    // folds at this rate, so its cost is not understated.
-    if (rollup && (b % FOLD_BATCHES === FOLD_BATCHES - 1 || b === RECORDER_BATCHES - 1)) await foldAllPendingTraffic(db);
+    // The fold of the pending increments (trafficFold.ts): as the recorder does, FOLD_MS after the
+    // first write since the last fold — and always at the end, inside the timed loop: at least one
+    // fold per RECORDER_BATCHES × 250 calls, more often than the recorder folds at these rates.
+    if (rollup && (performance.now() - lastFold >= FOLD_MS || b === RECORDER_BATCHES - 1)) {
+      await foldAllPendingTraffic(db);
+      lastFold = performance.now();
+    }
   }
   return (RECORDER_BATCHES * BATCH) / ((performance.now() - start) / 1000);
 }

@@ -11,6 +11,10 @@
 //   merge); a fold every few seconds moves them into the minute, hour and day rows and the
 //   per-server / per-tool rows of four grains in one transaction (trafficFold.ts). Reads add the
 //   pending rows of their range, so they are exact at any moment.
+// - Three indexes for /costs' costliest sessions of a range: by last activity (the sessions
+//   active in a short range), by input tokens and by argument tokens (a long range's ranking reads
+//   a few hundred sessions, most input tokens first, and stops when no session left can enter the
+//   top: sessionCosts.ts).
 const SUM_COLUMNS = [
   'calls int not null default 0', 'protocol_errors int not null default 0', 'server_errors int not null default 0',
   'tool_errors int not null default 0', 'sessions int not null default 0', 'argument_tokens bigint not null default 0',
@@ -48,4 +52,7 @@ group by 1, 2, 3, 4
 on conflict (workspace_id, bucket, server_id, tool_name) do update set ${setSums};
 create table traffic_pending (like traffic_minutes including defaults);
 create index traffic_pending_workspace on traffic_pending (workspace_id, bucket);
+create index sessions_workspace_activity on sessions (workspace_id, last_activity_at);
+create index sessions_workspace_input_tokens on sessions (workspace_id, (definition_tokens + result_tokens) desc);
+create index sessions_workspace_argument_tokens on sessions (workspace_id, argument_tokens desc);
 `;
