@@ -1,4 +1,4 @@
-import type { AnalyticsOverviewResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
+import type { AnalyticsOverviewResult, PerformanceSeriesResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
 import { writeBatch } from '../../../src/server/recording/batchWriter';
 import type { QueuedSession, QueuedToolCall } from '../../../src/server/recording/rows';
 import { foldAllPendingTraffic } from '../../../src/server/recording/trafficFold';
@@ -208,5 +208,23 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     const exact = within(fromMs, toMs, (call) => call.client === 'agent-b');
     expect(overview.totals.calls).toBe(exact.length);
     expectWithinOnePercent(overview.totals.p95Ms, exactQuantile(exact, 0.95), 'agent-b p95');
+  });
+
+  it('a series per server holds every call of the range once, with or without a client filter', async () => {
+    const fromMs = start + 23 * 60_000;
+    const toMs = end - 31 * 60_000;
+    const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+    for (const client of [null, 'agent-b']) {
+      const series = await get<PerformanceSeriesResult>(`performance?${range}${client ? `&client=${client}` : ''}`);
+      for (const serverId of servers) {
+        const exact = within(fromMs, toMs, (call) => call.server === serverId && (client === null || call.client === client));
+        const points = series.servers.find((server) => server.serverId === serverId)!.series;
+        expect(points.reduce((sum, point) => sum + point.calls, 0)).toBe(exact.length);
+        // One hour fully inside the range: its p95 from the merged sketches.
+        const hour = points.find((point) => Date.parse(point.t) >= fromMs + 3_600_000 && point.calls > 0)!;
+        const inHour = within(Date.parse(hour.t), Date.parse(hour.t) + 3_600_000, (call) => call.server === serverId && (client === null || call.client === client));
+        expectWithinOnePercent(hour.p95Ms, exactQuantile(inHour, 0.95), `${client ?? 'all clients'} on ${serverId} at ${hour.t}`);
+      }
+    }
   });
 });

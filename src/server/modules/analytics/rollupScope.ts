@@ -92,8 +92,8 @@ export class RollupScope {
       pendingFilters.push(`tool_name = ${tool}`);
     } else filters.push('tool_name is not null');
     // Pending rows are at the full key: as a tool's row, or as its server's (tool_name null).
-    const pending = `workspace_id, bucket, server_id, ${perTool ? 'tool_name' : 'null::text as tool_name'}, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
-    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], 'workspace_id, bucket, server_id, tool_name, zeros, bins, counts', pending, filters, pendingFilters);
+    const pending = `workspace_id, bucket, server_id, ${perTool ? 'tool_name' : 'null::text as tool_name'}, calls, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
+    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], 'workspace_id, bucket, server_id, tool_name, calls, zeros, bins, counts', pending, filters, pendingFilters);
   }
 
   private segments(fromMs: number, toMs: number, coarsest: LatencyGrain): CoverSegment[] {
