@@ -8,6 +8,12 @@ import { z } from 'zod';
 
 export const PRICE_TABLE_DATE = '2025-10-01';
 export const TOKENIZER = 'o200k_base';
+/**
+ * A text longer than this (characters) is counted from a sample — evenly spaced windows cut at
+ * spaces, scaled to its length — not token by token: its count is an estimate (docs/analytics.md
+ * "Token counting"). Shorter texts, nearly every argument and most results, are counted exactly.
+ */
+export const TOKEN_SAMPLE_ABOVE_CHARS = 4096;
 
 export interface ModelPrice {
   id: string;
@@ -62,6 +68,8 @@ export const EffectivePrices = z.object({
   correctionFactor: z.number(),
   /** False when token counts are o200k_base estimates of another vendor's tokenizer. */
   exactTokenizer: z.boolean(),
+  /** Texts (results, arguments) longer than this many characters are counted from a sample: their counts are estimates. */
+  sampledAboveChars: z.number().int(),
   /** Which of the three numbers the workspace set itself (the rest come from the table). */
   overridden: z.object({ inputPerMillion: z.boolean(), outputPerMillion: z.boolean(), correctionFactor: z.boolean() }),
   toolPrices: z.array(z.object({ serverId: z.string(), tool: z.string(), pricePerCall: z.number() })),

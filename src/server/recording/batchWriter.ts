@@ -3,7 +3,7 @@ import { ARRAY_TYPE, binaryArray, type ElementType } from '../db/binaryArrays';
 import { guardCte, type BatchTicket } from './batchGuard';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
 import type { TrafficBatch } from './trafficRollup';
-import { isEmptyTraffic, LATENCY_COLUMNS, LATENCY_GRAINS, TOOL_LIST_COLUMNS, TRAFFIC_COLUMNS, upsertLatencySql, upsertToolListsSql, upsertTrafficSql } from './trafficSql';
+import { insertPendingSql, isEmptyTraffic, TOOL_LIST_COLUMNS, TRAFFIC_COLUMNS, upsertToolListsSql } from './trafficSql';
 
 // One flush = one statement: the inserts are data-modifying CTEs of a single statement (PGlite and
 // PostgreSQL alike). A statement is atomic on its own, so the batch needs no BEGIN/COMMIT; and it is
@@ -196,10 +196,8 @@ export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTick
   insert.addRows(INSERT_USAGE, batch.usage, USAGE_COLUMNS);
   const traffic = batch.traffic;
   if (traffic && !isEmptyTraffic(traffic)) {
-    insert.addRows(upsertTrafficSql('minutes', recordset(TRAFFIC_COLUMNS)), traffic.minutes, TRAFFIC_COLUMNS);
-    insert.addRows(upsertTrafficSql('hours', recordset(TRAFFIC_COLUMNS)), traffic.hours, TRAFFIC_COLUMNS);
-    insert.addRows(upsertTrafficSql('days', recordset(TRAFFIC_COLUMNS)), traffic.days, TRAFFIC_COLUMNS);
-    for (const grain of LATENCY_GRAINS) insert.addRows(upsertLatencySql(grain, recordset(LATENCY_COLUMNS)), traffic.latency[grain], LATENCY_COLUMNS);
+    // Minute increments only, stored as they are: the fold sums them into every grain (trafficFold.ts).
+    insert.addRows(insertPendingSql(recordset(TRAFFIC_COLUMNS)), traffic.minutes, TRAFFIC_COLUMNS);
     insert.addRows(upsertToolListsSql(recordset(TOOL_LIST_COLUMNS)), traffic.toolLists, TOOL_LIST_COLUMNS);
   }
   if (insert.empty) return;

@@ -16,18 +16,28 @@ function weekOf(day: string): string {
   return week;
 }
 
-// The sketch-only rollup of one write (migration 021, docs/analytics.md "Rollups"): the latency
-// sketches of the write's minute rows merged per workspace × server × bucket (tool_name null) and
-// per workspace × server × tool × bucket, at the minute, hour, day and week grains. Percentiles not
-// filtered by client read these: 4–32× fewer sketches than the full traffic key. Derived from the
-// minute rows a write takes (carried ones included), so a write put back is derived again whole.
+// The per-server / per-tool rollup (migrations 021, 022; docs/analytics.md "Rollups"): the minute
+// rows' latency sketches and sums merged per workspace × server × bucket (tool_name null) and per
+// workspace × server × tool × bucket (tool '' too: sessions and definitions), at the minute, hour,
+// day and week grains. Views not filtered by client read these: 4–32× fewer rows than the full
+// traffic key. Derived by the fold (trafficFold.ts) from the pending minute increments.
 
-/** One sketch row as stored: zeros, and the bins (ascending) with their counts. */
+/** One row as stored: the sums, the latest call, and the sketch (zeros, bins ascending, their counts). */
 export interface LatencyIncrement {
   workspace_id: string;
   bucket: string;
   server_id: string;
   tool_name: string | null;
+  calls: number;
+  protocol_errors: number;
+  server_errors: number;
+  tool_errors: number;
+  sessions: number;
+  argument_tokens: number;
+  result_tokens: number;
+  definition_tokens: number;
+  duration_max_ms: number;
+  last_call_at: string | null;
   zeros: number;
   bins: number[];
   counts: number[];
@@ -40,11 +50,10 @@ interface Summing {
   bins: Map<number, number>;
 }
 
-/** The minute rows' sketches summed per server and per tool, at the four grains. */
+/** The minute rows summed per server and per tool, at the four grains. */
 export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch {
   const grains = [new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>()];
   for (const minute of minutes) {
-    if (minute.tool_name === '' || (minute.latency_zeros === 0 && minute.latency_bins.length === 0)) continue;
     const day = minute.bucket.slice(0, 10);
     const buckets = [minute.bucket, minute.bucket.slice(0, 13) + ':00:00.000Z', day + 'T00:00:00.000Z', weekOf(day)];
     for (let g = 0; g < 4; g++) {
@@ -60,10 +69,27 @@ function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: strin
   const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${tool ?? '\u0000'}`;
   let summing = rows.get(id);
   if (!summing) {
-    summing = { row: { workspace_id: minute.workspace_id, bucket, server_id: minute.server_id, tool_name: tool, zeros: 0, bins: [], counts: [] }, bins: new Map() };
+    summing = {
+      row: {
+        workspace_id: minute.workspace_id, bucket, server_id: minute.server_id, tool_name: tool, calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0,
+        sessions: 0, argument_tokens: 0, result_tokens: 0, definition_tokens: 0, duration_max_ms: 0, last_call_at: null, zeros: 0, bins: [], counts: [],
+      },
+      bins: new Map(),
+    };
     rows.set(id, summing);
   }
-  summing.row.zeros += minute.latency_zeros;
+  const row = summing.row;
+  row.calls += minute.calls;
+  row.protocol_errors += minute.protocol_errors;
+  row.server_errors += minute.server_errors;
+  row.tool_errors += minute.tool_errors;
+  row.sessions += minute.sessions;
+  row.argument_tokens += minute.argument_tokens;
+  row.result_tokens += minute.result_tokens;
+  row.definition_tokens += minute.definition_tokens;
+  row.duration_max_ms = Math.max(row.duration_max_ms, minute.duration_max_ms);
+  if (minute.last_call_at !== null && (row.last_call_at === null || minute.last_call_at > row.last_call_at)) row.last_call_at = minute.last_call_at;
+  row.zeros += minute.latency_zeros;
   const { latency_bins: bins, latency_counts: counts } = minute;
   for (let i = 0; i < bins.length; i++) summing.bins.set(bins[i], (summing.bins.get(bins[i]) ?? 0) + counts[i]);
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countWithSpecialCheck } from 'gpt-tokenizer/encoding/o200k_base';
+import { TOKEN_SAMPLE_ABOVE_CHARS } from '../../contract/pricing';
 import type { QueuedToolCall } from './rows';
 
 // Token counts of what MCP traffic puts in an agent model's context (docs/analytics.md): a call's
@@ -7,6 +8,16 @@ import type { QueuedToolCall } from './rows';
 // and the tool definitions a tools/list returned (input on every turn). One real tokenizer,
 // o200k_base (exact for current OpenAI models; other vendors' counts are estimates from it).
 // Counted in the recorder's batch work, never on the proxy's path; each distinct definition once.
+
+/**
+ * o200k_base tokens of a text, a special token's text ('<|endoftext|>') counted as ordinary text.
+ * The tokenizer's default refuses such a text — it throws — and a result quoting one would have
+ * failed its write; the check also cost ~15 % of the counting.
+ */
+export const TEXT_AS_IS = { disallowedSpecial: new Set<string>() };
+export function countTokens(text: string): number {
+  return countWithSpecialCheck(text, TEXT_AS_IS);
+}
 
 /** The protocol error codes of JSON-RPC: the request itself was wrong (OpenTelemetry MCP conventions' error.type). */
 export const PROTOCOL_ERROR_CODES = new Set([-32700, -32600, -32601, -32602]);
@@ -25,8 +36,54 @@ export function scaleTokens(tokens: number, counted: CountedText): number {
   return previewBytes >= counted.totalBytes ? tokens : Math.round((tokens * counted.totalBytes) / previewBytes);
 }
 
+/** Windows of a sampled text: SAMPLE_WINDOWS of about WINDOW_CHARS each, evenly spaced. */
+const SAMPLE_WINDOWS = 8;
+const WINDOW_CHARS = 256;
+
+/**
+ * What to tokenize of a text, and what its count is multiplied by. Up to TOKEN_SAMPLE_ABOVE_CHARS
+ * the whole text (exact). Beyond, evenly spaced windows, each starting and ending at a space or
+ * line break (so no word is cut in two, which would count it as two tokens), joined, and scaled to
+ * the text's length in characters: tokenizing costs ~0.25 µs a token, so a 100 KB result would
+ * cost its write ~6 ms; the sample costs ~0.1 ms whatever the size. An estimate: labelled as one
+ * (EffectivePrices.sampledAboveChars, docs/analytics.md "Token counting").
+ */
+export function sampleForCounting(text: string): { text: string; scale: number } {
+  if (text.length <= TOKEN_SAMPLE_ABOVE_CHARS) return { text, scale: 1 };
+  const stride = Math.floor(text.length / SAMPLE_WINDOWS);
+  const windows: string[] = [];
+  let sampled = 0;
+  for (let w = 0; w < SAMPLE_WINDOWS; w++) {
+    const start = nextBreak(text, w * stride);
+    const end = nextBreak(text, Math.min(start + WINDOW_CHARS, text.length));
+    if (end <= start) continue;
+    windows.push(text.slice(start, end));
+    sampled += end - start;
+  }
+  // A text without breaks to cut at is counted whole: there is no honest sample of it.
+  if (sampled === 0 || sampled >= text.length / 2) return { text, scale: 1 };
+  return { text: windows.join(''), scale: text.length / sampled };
+}
+
+/** The first space or line break at or after `from` (the text's end when none is near). */
+function nextBreak(text: string, from: number): number {
+  const limit = Math.min(text.length, from + 64);
+  for (let i = from; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10) return i;
+  }
+  return limit === text.length ? text.length : from;
+}
+
+/** Tokens of a text: exact, or from its sample (sampleForCounting). */
+export function textTokens(text: string, count: (text: string) => number = countTokens): number {
+  if (text.length === 0) return 0;
+  const sample = sampleForCounting(text);
+  return sample.scale === 1 ? count(sample.text) : Math.round(count(sample.text) * sample.scale);
+}
+
 function tokensOf(counted: CountedText): number {
-  return counted.text.length === 0 ? 0 : scaleTokens(countTokens(counted.text), counted);
+  return counted.text.length === 0 ? 0 : scaleTokens(textTokens(counted.text), counted);
 }
 
 function truncatedPreview(value: unknown): string | null {

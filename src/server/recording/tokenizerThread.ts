@@ -1,21 +1,24 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { QueuedToolCall } from './rows';
-import { argumentText, resultCountedText, scaleTokens } from './tokenCounter';
+import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from './tokenCounter';
 
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
-// ~2.4 µs a token: a call with a 1.3 KB result ~0.5 ms, a third of what the recorder's batch work
-// costs per call. A call's texts are posted to this thread when the call settles (one message per
-// group of calls, see CallTokenCounts.add) and counted while the recorder waits for its flush timer or
-// writes the batch before; the write that takes the call finds its counts there (TrafficRollup).
-// Counts are exact, as on the recorder's thread: the same tokenizer, the same texts.
+// ~0.25 µs a token on a quiet core (~55 µs for a call with an 820-character result, half what the
+// recorder's write costs per call). A call's texts are posted to this thread when the call settles
+// (one message per group of calls, see CallTokenCounts.add) and counted while the recorder waits
+// for its flush timer or writes the batch before; the write that takes the call finds its counts
+// there (TrafficRollup). Counts are those of the recorder's thread: the same tokenizer, the same
+// texts (a long one's sample, sampleForCounting, posted in its place).
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { countTokens } = require(workerData.tokenizerPath);
+// A special token's text counted as ordinary text, as tokenCounter.ts counts it (the default throws).
+const asIs = { disallowedSpecial: new Set() };
 parentPort.on('message', ({ id, texts }) => {
   const counts = new Array(texts.length);
-  for (let i = 0; i < texts.length; i++) counts[i] = texts[i].length === 0 ? 0 : countTokens(texts[i]);
+  for (let i = 0; i < texts.length; i++) counts[i] = texts[i].length === 0 ? 0 : countTokens(texts[i], asIs);
   parentPort.postMessage({ id, counts });
 });
 `;
@@ -135,11 +138,14 @@ export class CallTokenCounts {
     if (calls.length === 0 || !this.thread) return;
     this.toCount = [];
     const texts = calls.map((call) => [argumentText(call), resultCountedText(call)] as const);
-    void this.thread.count(texts.flatMap(([args, result]) => [args.text, result.text])).then((counts) => {
+    // A long text travels as its sample (sampleForCounting), its count scaled back here.
+    const samples = texts.flatMap(([args, result]) => [sampleForCounting(args.text), sampleForCounting(result.text)]);
+    const sampled = (count: number, i: number) => (samples[i].scale === 1 ? count : Math.round(count * samples[i].scale));
+    void this.thread.count(samples.map((sample) => sample.text)).then((counts) => {
       if (!counts) return;
       calls.forEach((call, i) => {
-        call.argument_tokens ??= scaleTokens(counts[2 * i], texts[i][0]);
-        call.result_tokens ??= scaleTokens(counts[2 * i + 1], texts[i][1]);
+        call.argument_tokens ??= scaleTokens(sampled(counts[2 * i], 2 * i), texts[i][0]);
+        call.result_tokens ??= scaleTokens(sampled(counts[2 * i + 1], 2 * i + 1), texts[i][1]);
       });
     });
   }

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { latencyRows, type LatencyBatch } from './latencyRollup';
-import { LatencySketch } from './latencySketch';
 import type { QueuedSession, QueuedToolCall } from './rows';
+import { addCounts, finish, rowOf, type Building, type TrafficKey } from './trafficGrains';
 import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
 import { CallTokenCounts, TokenizerThread } from './tokenizerThread';
 
 // The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
 // proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The
 // work — tokenizing, classifying errors, sketching latencies, summing per workspace × server ×
-// tool × client × platform key × minute, and deriving the hour and day increments — runs in
-// `take`, inside the recorder's batch work, right before the batch is written. Rows a write could
-// not store come back through `putBack` (minute rows; hours and days are derived again from them).
+// tool × client × platform key × minute — runs in `take`, inside the recorder's batch work, right
+// before the batch is written. The write stores these minute increments as they are
+// (traffic_pending); the hour, day and week rows are summed from them later, in bulk (trafficFold.ts).
+// Rows a write could not store come back through `putBack`.
 // Tokenizing, the bulk of that work, starts earlier on the tokenizer thread (tokenizerThread.ts):
 // a settled call's texts are posted when it is added, and `take` finds its counts set (a call
 // whose counts are not back yet is counted here, as before: the batch never goes without them).
@@ -49,13 +49,9 @@ export interface ToolListRow {
   listed_at: string;
 }
 
-/** One write's analytics rows, all three grains, their sketch-only rollup and the tool lists (written together or not at all). */
+/** One write's analytics rows: its minute increments (stored pending, in the write's statement) and the tool lists. */
 export interface TrafficBatch {
   minutes: TrafficIncrement[];
-  hours: TrafficIncrement[];
-  days: TrafficIncrement[];
-  /** Derived from `minutes` (a put-back write derives it again). */
-  latency: LatencyBatch;
   toolLists: ToolListRow[];
 }
 
@@ -63,10 +59,6 @@ export interface TrafficBatch {
 export const NO_TOOL = '';
 /** A server's unchanged list is written again at most this often (it dates "listed in the range"). */
 const LIST_REFRESH_MS = 10 * 60_000;
-
-interface Building extends Omit<TrafficIncrement, 'latency_zeros' | 'latency_bins' | 'latency_counts'> {
-  sketch: LatencySketch;
-}
 
 interface ReceivedList {
   session: QueuedSession;
@@ -202,21 +194,10 @@ export class TrafficRollup {
     }
     this.lists = [];
 
-    const minuteRows = [...minutes.values()];
-    const finished = minuteRows.map(finish);
-    return {
-      traffic: {
-        minutes: finished,
-        latency: latencyRows(finished),
-        hours: derive(minuteRows, 13), // 'YYYY-MM-DDTHH'
-        days: derive(minuteRows, 10), // 'YYYY-MM-DD'
-        toolLists: [...toolLists.values()],
-      },
-      touchedSessions: [...touched],
-    };
+    return { traffic: { minutes: [...minutes.values()].map(finish), toolLists: [...toolLists.values()] }, touchedSessions: [...touched] };
   }
 
-  /** Minute rows a write could not store (hours and days are derived from them again). */
+  /** Minute rows a write could not store: added to the next take's. */
   putBack(traffic: TrafficBatch | null, keep: (serverId: string) => boolean): void {
     if (!traffic) return;
     this.carried.push(...traffic.minutes.filter((row) => keep(row.server_id)));
@@ -242,14 +223,8 @@ export class TrafficRollup {
     this.carried = [];
   }
 
-  private row(rows: Map<string, Building>, key: Pick<TrafficIncrement, 'workspace_id' | 'server_id' | 'tool_name' | 'client_name' | 'platform_key_id'>, bucket: string): Building {
-    const id = `${key.workspace_id}|${bucket}|${key.server_id}|${key.tool_name}|${key.client_name}|${key.platform_key_id ?? ''}`;
-    let row = rows.get(id);
-    if (!row) {
-      row = { ...key, bucket, ...zeroCounts(), sketch: new LatencySketch() };
-      rows.set(id, row);
-    }
-    return row;
+  private row(rows: Map<string, Building>, key: TrafficKey, bucket: string): Building {
+    return rowOf(rows, key, bucket);
   }
 }
 
@@ -271,51 +246,4 @@ function minuteOf(iso: string): string {
     minuteCache.iso = new Date(ms).toISOString();
   }
   return minuteCache.iso;
-}
-
-function zeroCounts() {
-  return {
-    calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0, sessions: 0, argument_tokens: 0, result_tokens: 0,
-    definition_tokens: 0, duration_sum_ms: 0, duration_max_ms: 0, last_call_at: null as string | null,
-  };
-}
-
-type Counts = ReturnType<typeof zeroCounts>;
-
-function addCounts(into: Counts, from: Counts): void {
-  into.calls += from.calls;
-  into.protocol_errors += from.protocol_errors;
-  into.server_errors += from.server_errors;
-  into.tool_errors += from.tool_errors;
-  into.sessions += from.sessions;
-  into.argument_tokens += from.argument_tokens;
-  into.result_tokens += from.result_tokens;
-  into.definition_tokens += from.definition_tokens;
-  into.duration_sum_ms += from.duration_sum_ms;
-  into.duration_max_ms = Math.max(into.duration_max_ms, from.duration_max_ms);
-  if (from.last_call_at !== null && (into.last_call_at === null || from.last_call_at > into.last_call_at)) into.last_call_at = from.last_call_at;
-}
-
-function finish(row: Building): TrafficIncrement {
-  const { sketch, ...rest } = row;
-  const { zeros, bins, counts } = sketch.toArrays();
-  return { ...rest, latency_zeros: zeros, latency_bins: bins, latency_counts: counts };
-}
-
-/** The minute rows summed into coarser buckets: the ISO bucket cut to `prefix` characters (13: hour, 10: day). */
-function derive(minutes: readonly Building[], prefix: 10 | 13): TrafficIncrement[] {
-  const suffix = prefix === 13 ? ':00:00.000Z' : 'T00:00:00.000Z';
-  const rows = new Map<string, Building>();
-  for (const minute of minutes) {
-    const bucket = minute.bucket.slice(0, prefix) + suffix;
-    const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${minute.tool_name}|${minute.client_name}|${minute.platform_key_id ?? ''}`;
-    let row = rows.get(id);
-    if (!row) {
-      row = { workspace_id: minute.workspace_id, server_id: minute.server_id, tool_name: minute.tool_name, client_name: minute.client_name, platform_key_id: minute.platform_key_id, bucket, ...zeroCounts(), sketch: new LatencySketch() };
-      rows.set(id, row);
-    }
-    addCounts(row, minute);
-    row.sketch.merge(minute.sketch);
-  }
-  return [...rows.values()].map(finish);
 }

@@ -31,19 +31,38 @@ export type LatencyGrain = keyof typeof LATENCY_TABLES;
 export const LATENCY_GRAINS = Object.keys(LATENCY_TABLES) as LatencyGrain[];
 /** Weeks start on Mondays: 1970-01-05 was one. */
 export const WEEK_ORIGIN_MS = 4 * 86_400_000;
+/** The sums a per-server / per-tool row carries beside its sketch (migration 022), named as in the traffic rows. */
+export const SUM_COLUMNS: Columns = [
+  ['calls', 'int'], ['protocol_errors', 'int'], ['server_errors', 'int'], ['tool_errors', 'int'], ['sessions', 'int'],
+  ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'], ['duration_max_ms', 'int'], ['last_call_at', 'timestamptz'],
+];
 export const LATENCY_COLUMNS: Columns = [
-  ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ['zeros', 'int'], ['bins', 'int[]'], ['counts', 'int[]'],
+  ['workspace_id', 'uuid'], ['bucket', 'timestamptz'], ['server_id', 'uuid'], ['tool_name', 'text'], ...SUM_COLUMNS, ['zeros', 'int'], ['bins', 'int[]'], ['counts', 'int[]'],
 ];
 
-/** The upsert of one grain's sketches: counts of equal bins added, bins kept ascending. */
+/** The upsert of one grain's per-server / per-tool rows: sums added, counts of equal bins added, bins kept ascending. */
 export function upsertLatencySql(grain: LatencyGrain, source: string): string {
   const table = LATENCY_TABLES[grain];
   const names = LATENCY_COLUMNS.map(([name]) => name).join(', ');
   return `insert into ${table} (${names})
   select ${names} from ${source}
   on conflict (workspace_id, bucket, server_id, tool_name) do update set
+    ${summedIn(table, summed.filter((name) => name !== 'duration_sum_ms'))},
+    duration_max_ms = greatest(${table}.duration_max_ms, excluded.duration_max_ms),
+    last_call_at = greatest(${table}.last_call_at, excluded.last_call_at),
     zeros = ${table}.zeros + excluded.zeros,
     ${mergedBinsSql(table, 'bins', 'counts')}`;
+}
+
+const summedIn = (table: string, names: readonly string[]) => names.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(',\n    ');
+
+/**
+ * A write's minute increments, stored as they are (no conflict to resolve, no sketch to merge) in
+ * the statement that stores their calls; the fold (trafficFold.ts) sums them into the grains.
+ */
+export function insertPendingSql(source: string): string {
+  const names = TRAFFIC_COLUMNS.map(([name]) => name).join(', ');
+  return `insert into traffic_pending (${names}) select ${names} from ${source}`;
 }
 
 /**
@@ -69,7 +88,7 @@ export function upsertTrafficSql(grain: TrafficGrain, source: string): string {
   return `insert into ${table} (${names})
   select ${names} from ${source}
   on conflict (workspace_id, bucket, server_id, tool_name, client_name, platform_key_id) do update set
-    ${summed.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(',\n    ')},
+    ${summedIn(table, summed)},
     duration_max_ms = greatest(${table}.duration_max_ms, excluded.duration_max_ms),
     last_call_at = greatest(${table}.last_call_at, excluded.last_call_at),
     latency_zeros = ${table}.latency_zeros + excluded.latency_zeros,

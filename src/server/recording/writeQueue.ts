@@ -9,6 +9,7 @@ import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from 
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
+import { FoldSchedule } from './trafficFold';
 import type { JournaledRows } from './journal/journaledRows';
 import { RECOUNT_AFTER_MS, recountSessions } from './sessionRecount';
 
@@ -36,6 +37,8 @@ export interface WriteQueueOptions {
   log?: Pick<FastifyBaseLogger, 'error'>;
   /** The write-ahead journal (journal/): every row is appended there before it is queued. */
   journal?: JournaledRows;
+  /** Pending analytics increments are folded into the rollup's grains this long after a write (default 5000; trafficFold.ts). */
+  foldMs?: number;
 }
 
 export class WriteQueue {
@@ -58,6 +61,8 @@ export class WriteQueue {
   private lastSeq = 0;
   lastFlushMs: number | null = null;
   lastError: string | null = null;
+  /** Folds the analytics increments the writes store pending (trafficFold.ts). */
+  readonly folds: FoldSchedule;
 
   constructor(
     private readonly db: Database,
@@ -66,6 +71,7 @@ export class WriteQueue {
   ) {
     this.rows = new RowQueue(options.queueLimit, this.counters);
     this.journal = options.journal;
+    this.folds = new FoldSchedule(db, options.foldMs ?? 5000, options.log);
   }
 
   get queuedRows(): number {
@@ -164,6 +170,8 @@ export class WriteQueue {
         await new Promise((resolve) => setTimeout(resolve, RETRY_FIRST_MS * 2 ** (failures - 1)));
       }
     } while (this.hasRows);
+    // What is written is folded too: after a flush the rollup's grains hold everything.
+    await this.folds.now();
   }
 
   private get hasRows(): boolean {
@@ -250,6 +258,7 @@ export class WriteQueue {
     let unwritten: Batch | null = null;
     try {
       await writeBatch(this.db, batch, ticket);
+      if (!isEmptyTraffic(batch.traffic ?? null)) this.folds.noteWritten();
       this.lastFlushMs = Math.round(performance.now() - started);
       // A whole batch went in: the database is back (the health routes stop saying writeFailed).
       this.lastError = null;

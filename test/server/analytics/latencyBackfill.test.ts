@@ -17,6 +17,8 @@ jest.setTimeout(120_000);
 describe(`migration 021 backfills the sketch-only rollup from the traffic rollups (${engineName})`, () => {
   let db: Database;
   let drop: () => Promise<void> = async () => {};
+  let workspaceId = '';
+  let serverId = '';
 
   beforeAll(async () => {
     const base = process.env.TEST_DATABASE_URL;
@@ -64,7 +66,7 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
       await db.query(`insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, sessions) values ($1, $2, $3, '', 'agent-a', 3)`, [workspace, bucket, server]);
     }
 
-    await migrate(db);
+    await migrate(db, MIGRATIONS.filter((migration) => migration.id < '022'));
 
     // The traffic rows' own sketches, now as arrays, bin for bin.
     for (const table of ['traffic_minutes', 'traffic_hours', 'traffic_days']) {
@@ -97,5 +99,26 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
         expect([...row.bins].sort((a, b) => a - b)).toEqual(row.bins);
       }
     }
+    workspaceId = workspace;
+    serverId = server;
+  });
+
+  // Migration 022 adds the sums beside the sketches, filled from the same traffic rows: per tool
+  // (tool '' too: the sessions) and per server, every grain, the weeks from the days.
+  it('migration 022 fills the sums of the per-server and per-tool rows', async () => {
+    await migrate(db);
+    for (const table of ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks']) {
+      const stored = await db.query<{ tool_name: string | null; calls: number; sessions: number; zeros: number }>(
+        `select tool_name, calls, sessions, zeros from ${table} where workspace_id = $1 and server_id = $2 order by tool_name nulls first`,
+        [workspaceId, serverId],
+      );
+      expect(stored).toEqual([
+        { tool_name: null, calls: 200, sessions: 3, zeros: 2 * 2 },
+        { tool_name: '', calls: 0, sessions: 3, zeros: 0 },
+        { tool_name: 'read', calls: 100, sessions: 0, zeros: 2 },
+        { tool_name: 'write', calls: 100, sessions: 0, zeros: 2 },
+      ]);
+    }
+    expect((await db.query<{ n: number }>('select count(*)::int as n from traffic_pending'))[0].n).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-import type { AnalyticsOverviewResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
+import type { AnalyticsOverviewResult, PerformanceSeriesResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
 import { writeBatch } from '../../../src/server/recording/batchWriter';
 import type { QueuedSession, QueuedToolCall } from '../../../src/server/recording/rows';
+import { foldAllPendingTraffic } from '../../../src/server/recording/trafficFold';
 import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
 import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
@@ -86,6 +87,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
         const { traffic } = rollup.take();
         await writeBatch(t.database.db, { sessions: [], messages: [], toolCalls: [], usage: [], traffic });
       }
+      // Half the writes folded into the grains, half still pending: reads must add both (trafficFold.ts).
+      if (i === total / 2) await foldAllPendingTraffic(t.database.db);
     }
   });
   afterAll(() => t?.close());
@@ -135,6 +138,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
   });
 
   it('hour and day rollups hold exactly what the minute rollups hold', async () => {
+    await foldAllPendingTraffic(t.database.db);
+    expect((await t.database.db.query<{ n: number }>('select count(*)::int as n from traffic_pending'))[0].n).toBe(0);
     const sums = await t.database.db.query<{ grain: string; calls: number; latency_count: number }>(
       `select grain, sum(calls)::int as calls, sum(n)::int as latency_count from (
          select 'minutes' as grain, calls, latency_zeros + (select coalesce(sum(c), 0) from unnest(latency_counts) c) as n from traffic_minutes
@@ -150,9 +155,10 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
   });
 
   it('the sketch-only rollup (per server, per tool) holds every answered call once at each grain, weeks too', async () => {
+    await foldAllPendingTraffic(t.database.db);
     const sums = await t.database.db.query<{ grain: string; per_server: number; per_tool: number; server_rows: number; tool_rows: number }>(
       `select grain, sum(n) filter (where tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
-              count(*) filter (where tool_name is null)::int as server_rows, count(*) filter (where tool_name is not null)::int as tool_rows
+              count(*) filter (where tool_name is null)::int as server_rows, count(*) filter (where tool_name <> '')::int as tool_rows
        from (select 'minutes' as grain, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) as n from latency_minutes
              union all select 'hours', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_hours
              union all select 'days', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days
@@ -171,6 +177,20 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       `select count(*)::int as n from latency_hours where bins <> array(select unnest(bins) order by 1) or cardinality(bins) <> cardinality(counts)`,
     );
     expect(unsorted[0].n).toBe(0);
+    // The sums beside the sketches (migration 022): per tool and per server, what the full key holds, at every grain.
+    const full = await t.database.db.query<{ calls: number; sessions: number; tokens: number }>(
+      `select sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens from traffic_minutes`,
+    );
+    const perLevel = await t.database.db.query<{ grain: string; level: string; calls: number; sessions: number; tokens: number }>(
+      `select grain, level, sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens
+       from (select 'minutes' as grain, case when tool_name is null then 'server' else 'tool' end as level, * from latency_minutes
+             union all select 'hours', case when tool_name is null then 'server' else 'tool' end, * from latency_hours
+             union all select 'days', case when tool_name is null then 'server' else 'tool' end, * from latency_days
+             union all select 'weeks', case when tool_name is null then 'server' else 'tool' end, * from latency_weeks) g
+       group by grain, level order by grain, level`,
+    );
+    expect(full[0].calls).toBe(calls.length);
+    expect(perLevel).toEqual(['days', 'hours', 'minutes', 'weeks'].flatMap((grain) => ['server', 'tool'].map((level) => ({ grain, level, ...full[0] }))));
   });
 
   it('filtered by client, percentiles come from the full-key rows and stay within 1 % of exact', async () => {
@@ -188,5 +208,23 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     const exact = within(fromMs, toMs, (call) => call.client === 'agent-b');
     expect(overview.totals.calls).toBe(exact.length);
     expectWithinOnePercent(overview.totals.p95Ms, exactQuantile(exact, 0.95), 'agent-b p95');
+  });
+
+  it('a series per server holds every call of the range once, with or without a client filter', async () => {
+    const fromMs = start + 23 * 60_000;
+    const toMs = end - 31 * 60_000;
+    const range = `from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+    for (const client of [null, 'agent-b']) {
+      const series = await get<PerformanceSeriesResult>(`performance?${range}${client ? `&client=${client}` : ''}`);
+      for (const serverId of servers) {
+        const exact = within(fromMs, toMs, (call) => call.server === serverId && (client === null || call.client === client));
+        const points = series.servers.find((server) => server.serverId === serverId)!.series;
+        expect(points.reduce((sum, point) => sum + point.calls, 0)).toBe(exact.length);
+        // One hour fully inside the range: its p95 from the merged sketches.
+        const hour = points.find((point) => Date.parse(point.t) >= fromMs + 3_600_000 && point.calls > 0)!;
+        const inHour = within(Date.parse(hour.t), Date.parse(hour.t) + 3_600_000, (call) => call.server === serverId && (client === null || call.client === client));
+        expectWithinOnePercent(hour.p95Ms, exactQuantile(inHour, 0.95), `${client ?? 'all clients'} on ${serverId} at ${hour.t}`);
+      }
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { QueuedToolCall } from '../../../src/server/recording/rows';
-import { argumentTokens, resultTokens } from '../../../src/server/recording/tokenCounter';
+import { TOKEN_SAMPLE_ABOVE_CHARS } from '../../../src/contract/pricing';
+import { argumentTokens, resultTokens, sampleForCounting } from '../../../src/server/recording/tokenCounter';
 import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
 import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
 
@@ -48,5 +49,36 @@ describe('token counts from the tokenizer thread', () => {
     const { traffic } = rollup.take();
     expect(call.result_tokens).toBe(countTokens('counted right away'));
     expect(traffic?.minutes[0].result_tokens).toBe(call.result_tokens);
+  });
+
+  it('counts a long result from a sample scaled to its length, the same on the thread as on the write, within a few percent', async () => {
+    // Varied prose and numbers, ~40 KB: beyond the sampling threshold.
+    const lines = Array.from({ length: 500 }, (_, k) => `row ${k}: the ${['north', 'south', 'east', 'west'][k % 4]} region shipped ${(k * 37) % 1000} units at $${(k * 13) % 97}.${k % 10}9 each`);
+    const text = lines.join('\n');
+    expect(text.length).toBeGreaterThan(TOKEN_SAMPLE_ABOVE_CHARS);
+    const sample = sampleForCounting(text);
+    expect(sample.scale).toBeGreaterThan(10); // a sample of ~2 KB stands for ~40 KB
+    const rollup = new TrafficRollup();
+    const onThread = settledCall(7, { content: [{ type: 'text', text }] });
+    rollup.add(onThread);
+    await rollup.ready(10_000);
+    const inWrite = resultTokens({ ...onThread, result_tokens: undefined } as QueuedToolCall);
+    expect(onThread.result_tokens).toBe(inWrite);
+    const exact = countTokens(text);
+    expect(Math.abs((inWrite - exact) / exact)).toBeLessThan(0.1);
+    // Up to the threshold a text is counted whole: exact.
+    const short = text.slice(0, TOKEN_SAMPLE_ABOVE_CHARS);
+    expect(resultTokens(settledCall(8, { content: [{ type: 'text', text: short }] }))).toBe(countTokens(short));
+  });
+
+  it("counts a result quoting a special token ('<|endoftext|>') as text, on the thread and in the write (the tokenizer's default throws)", async () => {
+    const text = 'The model stops at <|endoftext|> and <|endofprompt|> markers.';
+    const rollup = new TrafficRollup();
+    const call = settledCall(9, { content: [{ type: 'text', text }] });
+    rollup.add(call);
+    await rollup.ready(10_000);
+    expect(call.result_tokens).toBe(countTokens(text, { disallowedSpecial: new Set() }));
+    expect(resultTokens({ ...call, result_tokens: undefined } as QueuedToolCall)).toBe(call.result_tokens);
+    expect(() => countTokens(text)).toThrow();
   });
 });

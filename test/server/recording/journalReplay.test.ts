@@ -65,7 +65,11 @@ describe(`recording journal with the recorder (${engineName})`, () => {
       calls: await database.db.query<{ jsonrpc_id: string; status: string }>('select jsonrpc_id, status from tool_calls where session_id = $1 order by jsonrpc_id', [session.row.id]),
       messages: (await recordedMessages(database.db, session.row.id)).length,
       usage: await count('select coalesce(sum(calls), 0)::int as n from usage_minutes where server_id = $1', [origin.serverId]),
-      traffic: await count("select coalesce(sum(calls), 0)::int as n from traffic_minutes where server_id = $1 and tool_name = 'lookup'", [origin.serverId]),
+      // Folded or still pending (trafficFold.ts): what the analytics reads add up.
+      traffic: await count(
+        "select coalesce(sum(calls), 0)::int as n from (select calls, server_id, tool_name from traffic_minutes union all select calls, server_id, tool_name from traffic_pending) t where server_id = $1 and tool_name = 'lookup'",
+        [origin.serverId],
+      ),
     });
     const afterFirst = await stored();
     expect(afterFirst.calls).toEqual([

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import type { EffectivePrices } from '../../../contract/pricing';
 import type { AnalyticsRange } from '../../../contract/analytics';
 import { readPrices } from './pricingStore';
@@ -22,26 +22,49 @@ export interface AnalyticsContext {
   scope(): RollupScope;
 }
 
+/**
+ * How analytics reads run. On PostgreSQL each read is its own transaction with parallel workers
+ * and JIT compilation off: the reads cover a few thousand rollup rows, and the planner, seeing
+ * large tables, chose parallel plans whose workers took longer to start (~13 ms on a busy
+ * machine) than the work they shared, and JIT-compiled the session ranking for longer than it
+ * runs (docs/benchmarks.md "Analytics at 10 million calls"). PGlite has neither.
+ */
+export function analyticsReads(db: Queryable): Queryable {
+  const database = db as Partial<Database>;
+  if (database.engine !== 'postgres' || !database.transaction) return db;
+  const transaction = database.transaction.bind(db);
+  return {
+    query: <T>(sql: string, params: unknown[] = []) =>
+      transaction(async (tx) => {
+        await tx.query(`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`);
+        return tx.query<T>(sql, params);
+      }),
+  };
+}
+
 export async function analyticsContext(
   db: Queryable,
   workspaceId: string,
   query: { range?: AnalyticsRange; from?: string; to?: string } & RollupFilters,
   nowMs = Date.now(),
 ): Promise<AnalyticsContext> {
+  db = analyticsReads(db);
   const [prices, servers] = await Promise.all([
     readPrices(db, workspaceId),
     db.query<{ id: string; name: string }>('select id, name from servers where workspace_id = $1', [workspaceId]),
   ]);
   const names = new Map(servers.map((server) => [server.id, server.name]));
+  const range = resolveRange(query, nowMs);
   const filters: RollupFilters = { serverId: query.serverId, tool: query.tool, client: query.client };
   return {
     db,
     workspaceId,
     filters,
     prices,
-    range: resolveRange(query, nowMs),
+    range,
     nowMs,
     serverName: (id) => names.get(id) ?? DELETED_SERVER_NAME,
-    scope: () => new RollupScope(workspaceId, filters, prices),
+    // A preset ends after now: its last, unfinished day or week may be read as one row (readableEnd).
+    scope: () => new RollupScope(workspaceId, filters, prices, range.preset ? nowMs : Number.POSITIVE_INFINITY),
   };
 }

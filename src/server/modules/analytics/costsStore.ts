@@ -1,7 +1,7 @@
 import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/analytics';
 import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
-import { groupKey, TOKENS_SQL } from './rollupScope';
+import { groupKey, type RollupScope } from './rollupScope';
 import { describeRange } from './timeRange';
 import { contextWeight } from './contextWeight';
 import { costliestSessions } from './sessionCosts';
@@ -21,14 +21,8 @@ interface GroupRow {
 
 export async function analyticsCosts(context: AnalyticsContext): Promise<AnalyticsCostsResult> {
   const { range } = context;
-  const [daily, byTool, byClient, byKey, monthToDate, sessions] = await Promise.all([
-    dailyByServer(context),
-    grouped<{ server_id: string; tool_name: string }>(context, 'r.server_id, r.tool_name', `r.tool_name <> ''`),
-    grouped<{ client_name: string }>(context, 'r.client_name'),
-    grouped<{ platform_key_id: string | null }>(context, 'r.platform_key_id'),
-    monthSoFar(context),
-    costliestSessions(context),
-  ]);
+  const [groups, monthToDate, sessions] = await Promise.all([costGroups(context), monthSoFar(context), costliestSessions(context)]);
+  const { daily, byTool, byClient, byKey } = groups;
   const toolCalls = new Map(byTool.map((row) => [`${row.server_id}/${row.tool_name}`, row.calls]));
   return {
     range: describeRange(range),
@@ -55,29 +49,70 @@ function sortByCost(rows: CostBreakdown[]): CostBreakdown[] {
   return rows.sort((a, b) => b.cost - a.cost || b.calls - a.calls || a.name.localeCompare(b.name));
 }
 
-/** Sums per group over the whole range. */
-async function grouped<K extends object>(context: AnalyticsContext, groupBy: string, where?: string): Promise<(K & GroupRow)[]> {
-  const scope = context.scope();
-  const source = scope.source(context.range.fromMs, context.range.toMs, 'days');
-  return context.db.query<K & GroupRow>(
-    `select ${groupBy}, sum(r.calls)::float8 as calls, sum(${TOKENS_SQL})::float8 as tokens, sum(${scope.costSql})::float8 as cost
-     from ${source} ${scope.priceJoin} ${where ? `where ${where}` : ''} group by ${groupBy}`,
-    scope.params,
-  );
+interface CostGroupRow {
+  /** Which grouping set the row belongs to. */
+  g: 'day' | 'tool' | 'client' | 'key';
+  day: Date | string | null;
+  server_id: string | null;
+  tool_name: string | null;
+  client_name: string | null;
+  platform_key_id: string | null;
+  calls: number;
+  definitions: number;
+  arguments: number;
+  results: number;
+  cost: number;
 }
 
-/** One pass by UTC day and server gives the days, the servers, the total and the token split. */
-async function dailyByServer(context: AnalyticsContext) {
+/** What the client and key breakdowns read of the full-key rows (not their sketches). */
+const FULL_KEY_SUMS = 'workspace_id, bucket, server_id, tool_name, client_name, platform_key_id, calls, argument_tokens, result_tokens, definition_tokens';
+
+/**
+ * Every breakdown of the range in two scans (grouping sets): by UTC day and server (the days, the
+ * servers, the total and the token split) and by tool, from the per-tool sums; by client and by
+ * key from the full key, the only rows that hold them. One read of the rows per level instead of
+ * one per breakdown (docs/benchmarks.md "Analytics at 10 million calls").
+ */
+async function costGroups(context: AnalyticsContext) {
   const { range } = context;
-  const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, 'days');
-  const rows = await context.db.query<{ day: Date | string; server_id: string; calls: number; definitions: number; arguments: number; results: number; cost: number }>(
-    `select date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz) as day, r.server_id, sum(r.calls)::float8 as calls,
-            sum(r.definition_tokens)::float8 as definitions, sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results,
-            sum(${scope.costSql})::float8 as cost
-     from ${source} ${scope.priceJoin} group by 1, 2`,
-    scope.params,
-  );
+  const day = `date_bin('1 day'::interval, r.bucket, 'epoch'::timestamptz)`;
+  const sums = (scope: RollupScope) => `sum(r.calls)::float8 as calls, sum(r.definition_tokens)::float8 as definitions,
+    sum(r.argument_tokens)::float8 as arguments, sum(r.result_tokens)::float8 as results, sum(${scope.costSql})::float8 as cost`;
+  const serverScope = context.scope();
+  const clientScope = context.scope();
+  const [byServerAndTool, byClientAndKey] = await Promise.all([
+    context.db.query<CostGroupRow>(
+      `select case when grouping(r.tool_name) = 1 then 'day' else 'tool' end as g, ${day} as day, r.server_id, r.tool_name, ${sums(serverScope)}
+       from ${serverScope.sums(range.fromMs, range.toMs, 'days')} ${serverScope.priceJoin}
+       group by grouping sets ((${day}, r.server_id), (r.server_id, r.tool_name))`,
+      serverScope.params,
+    ),
+    context.db.query<CostGroupRow>(
+      `select case when grouping(r.client_name) = 1 then 'key' else 'client' end as g, r.client_name, r.platform_key_id, ${sums(clientScope)}
+       from ${clientScope.source(range.fromMs, range.toMs, 'days', FULL_KEY_SUMS)} ${clientScope.priceJoin}
+       group by grouping sets ((r.client_name), (r.platform_key_id))`,
+      clientScope.params,
+    ),
+  ]);
+  const tokensOf = (row: CostGroupRow) => row.definitions + row.arguments + row.results;
+  const groupRow = (row: CostGroupRow): GroupRow => ({ calls: row.calls, tokens: tokensOf(row), cost: row.cost });
+  const byTool: ({ server_id: string; tool_name: string } & GroupRow)[] = [];
+  const byClient: ({ client_name: string } & GroupRow)[] = [];
+  const byKey: ({ platform_key_id: string | null } & GroupRow)[] = [];
+  const dayRows: CostGroupRow[] = [];
+  for (const row of [...byServerAndTool, ...byClientAndKey]) {
+    if (row.g === 'day') dayRows.push(row);
+    // Tool '' holds what belongs to no call (sessions, definitions): no tool of its own.
+    else if (row.g === 'tool' && row.tool_name !== '') byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
+    else if (row.g === 'client') byClient.push({ client_name: row.client_name as string, ...groupRow(row) });
+    else if (row.g === 'key') byKey.push({ platform_key_id: row.platform_key_id, ...groupRow(row) });
+  }
+  return { daily: dailyByServer(context, dayRows), byTool, byClient, byKey };
+}
+
+/** The days, the servers, the total and the token split, from the rows by UTC day and server. */
+function dailyByServer(context: AnalyticsContext, rows: CostGroupRow[]) {
+  const { range } = context;
   const days = new Map<string, { date: string; cost: number; tokens: number; byServer: Record<string, number> }>();
   for (let t = Math.floor(range.fromMs / DAY_MS) * DAY_MS; t < range.toMs; t += DAY_MS) {
     const date = new Date(t).toISOString().slice(0, 10);
@@ -87,19 +122,20 @@ async function dailyByServer(context: AnalyticsContext) {
   const tokens = { definitions: 0, arguments: 0, results: 0 };
   let total = 0;
   for (const row of rows) {
+    const serverId = row.server_id as string;
     const date = groupKey(row.day).slice(0, 10);
     const rowTokens = row.definitions + row.arguments + row.results;
     const day = days.get(date);
     if (day) {
       day.cost += row.cost;
       day.tokens += rowTokens;
-      day.byServer[row.server_id] = roundUsd((day.byServer[row.server_id] ?? 0) + row.cost);
+      day.byServer[serverId] = roundUsd((day.byServer[serverId] ?? 0) + row.cost);
     }
-    const server = servers.get(row.server_id) ?? { calls: 0, tokens: 0, cost: 0 };
+    const server = servers.get(serverId) ?? { calls: 0, tokens: 0, cost: 0 };
     server.calls += row.calls;
     server.tokens += rowTokens;
     server.cost += row.cost;
-    servers.set(row.server_id, server);
+    servers.set(serverId, server);
     tokens.definitions += row.definitions;
     tokens.arguments += row.arguments;
     tokens.results += row.results;
@@ -120,7 +156,7 @@ async function monthSoFar(context: AnalyticsContext): Promise<AnalyticsCostsResu
   const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const toMs = Math.floor(context.nowMs / 60_000) * 60_000 + 60_000;
   const scope = context.scope();
-  const source = scope.source(monthStart, toMs, 'days');
+  const source = scope.sums(monthStart, toMs, 'weeks');
   const rows = await context.db.query<{ cost: number }>(`select coalesce(sum(${scope.costSql}), 0)::float8 as cost from ${source} ${scope.priceJoin}`, scope.params);
   const cost = rows[0].cost;
   const elapsed = Math.max(context.nowMs - monthStart, 60_000);

@@ -3,6 +3,7 @@ import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
 import { ERRORS_SQL, groupKey, roundRate, TOKENS_SQL } from './rollupScope';
 import { mergedSketches } from './sketchReads';
+import { LatencySketch } from '../../recording/latencySketch';
 import { coarsestFor, describeRange, previousRange, seriesStarts, stepMs, type TimeRange } from './timeRange';
 
 // GET …/analytics/overview: the range's totals against the period before it, and calls, errors,
@@ -10,37 +11,58 @@ import { coarsestFor, describeRange, previousRange, seriesStarts, stepMs, type T
 
 export async function analyticsOverview(context: AnalyticsContext): Promise<AnalyticsOverviewResult> {
   const { range } = context;
-  const [totals, previous, series] = await Promise.all([rangeTotals(context, range), rangeTotals(context, previousRange(range)), rangeSeries(context)]);
-  return { range: describeRange(range), totals, previous, series };
+  const [current, previous] = await Promise.all([totalsAndSeries(context), rangeTotals(context, previousRange(range))]);
+  return { range: describeRange(range), totals: current.totals, previous, series: current.series };
+}
+
+interface SumsRow {
+  calls: number;
+  errors: number;
+  sessions: number;
+  tokens: number;
+  cost: number;
+}
+
+function sumsSql(costSql: string): string {
+  return `coalesce(sum(r.calls), 0)::float8 as calls, coalesce(sum(${ERRORS_SQL}), 0)::float8 as errors,
+          coalesce(sum(r.sessions), 0)::float8 as sessions,
+          coalesce(sum(${TOKENS_SQL}), 0)::float8 as tokens, coalesce(sum(${costSql}), 0)::float8 as cost`;
+}
+
+function totalsOf(row: SumsRow | undefined, clients: number, sketch: LatencySketch | undefined): OverviewTotals {
+  const sums = row ?? { calls: 0, errors: 0, sessions: 0, tokens: 0, cost: 0 };
+  return {
+    calls: sums.calls,
+    errors: sums.errors,
+    errorRate: roundRate(sums.errors, sums.calls),
+    sessions: sums.sessions,
+    clients,
+    tokens: sums.tokens,
+    cost: roundUsd(sums.cost),
+    p50Ms: sketch?.quantile(0.5) ?? null,
+    p95Ms: sketch?.quantile(0.95) ?? null,
+  };
+}
+
+/** Distinct clients with a call or a session in the range: the one total only the full key holds. */
+async function clientCount(context: AnalyticsContext, range: TimeRange): Promise<number> {
+  const scope = context.scope();
+  const rows = await context.db.query<{ clients: number }>(
+    `select count(distinct r.client_name)::int as clients from ${scope.source(range.fromMs, range.toMs, 'days', 'client_name, calls, sessions')} where r.calls > 0 or r.sessions > 0`,
+    scope.params,
+  );
+  return rows[0]?.clients ?? 0;
 }
 
 export async function rangeTotals(context: AnalyticsContext, range: TimeRange): Promise<OverviewTotals> {
   const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, 'days');
-  const [rows, sketches] = await Promise.all([
-    context.db.query<{ calls: number; errors: number; sessions: number; clients: number; tokens: number; cost: number }>(
-      `select coalesce(sum(r.calls), 0)::float8 as calls, coalesce(sum(${ERRORS_SQL}), 0)::float8 as errors,
-              coalesce(sum(r.sessions), 0)::float8 as sessions,
-              count(distinct r.client_name) filter (where r.calls > 0 or r.sessions > 0)::int as clients,
-              coalesce(sum(${TOKENS_SQL}), 0)::float8 as tokens, coalesce(sum(${scope.costSql}), 0)::float8 as cost
-       from ${source} ${scope.priceJoin}`,
-      scope.params,
-    ),
+  const source = scope.sums(range.fromMs, range.toMs, 'weeks');
+  const [rows, clients, sketches] = await Promise.all([
+    context.db.query<SumsRow>(`select ${sumsSql(scope.costSql)} from ${source} ${scope.priceJoin}`, scope.params),
+    clientCount(context, range),
     mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
   ]);
-  const row = rows[0];
-  const sketch = sketches.get('');
-  return {
-    calls: row.calls,
-    errors: row.errors,
-    errorRate: roundRate(row.errors, row.calls),
-    sessions: row.sessions,
-    clients: row.clients,
-    tokens: row.tokens,
-    cost: roundUsd(row.cost),
-    p50Ms: sketch?.quantile(0.5) ?? null,
-    p95Ms: sketch?.quantile(0.95) ?? null,
-  };
+  return totalsOf(rows[0], clients, sketches.get(''));
 }
 
 /** `date_bin` of a rollup row's bucket to the range's step (aligned to the epoch: UTC hours and days). */
@@ -48,23 +70,32 @@ export function stepBin(range: TimeRange): string {
   return `date_bin('${stepMs(range.step) / 1000} seconds'::interval, r.bucket, 'epoch'::timestamptz)`;
 }
 
-async function rangeSeries(context: AnalyticsContext): Promise<AnalyticsOverviewResult['series']> {
+/**
+ * The range's totals and its series from one scan of the rows the series reads (grouping sets:
+ * per step, and the whole range); the totals' percentiles merge the series' sketches, which cover
+ * the range exactly as the totals' own would.
+ */
+async function totalsAndSeries(context: AnalyticsContext): Promise<{ totals: OverviewTotals; series: AnalyticsOverviewResult['series'] }> {
   const { range } = context;
   const scope = context.scope();
-  const source = scope.source(range.fromMs, range.toMs, coarsestFor(range.step));
+  const source = scope.sums(range.fromMs, range.toMs, coarsestFor(range.step));
   const bin = stepBin(range);
-  const [rows, sketches] = await Promise.all([
-    context.db.query<{ t: Date | string; calls: number; errors: number; cost: number }>(
-      `select ${bin} as t, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors, sum(${scope.costSql})::float8 as cost
-       from ${source} ${scope.priceJoin} group by 1`,
+  const [rows, clients, sketches] = await Promise.all([
+    context.db.query<SumsRow & { t: Date | string | null; whole: number }>(
+      `select grouping(${bin}) as whole, ${bin} as t, ${sumsSql(scope.costSql)}
+       from ${source} ${scope.priceJoin} group by grouping sets ((${bin}), ())`,
       scope.params,
     ),
+    clientCount(context, range),
     mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'server', bin),
   ]);
-  const byStart = new Map(rows.map((row) => [groupKey(row.t), row]));
-  return seriesStarts(range).map((start) => {
+  const byStart = new Map(rows.filter((row) => Number(row.whole) === 0).map((row) => [groupKey(row.t), row]));
+  const whole = new LatencySketch();
+  for (const sketch of sketches.values()) whole.merge(sketch);
+  const series = seriesStarts(range).map((start) => {
     const t = new Date(start).toISOString();
     const row = byStart.get(t);
     return { t, calls: row?.calls ?? 0, errors: row?.errors ?? 0, p95Ms: sketches.get(t)?.quantile(0.95) ?? null, cost: roundUsd(row?.cost ?? 0) };
   });
+  return { totals: totalsOf(rows.find((row) => Number(row.whole) === 1), clients, sketches.size > 0 ? whole : undefined), series };
 }

@@ -36,13 +36,13 @@ function latencySummary(row: LatencyRow, sketch: LatencySketch | undefined) {
 export async function performanceSummary(context: AnalyticsContext): Promise<PerformanceSummaryResult> {
   const { range } = context;
   const scope = context.scope();
-  // Servers and tools in one scan of the traffic rows (tool_name null: a server's row).
+  // Servers and tools in one scan of the per-tool sums (tool_name null: a server's row).
   const [rows, serverSketches, toolSketches] = await Promise.all([
     context.db.query<{ server_id: string; tool_name: string | null } & LatencyRow>(
       `select r.server_id, case when grouping(r.tool_name) = 1 then null else r.tool_name end as tool_name,
               sum(r.calls)::float8 as calls, sum(r.protocol_errors)::float8 as protocol, sum(r.server_errors)::float8 as server,
               sum(r.tool_errors)::float8 as tool, max(r.duration_max_ms)::float8 as max_ms
-       from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> ''
+       from ${scope.sums(range.fromMs, range.toMs, 'weeks')} where r.tool_name <> ''
        group by grouping sets ((r.server_id), (r.server_id, r.tool_name))`,
       scope.params,
     ),
@@ -71,22 +71,29 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
   const { range } = context;
   const bin = stepBin(range);
   const coarsest = coarsestFor(range.step);
-  const scope = context.scope();
-  const [rows, sketches] = await Promise.all([
-    context.db.query<{ t: Date | string; server_id: string; calls: number }>(
-      `select ${bin} as t, r.server_id, sum(r.calls)::float8 as calls from ${scope.source(range.fromMs, range.toMs, coarsest)}
-       where r.tool_name <> '' group by 1, 2`,
-      scope.params,
-    ),
-    mergedSketches(context, range.fromMs, range.toMs, coarsest, 'server', `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`),
-  ]);
+  const group = `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
   const calls = new Map<string, number>();
-  const serverIds = new Set<string>();
-  for (const row of rows) {
-    if (row.calls === 0) continue;
-    serverIds.add(row.server_id);
-    calls.set(`${row.server_id}|${groupKey(row.t)}`, row.calls);
+  let sketches: Map<string, LatencySketch>;
+  if (context.filters.client) {
+    // The full-key rows: their sketches (rows with one) and their calls (every row) apart.
+    const scope = context.scope();
+    const [rows, merged] = await Promise.all([
+      context.db.query<{ t: Date | string; server_id: string; calls: number }>(
+        `select ${bin} as t, r.server_id, sum(r.calls)::float8 as calls from ${scope.sums(range.fromMs, range.toMs, coarsest)}
+         where r.tool_name <> '' group by 1, 2`,
+        scope.params,
+      ),
+      mergedSketches(context, range.fromMs, range.toMs, coarsest, 'server', group),
+    ]);
+    for (const row of rows) if (row.calls > 0) calls.set(`${row.server_id}|${groupKey(row.t)}`, row.calls);
+    sketches = merged;
+  } else {
+    // The per-server rows hold both: the calls and the sketch of a server and step in one read
+    // (a 7-day series by hour is 840 of them).
+    sketches = await mergedSketches(context, range.fromMs, range.toMs, coarsest, 'server', group, calls);
   }
+  const serverIds = new Set<string>();
+  for (const [key, count] of calls) if (count > 0) serverIds.add(key.slice(0, key.indexOf('|')));
   const starts = seriesStarts(range).map((start) => new Date(start).toISOString());
   return {
     range: describeRange(range),

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database';
-import { DEFAULT_MODEL_ID, modelPrice, MODEL_PRICES, PRICE_TABLE_DATE, TOKENIZER, type EffectivePrices, type PricingSettings, type UpdatePricingBody } from '../../../contract/pricing';
+import { DEFAULT_MODEL_ID, modelPrice, MODEL_PRICES, PRICE_TABLE_DATE, TOKEN_SAMPLE_ABOVE_CHARS, TOKENIZER, type EffectivePrices, type PricingSettings, type UpdatePricingBody } from '../../../contract/pricing';
 
 // A workspace's prices: its model from the dated table (src/contract/pricing.ts), the numbers it
 // overrode, and per-call prices of tools behind paid APIs. Nothing is priced when it is stored:
@@ -37,6 +37,7 @@ export async function readPrices(db: Queryable, workspaceId: string): Promise<Ef
     outputPerMillion: output ?? model.outputPerMillion,
     correctionFactor: factor ?? model.correctionFactor,
     exactTokenizer: model.exactTokenizer,
+    sampledAboveChars: TOKEN_SAMPLE_ABOVE_CHARS,
     overridden: { inputPerMillion: input !== null, outputPerMillion: output !== null, correctionFactor: factor !== null },
     toolPrices: tools.map((tool) => ({ serverId: tool.server_id, tool: tool.tool_name, pricePerCall: Number(tool.price_per_call) })),
   };

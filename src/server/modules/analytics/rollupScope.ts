@@ -1,10 +1,16 @@
 import type { EffectivePrices } from '../../../contract/pricing';
-import { LATENCY_TABLES, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
-import { coverRange, type CoverSegment } from './timeRange';
+import { LATENCY_TABLES, SUM_COLUMNS, TRAFFIC_COLUMNS, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
+import { coverRange, readableEnd, type CoverSegment } from './timeRange';
 
 // SQL over the traffic rollups of one workspace: the rows covering a range (timeRange.ts), the
-// optional filters, the cost of a row at the workspace's prices, and the sketch-only rows
-// (sketchReads.ts). Every value travels as a numbered parameter.
+// optional filters, the cost of a row at the workspace's prices; at the full key (traffic_*), or
+// per tool / per server (latency_*: sums and sketches). Every source adds the range's increments
+// still pending (traffic_pending, minute rows at the full key, not yet folded into the grains:
+// trafficFold.ts), so a read is exact whether or not the fold has run. Every value travels as a
+// numbered parameter.
+
+const TRAFFIC_NAMES = TRAFFIC_COLUMNS.map(([name]) => name).join(', ');
+const SUM_NAMES = SUM_COLUMNS.map(([name]) => name).join(', ');
 
 export interface RollupFilters {
   serverId?: string;
@@ -23,6 +29,11 @@ export class RollupScope {
     readonly workspaceId: string,
     readonly filters: RollupFilters,
     private readonly prices: EffectivePrices,
+    /**
+     * A range ending after this reads its last bucket whole (readableEnd): the time of the read for
+     * a preset, which ends after now; never (Infinity) for a range given by from/to, read exactly.
+     */
+    private readonly openAfterMs: number = Number.POSITIVE_INFINITY,
   ) {}
 
   param(value: unknown): string {
@@ -30,13 +41,39 @@ export class RollupScope {
     return `$${this.params.length}`;
   }
 
-  /** `(…) r`: the rollup rows of [fromMs, toMs), read at no grain coarser than `coarsest`. */
-  source(fromMs: number, toMs: number, coarsest: TrafficGrain): string {
+  /**
+   * The sums of [fromMs, toMs) as `(…) r`: per tool (`sumsSource`), or at the full key where a
+   * client filter asks for it (`source`). `coarsest` 'weeks' only where the view does not split the
+   * range in time (a week row's bucket is its Monday).
+   */
+  sums(fromMs: number, toMs: number, coarsest: LatencyGrain): string {
+    return this.filters.client ? this.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest) : this.sumsSource(fromMs, toMs, coarsest);
+  }
+
+  /**
+   * `(…) r`: the rollup rows at the full key of [fromMs, toMs), read at no grain coarser than
+   * `coarsest`; `columns`: the columns read (all by default).
+   */
+  source(fromMs: number, toMs: number, coarsest: TrafficGrain, columns = TRAFFIC_NAMES): string {
     const filters: string[] = [];
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     if (this.filters.client) filters.push(`client_name = ${this.param(this.filters.client)}`);
-    return this.covered(coverRange(fromMs, toMs, coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], filters);
+    return this.covered(fromMs, toMs, coverRange(fromMs, readableEnd(toMs, this.openAfterMs, coarsest), coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], columns, columns, filters, filters);
+  }
+
+  /**
+   * `(…) r`: the sums per tool (tool '' included: sessions, definitions) of [fromMs, toMs), from
+   * the per-tool rows (latency_*); `coarsest` 'weeks': whole weeks, then days, hours and minutes
+   * at the ends. Columns as in the traffic rows (r.calls, r.argument_tokens…, r.tool_name), so
+   * the cost and the filters read the same; the client filter cannot apply (use `source`).
+   */
+  sumsSource(fromMs: number, toMs: number, coarsest: LatencyGrain): string {
+    const filters: string[] = [];
+    if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
+    if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
+    const columns = `workspace_id, bucket, server_id, tool_name, ${SUM_NAMES}`;
+    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], columns, columns, [...filters, 'tool_name is not null'], filters);
   }
 
   /**
@@ -47,22 +84,44 @@ export class RollupScope {
   sketchSource(fromMs: number, toMs: number, coarsest: LatencyGrain, perTool: boolean): string {
     const filters: string[] = [];
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
+    const pendingFilters = [...filters, `tool_name <> ''`];
     if (!perTool) filters.push('tool_name is null');
-    else if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
-    else filters.push('tool_name is not null');
-    const segments = coarsest === 'weeks' ? coverRange(fromMs, toMs, 'days', true) : coverRange(fromMs, toMs, coarsest);
-    return this.covered(segments, (grain) => LATENCY_TABLES[grain], filters);
+    else if (this.filters.tool) {
+      const tool = this.param(this.filters.tool);
+      filters.push(`tool_name = ${tool}`);
+      pendingFilters.push(`tool_name = ${tool}`);
+    } else filters.push('tool_name is not null');
+    // Pending rows are at the full key: as a tool's row, or as its server's (tool_name null).
+    const pending = `workspace_id, bucket, server_id, ${perTool ? 'tool_name' : 'null::text as tool_name'}, calls, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
+    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], 'workspace_id, bucket, server_id, tool_name, calls, zeros, bins, counts', pending, filters, pendingFilters);
   }
 
-  private covered(segments: CoverSegment[], table: (grain: LatencyGrain) => string, filters: string[]): string {
+  private segments(fromMs: number, toMs: number, coarsest: LatencyGrain): CoverSegment[] {
+    const end = readableEnd(toMs, this.openAfterMs, coarsest);
+    return coarsest === 'weeks' ? coverRange(fromMs, end, 'days', true) : coverRange(fromMs, end, coarsest);
+  }
+
+  /**
+   * The rows of each segment from its grain's table, and the pending rows of the whole range (they
+   * are minute rows, so those of [fromMs, toMs) are exactly those of its segments).
+   */
+  private covered(
+    fromMs: number,
+    toMs: number,
+    segments: CoverSegment[],
+    table: (grain: LatencyGrain) => string,
+    columns: string,
+    pendingColumns: string,
+    filters: string[],
+    pendingFilters: string[],
+  ): string {
     const ws = this.param(this.workspaceId);
+    const within = (from: number, to: number) =>
+      `bucket >= ${this.param(new Date(from).toISOString())}::timestamptz and bucket < ${this.param(new Date(to).toISOString())}::timestamptz`;
     const parts = segments.map(
-      (segment) =>
-        `select * from ${table(segment.grain)} where workspace_id = ${ws} and bucket >= ${this.param(new Date(segment.fromMs).toISOString())}::timestamptz` +
-        ` and bucket < ${this.param(new Date(segment.toMs).toISOString())}::timestamptz${filters.map((f) => ` and ${f}`).join('')}`,
+      (segment) => `select ${columns} from ${table(segment.grain)} where workspace_id = ${ws} and ${within(segment.fromMs, segment.toMs)}${filters.map((f) => ` and ${f}`).join('')}`,
     );
-    // An empty range still needs a row source of the right shape.
-    if (parts.length === 0) parts.push(`select * from ${table('minutes')} where false`);
+    parts.push(`select ${pendingColumns} from traffic_pending where workspace_id = ${ws} and ${within(fromMs, toMs)}${pendingFilters.map((f) => ` and ${f}`).join('')}`);
     return `(${parts.join('\n union all ')}) r`;
   }
 

@@ -26,6 +26,8 @@ export async function mergedSketches(
   coarsest: LatencyGrain,
   level: SketchLevel,
   group: string,
+  /** Also the calls of each group (the per-server / per-tool rows carry them): not with a client filter. */
+  callsByGroup?: Map<string, number>,
 ): Promise<Map<string, LatencySketch>> {
   const scope = context.scope();
   const sketches = new Map<string, LatencySketch>();
@@ -39,17 +41,24 @@ export async function mergedSketches(
   // parsers cost ~2× as much per bin, and a range's rows hold ~250 bins each (docs/benchmarks.md).
   // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
   const byClient = Boolean(context.filters.client);
+  // Filtered by client, the rows read are those with a sketch: not every call's.
+  if (byClient && callsByGroup) throw new Error('calls by group come from the per-server / per-tool rows, which have no client');
   const source = byClient
     ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
     : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
   const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
-  const rows = await context.db.query<{ grp: unknown; zeros: number; bins: string; counts: string }>(
-    `select ${group} as grp, ${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
+  const rows = await context.db.query<{ grp: unknown; calls?: number; zeros: number; bins: string; counts: string }>(
+    `select ${group} as grp, ${callsByGroup ? 'r.calls, ' : ''}${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
     scope.params,
   );
   const binList: number[] = [];
   const countList: number[] = [];
   for (const row of rows) {
+    if (callsByGroup && row.calls) {
+      const key = groupKey(row.grp);
+      callsByGroup.set(key, (callsByGroup.get(key) ?? 0) + Number(row.calls));
+    }
+    if (row.zeros === 0 && row.bins.length === 0) continue;
     binList.length = 0;
     countList.length = 0;
     sketchOf(row.grp).addArrays(row.zeros, parseInts(row.bins, binList), parseInts(row.counts, countList));

@@ -21,7 +21,11 @@ export interface TimeRange {
   step: SeriesStep;
 }
 
-/** The range asked for: a preset ending now, or from/to, in whole minutes (a started minute counts). */
+/**
+ * The range asked for: from/to in whole minutes (a started minute counts), or a preset in whole
+ * hours, the last of them the current hour (docs/analytics.md "Reading": a preset's ends fall on
+ * hour rows, so it reads no minute rows; its end is exact, since nothing is stored after now).
+ */
 export function resolveRange(query: { range?: AnalyticsRange; from?: string; to?: string }, nowMs: number): TimeRange {
   if (query.from && query.to) {
     const fromMs = Math.floor(Date.parse(query.from) / MINUTE) * MINUTE;
@@ -29,7 +33,7 @@ export function resolveRange(query: { range?: AnalyticsRange; from?: string; to?
     return { preset: null, fromMs, toMs, step: stepFor(toMs - fromMs) };
   }
   const preset = query.range ?? DEFAULT_ANALYTICS_RANGE;
-  const toMs = Math.floor(nowMs / MINUTE) * MINUTE + MINUTE;
+  const toMs = Math.floor(nowMs / HOUR) * HOUR + HOUR;
   return { preset, fromMs: toMs - RANGE_MS[preset], toMs, step: stepFor(RANGE_MS[preset]) };
 }
 
@@ -100,4 +104,17 @@ export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain,
 /** The coarsest grain a series of this step may read. */
 export function coarsestFor(step: SeriesStep): TrafficGrain {
   return step === '1d' ? 'days' : step === '1h' ? 'hours' : 'minutes';
+}
+
+/**
+ * The end a range's rows may be read to: a preset ends after now (`nowMs`), and nothing is stored
+ * after now, so its last, unfinished bucket of `coarsest` (the current day or week) is read whole
+ * — one row instead of the hours or days of it so far, the same sums and sketches. A range ending
+ * before `nowMs` is read to its end.
+ */
+export function readableEnd(toMs: number, nowMs: number, coarsest: LatencyGrain): number {
+  if (toMs < nowMs) return toMs;
+  const size = GRAIN_MS[coarsest];
+  const origin = GRAIN_ORIGIN_MS[coarsest];
+  return Math.max(toMs, origin + Math.ceil((nowMs + 1 - origin) / size) * size);
 }

@@ -13,7 +13,7 @@ export async function analyticsTools(context: AnalyticsContext): Promise<Analyti
     context.db.query<{ server_id: string; tool_name: string; calls: number; errors: number; result_tokens: number; last_call_at: Date | string | null }>(
       `select r.server_id, r.tool_name, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors,
               sum(r.result_tokens)::float8 as result_tokens, max(r.last_call_at) as last_call_at
-       from ${scope.source(range.fromMs, range.toMs, 'days')} where r.tool_name <> '' group by 1, 2 having sum(r.calls) > 0`,
+       from ${scope.sums(range.fromMs, range.toMs, 'weeks')} where r.tool_name <> '' group by 1, 2 having sum(r.calls) > 0`,
       scope.params,
     ),
     mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'tool', `r.server_id::text || '/' || r.tool_name`),

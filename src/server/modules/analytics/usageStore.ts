@@ -32,7 +32,7 @@ export async function usageDaily(context: AnalyticsContext, userTimeZone: string
   const { range } = context;
   const scope = context.scope();
   const zone = scope.param(userTimeZone);
-  const source = scope.source(range.fromMs, range.toMs, userTimeZone === 'UTC' ? 'days' : 'hours');
+  const source = scope.sums(range.fromMs, range.toMs, userTimeZone === 'UTC' ? 'days' : 'hours');
   const [rows, quota] = await Promise.all([
     context.db.query<{ date: string; calls: number; errors: number; sessions: number; tokens: number; cost: number }>(
       `select to_char(r.bucket at time zone ${zone}::text, 'YYYY-MM-DD') as date, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors,
@@ -68,8 +68,10 @@ async function ownerQuota(context: AnalyticsContext): Promise<UsageDailyResult['
   const subscription = await readSubscription(context.db, owner[0].owner_id, { now });
   const plan = planById(subscription.plan);
   const used = await context.db.query<{ calls: number }>(
-    `select coalesce(sum(d.calls), 0)::float8 as calls from traffic_days d join workspaces w on w.id = d.workspace_id
-     where w.owner_id = $1 and d.bucket >= $2::timestamptz`,
+    // Per server and day (tool_name null), and what is still pending (trafficFold.ts).
+    `select coalesce(sum(d.calls), 0)::float8 as calls
+     from (select calls from latency_days where tool_name is null and bucket >= $2::timestamptz and workspace_id in (select id from workspaces where owner_id = $1)
+           union all select calls from traffic_pending where bucket >= $2::timestamptz and workspace_id in (select id from workspaces where owner_id = $1)) d`,
     [owner[0].owner_id, start.toISOString()],
   );
   return {

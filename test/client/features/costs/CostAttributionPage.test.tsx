@@ -12,7 +12,7 @@ jest.setTimeout(120_000);
 
 const prices = {
   tableDate: '2025-10-01', tokenizer: 'o200k_base', model: 'gpt-4o', modelName: 'GPT-4o', inputPerMillion: 2.5, outputPerMillion: 10, correctionFactor: 1,
-  exactTokenizer: true, overridden: { inputPerMillion: false, outputPerMillion: false, correctionFactor: false }, toolPrices: [],
+  exactTokenizer: true, sampledAboveChars: 4096, overridden: { inputPerMillion: false, outputPerMillion: false, correctionFactor: false }, toolPrices: [],
 };
 
 function costs(overrides: Partial<AnalyticsCostsResult> = {}): AnalyticsCostsResult {

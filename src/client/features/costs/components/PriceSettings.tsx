@@ -76,6 +76,9 @@ export function PriceSettings({ workspaceId }: { workspaceId: string }) {
               {model.vendor} publishes no offline tokenizer: its counts are o200k_base counts times the factor ({model.correctionFactor} by default), an estimate you can correct.
             </Typography>
           )}
+          <Typography variant="caption" color="text.secondary">
+            Results and arguments longer than {pricing.data!.prices.sampledAboveChars.toLocaleString('en')} characters are counted from a sample scaled to their length: their counts are estimates.
+          </Typography>
           {saving.isError && <Alert severity="error">{errorMessage(saving.error)}</Alert>}
           {saving.isSuccess && !saving.isLoading && <Alert severity="success">Prices saved: every chart is re-priced from the stored token counts.</Alert>}
         </Box>
