@@ -96,8 +96,8 @@ export class TokenizerThread {
 }
 
 /**
- * A rollup's calls on their way to the thread: those added in one tick are posted together at its
- * end, and each call's counts are set when they are back — unless the write took the call and
+ * A rollup's calls on their way to the thread: posted together in groups (see add), and each
+ * call's counts are set when they are back — unless the write took the call and
  * counted it itself meanwhile (`??=`: a call's counts, once set, never change).
  */
 const POST_MS = 10;
