@@ -30,17 +30,16 @@
 // BENCH_DATABASE_URL=postgres://… (a scratch database is created and dropped). The recording
 // journal is on, in a temporary folder (BENCH_JOURNAL=off: without). BENCH_TOOLSCOPE_NODE_ARGS: extra
 // node flags for the Toolscope process (e.g. --cpu-prof, to see where a flood's CPU goes).
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { requireSource as require } from './lib/tsSources.mjs';
 import { startToolscopeForFlood } from './lib/floodToolscope.mjs';
 import { flood } from './lib/floodSender.mjs';
+import { forkChild, processCpuMicros, toolscopeNodeArgs } from './lib/ipcChild.mjs';
 
 const CLIENTS = Number(process.env.BENCH_FLOOD_CLIENTS ?? 8);
 const PHASE_MS = Number(process.env.BENCH_FLOOD_PHASE_MS ?? 10_000);
@@ -103,37 +102,7 @@ async function flooderChild() {
 }
 
 function child(role, env = {}) {
-  const extra = role === '--toolscope' ? (process.env.BENCH_TOOLSCOPE_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
-  const proc = fork(fileURLToPath(import.meta.url), [role], { execArgv: [...process.execArgv, ...extra], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (type) =>
-    new Promise((resolve, reject) => {
-      const onExit = (code) => reject(new Error(`${role} exited (${code})`));
-      const onMessage = (m) => {
-        if (m.type !== type) return;
-        proc.off('message', onMessage);
-        proc.off('exit', onExit);
-        resolve(m);
-      };
-      proc.on('message', onMessage);
-      proc.once('exit', onExit);
-    });
-  return {
-    pid: proc.pid,
-    ready: next('ready'),
-    ask: (message, reply) => { const answer = next(reply); proc.send(message); return answer; },
-    exit: () => new Promise((r) => { proc.once('exit', r); proc.send({ type: 'exit' }); }),
-  };
-}
-
-/** CPU time of a process so far in µs (Linux /proc; user + system, all threads), or NaN elsewhere. */
-function processCpuMicros(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1_000_000 / 100);
-  } catch {
-    return Number.NaN;
-  }
+  return forkChild(fileURLToPath(import.meta.url), [role], { env, extraNodeArgs: role === '--toolscope' ? toolscopeNodeArgs() : [] });
 }
 
 // ---- workspace B: lean MCP clients (undici), one session each, tools/call in a loop ----

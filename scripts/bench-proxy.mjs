@@ -34,12 +34,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
+import { forkChild, processCpuMicros, toolscopeNodeArgs } from './lib/ipcChild.mjs';
 const { Agent } = require('undici');
 const { z } = require('zod');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
@@ -121,17 +122,6 @@ async function spawnBareProxy(upstreamUrl) {
     child.once('exit', (code) => reject(new Error(`bare proxy exited (${code})`)));
   });
   return { url, pid: child.pid, close: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
-}
-
-/** CPU time of a process so far in µs (Linux /proc; user + system), or NaN elsewhere. */
-function processCpuMicros(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1_000_000 / 100);
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** The upstream in its own process: `node bench-proxy.mjs --upstream` prints its URL. */
@@ -318,33 +308,7 @@ async function toolscopeChild() {
 }
 
 function spawnToolscope(upstreamUrl) {
-  const child = fork(fileURLToPath(import.meta.url), ['--toolscope'], { execArgv: [...process.execArgv, ...(process.env.BENCH_TOOLSCOPE_NODE_ARGS ?? '').split(' ').filter(Boolean)], env: { ...process.env, BENCH_UPSTREAM_URL: upstreamUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (type) =>
-    new Promise((resolve, reject) => {
-      const onExit = (code) => reject(new Error(`toolscope exited (${code})`));
-      const onMessage = (message) => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(message);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-  const ask = (message, reply) => {
-    const answer = next(reply);
-    child.send(message);
-    return answer;
-  };
-  return {
-    ready: next('ready'),
-    ask,
-    exit: () =>
-      new Promise((r) => {
-        child.once('exit', r);
-        child.send({ type: 'exit' });
-      }),
-  };
+  return forkChild(fileURLToPath(import.meta.url), ['--toolscope'], { env: { BENCH_UPSTREAM_URL: upstreamUrl }, extraNodeArgs: toolscopeNodeArgs() });
 }
 
 const median = (values) => {

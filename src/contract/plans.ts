@@ -108,7 +108,8 @@ export function annualSavingPerMonth(plan: Pick<Plan, 'price'>): number {
  * What the recorder stores per workspace, by plan (docs/proxy.md "Limits"): messages other than
  * tool calls per second (a bucket holding two seconds' worth, so bursts pass) and payload bytes
  * per UTC day. Past either, that workspace's further messages are counted and not stored; its
- * tool calls are always stored, and traffic is never slowed or refused.
+ * tool calls are always stored, and traffic is not slowed or refused for it (the proxy's inbound
+ * budget, PROXY_INBOUND_BYTES_PER_SECOND below, is what refuses a flood).
  */
 export const RECORDING_BUDGETS: Readonly<Record<PlanId, { messagesPerSecond: number; bytesPerDay: number }>> = {
   starter: { messagesPerSecond: 50, bytesPerDay: 100 * 1_048_576 },

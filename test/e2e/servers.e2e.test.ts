@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -25,6 +26,7 @@ describeInBrowser('servers journey', () => {
   let page: Page;
   let proxyUrl = '';
   let upstreamStopped = false;
+  let deadPort: net.Server | undefined;
   const problems: string[] = [];
 
   beforeAll(async () => {
@@ -42,6 +44,7 @@ describeInBrowser('servers journey', () => {
     await closeBrowserAndApp(context, chromium, app);
     // The journey stops the upstream itself; a second stop would wait for an exit already past.
     if (!upstreamStopped) await upstream?.stop();
+    await new Promise((resolve) => (deadPort ? deadPort.close(resolve) : resolve(undefined)));
   });
 
   const shoot = (name: string) => screenshotIfAsked(page, name);
@@ -179,6 +182,11 @@ describeInBrowser('servers journey', () => {
     const shownBefore = await toast('Server Offline').count();
     await upstream.stop();
     upstreamStopped = true;
+    // The freed port is held by a listener that drops every connection: in a full run another
+    // test's MCP server could otherwise be given the same port, answer the health probe, and keep
+    // this server "Online" (the failure runs 4–6 and 8 of the suite saw, with no toast at all).
+    deadPort = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => deadPort!.once('error', reject).listen(Number(new URL(upstream.url).port), '127.0.0.1', resolve));
     const raised = toast('Server Offline').nth(shownBefore);
     await raised.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
       // Seen only in full runs under load: say what the page showed instead, for whoever looks next.
