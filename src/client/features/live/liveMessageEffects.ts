@@ -48,8 +48,22 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
   const knownStatus = (server: ServerDto | undefined): ServerStatus | undefined =>
     server && server.lastHealthStatus !== null ? server.status : undefined;
 
+  /**
+   * A server_updated: announced when the status changed from what was announced, or else from what
+   * the page showed. A server the page already showed offline (a refetch got there first, or an
+   * edit of an offline server) is not announced here, and not marked: its status notification,
+   * raised once per real transition, still announces it (noteTransition).
+   */
   const noteStatus = (serverId: string, status: ServerStatus, previous: ServerStatus | undefined, name: string) => {
     const before = announced.get(serverId) ?? previous;
+    if (status === 'offline' && before === 'offline') return;
+    announced.set(serverId, status);
+    if (status === 'offline') toast(serverOfflineText(name));
+  };
+
+  /** A status notification: the monitor raises one per transition, so only what was announced counts. */
+  const noteTransition = (serverId: string, status: ServerStatus, name: string) => {
+    const before = announced.get(serverId);
     announced.set(serverId, status);
     if (status === 'offline' && before !== 'offline') toast(serverOfflineText(name));
   };
@@ -80,7 +94,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       dispatch(apiSlice.util.invalidateTags(['Analytics']));
     }
     const name = typeof serverName === 'string' ? serverName : cached?.name ?? 'A tool server';
-    noteStatus(serverId, status, knownStatus(cached), name);
+    noteTransition(serverId, status, name);
   };
 
   /** A check that changed nothing else: the cached server's check time moves on (no refetch). */

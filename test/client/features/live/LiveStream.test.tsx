@@ -8,6 +8,7 @@ import { LiveStream } from '../../../../src/client/features/live/LiveStream';
 import type { ConnectionEvent, ConnectionInput } from '../../../../src/client/features/live/liveStreamMachine';
 import { selectLiveNotifications, selectLiveStreamConnected } from '../../../../src/client/features/notifications/notificationsSlice';
 import ServersPage from '../../../../src/client/features/servers/pages/ServersPage';
+import { serversApi } from '../../../../src/client/features/servers/serversApi';
 import { workspaceSelected } from '../../../../src/client/features/workspaces/workspaceSlice';
 import { fakeAccessToken } from '../../helpers/fakeApi';
 import { renderShellApp, testServer } from '../../helpers/renderShellApp';
@@ -94,6 +95,25 @@ describe('live stream wiring', () => {
     expect(screen.getAllByText('Server Offline')).toHaveLength(1);
     // The notification also goes to the bell's live buffer.
     expect(selectLiveNotifications(store.getState()).map((n) => n.id)).toEqual(['n-offline']);
+    api.restore();
+  });
+
+  it("raises 'Server Offline' from the status notification when a refetch already showed the server offline", async () => {
+    const { api, store } = await renderLive();
+    // The servers list was fetched again (a reconnect, a navigation) after the server went down,
+    // before the live messages about it arrived: the page shows it offline already.
+    act(() => {
+      store.dispatch(
+        serversApi.util.updateQueryData('getServers', 'ws-1', (draft) => {
+          const server = draft.find((s) => s.id === 'srv-1');
+          if (server) Object.assign(server, { status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() });
+        }),
+      );
+    });
+    await send({ type: 'server_updated', data: testServer({ status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() }) });
+    await send({ type: 'notification', data: statusNotification('offline') });
+    expect(await screen.findByText('Server Offline')).toBeInTheDocument();
+    expect(screen.getAllByText('Server Offline')).toHaveLength(1);
     api.restore();
   });
 
