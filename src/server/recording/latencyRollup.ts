@@ -1,4 +1,5 @@
 import type { TrafficIncrement } from './trafficRollup';
+import { addCallCounts, type CallCounts } from './callCounts';
 import { WEEK_ORIGIN_MS, type LatencyGrain } from './trafficSql';
 
 const WEEK_MS = 7 * 86_400_000;
@@ -23,21 +24,11 @@ function weekOf(day: string): string {
 // traffic key. Derived by the fold (trafficFold.ts) from the pending minute increments.
 
 /** One row as stored: the sums, the latest call, and the sketch (zeros, bins ascending, their counts). */
-export interface LatencyIncrement {
+export interface LatencyIncrement extends CallCounts {
   workspace_id: string;
   bucket: string;
   server_id: string;
   tool_name: string | null;
-  calls: number;
-  protocol_errors: number;
-  server_errors: number;
-  tool_errors: number;
-  sessions: number;
-  argument_tokens: number;
-  result_tokens: number;
-  definition_tokens: number;
-  duration_max_ms: number;
-  last_call_at: string | null;
   zeros: number;
   bins: number[];
   counts: number[];
@@ -79,16 +70,7 @@ function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: strin
     rows.set(id, summing);
   }
   const row = summing.row;
-  row.calls += minute.calls;
-  row.protocol_errors += minute.protocol_errors;
-  row.server_errors += minute.server_errors;
-  row.tool_errors += minute.tool_errors;
-  row.sessions += minute.sessions;
-  row.argument_tokens += minute.argument_tokens;
-  row.result_tokens += minute.result_tokens;
-  row.definition_tokens += minute.definition_tokens;
-  row.duration_max_ms = Math.max(row.duration_max_ms, minute.duration_max_ms);
-  if (minute.last_call_at !== null && (row.last_call_at === null || minute.last_call_at > row.last_call_at)) row.last_call_at = minute.last_call_at;
+  addCallCounts(row, minute);
   row.zeros += minute.latency_zeros;
   const { latency_bins: bins, latency_counts: counts } = minute;
   for (let i = 0; i < bins.length; i++) summing.bins.set(bins[i], (summing.bins.get(bins[i]) ?? 0) + counts[i]);

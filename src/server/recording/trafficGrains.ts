@@ -1,6 +1,7 @@
 import { latencyRows, type LatencyBatch } from './latencyRollup';
 import { LatencySketch } from './latencySketch';
 import type { TrafficIncrement } from './trafficRollup';
+import { addCallCounts } from './callCounts';
 
 // Minute increments of the traffic rollup summed into the rows of every grain (docs/analytics.md
 // "Rollups"): the minute, hour and day rows at the full key, and the per-server / per-tool rows
@@ -25,17 +26,8 @@ export function zeroCounts() {
 type Counts = ReturnType<typeof zeroCounts>;
 
 export function addCounts(into: Counts, from: Counts): void {
-  into.calls += from.calls;
-  into.protocol_errors += from.protocol_errors;
-  into.server_errors += from.server_errors;
-  into.tool_errors += from.tool_errors;
-  into.sessions += from.sessions;
-  into.argument_tokens += from.argument_tokens;
-  into.result_tokens += from.result_tokens;
-  into.definition_tokens += from.definition_tokens;
+  addCallCounts(into, from);
   into.duration_sum_ms += from.duration_sum_ms;
-  into.duration_max_ms = Math.max(into.duration_max_ms, from.duration_max_ms);
-  if (from.last_call_at !== null && (into.last_call_at === null || from.last_call_at > into.last_call_at)) into.last_call_at = from.last_call_at;
 }
 
 /** The row of `key` and `bucket` in `rows`, created empty the first time. */
