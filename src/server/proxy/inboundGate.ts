@@ -6,27 +6,26 @@ import { inboundRefusal } from './inboundBudget';
 // The inbound budget (inboundBudget.ts) applied as early as it can be: a POST that declares its
 // length is charged before its body is read, and refused then — the body is never buffered or
 // parsed; Node discards its bytes as they come once the answer is out. A body without a length
-// (chunked) is charged by the route once read (chargeRead).
+// (chunked), or to a key not known here yet, is charged by the route once read (chargeRead): the
+// gate does no lookup of its own, so a known key costs the hot path a Map read, no await.
 
 const charged = new WeakSet<IncomingMessage>();
 
 /** onRequest hook of the proxy's routes. */
 export function inboundGate(ctx: ProxyContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (request.method !== 'POST') return;
-    const declared = Number(request.headers['content-length']);
-    // No length, or over the body limit (the parser answers 413): left to the route.
-    if (!Number.isFinite(declared) || declared <= 0 || declared > ctx.app.config.proxyBodyLimitBytes) return;
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const declared = request.method === 'POST' ? Number(request.headers['content-length']) : Number.NaN;
     const key = (request.params as { proxyKey?: string }).proxyKey;
-    const target = key ? await ctx.directory.get(key).catch(() => null) : null;
-    if (!target) return;
+    // No length, or over the body limit (the parser answers 413), or a key not known yet: left to the route.
+    const target = declared > 0 && declared <= ctx.app.config.proxyBodyLimitBytes && key ? ctx.directory.known(key) : undefined;
+    if (!target) return done();
     const decision = ctx.inbound.admit(target.workspaceId, declared);
     if (decision.admitted) {
       charged.add(request.raw);
-      return;
+      return done();
     }
     const refusal = inboundRefusal(decision);
-    await reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
+    void reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
   };
 }
 

@@ -75,6 +75,12 @@ export class UpstreamDirectory {
     return target;
   }
 
+  /** The target of a key this instance knows already (no lookup), or undefined. */
+  known(proxyKey: string): UpstreamTarget | null | undefined {
+    const hit = this.cache.get(proxyKey);
+    return hit && hit.expires > Date.now() ? hit.target : undefined;
+  }
+
   forget(proxyKey: string): void {
     this.cache.delete(proxyKey);
   }
