@@ -211,7 +211,8 @@ class PostgresDatabase implements Database {
         for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
       });
       client.on('error', (error) => {
-        this.onBackgroundError(error);
+        // Once closed, a connection dropping is the expected end, not something to report.
+        if (!this.closed) this.onBackgroundError(error);
         this.listenerLost(client);
       });
       client.on('end', () => this.listenerLost(client));
@@ -241,6 +242,7 @@ class PostgresDatabase implements Database {
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.relisten().catch((error: Error) => {
+        if (this.closed) return;
         this.onBackgroundError(error);
         this.scheduleRelisten();
       });

@@ -90,7 +90,7 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
       showToast({ title: 'Saved' });
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(screen.queryByText('Saved')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByText('Saved')).not.toBeInTheDocument(), { timeout: 5_000 });
   });
 
   it('closes when swiped 50 px or more, not less', async () => {
@@ -98,13 +98,18 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
     act(() => {
       showToast({ title: 'Swipe me' });
     });
-    const toast = await screen.findByRole('status');
-    fireEvent.touchStart(toast, { touches: [{ clientX: 100 }] });
-    fireEvent.touchEnd(toast, { changedTouches: [{ clientX: 149 }] });
+    await screen.findByRole('status');
+    // Each gesture is sent to the toast as it is then (queried anew, never a node held across
+    // renders), and the exit slide may take longer than waitFor's default second on a busy CI.
+    const swipe = (fromX: number, toX: number) => {
+      const toast = screen.getByRole('status');
+      fireEvent.touchStart(toast, { touches: [{ clientX: fromX }] });
+      fireEvent.touchEnd(toast, { changedTouches: [{ clientX: toX }] });
+    };
+    swipe(100, 149);
     expect(screen.getByText('Swipe me')).toBeInTheDocument();
-    fireEvent.touchStart(toast, { touches: [{ clientX: 100 }] });
-    fireEvent.touchEnd(toast, { changedTouches: [{ clientX: 150 }] });
-    await waitFor(() => expect(screen.queryByText('Swipe me')).not.toBeInTheDocument());
+    swipe(100, 150);
+    await waitFor(() => expect(screen.queryByText('Swipe me')).not.toBeInTheDocument(), { timeout: 5_000 });
   });
 
   it('hides by itself after 5 seconds', async () => {
