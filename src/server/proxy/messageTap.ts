@@ -76,8 +76,8 @@ export class MessageTap {
   }
 
   /** `size`: the message's bytes, or how to measure them (only when it is stored: see Recorder.record). */
-  record(direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string): void {
-    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, size, rawText);
+  record(direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string, atMs?: number): void {
+    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, size, rawText, atMs);
   }
 
   /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */

@@ -97,13 +97,23 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       ctx.pushStreams.add(reply.raw);
       reply.raw.once('close', () => ctx.pushStreams.delete(reply.raw));
     }
+    // A call lasts from the moment the proxy had its request (a JSON answer's headers and body
+    // arrive together: a start taken at the answer's headers made such calls look instant).
+    const receivedAtMs = ctx.recorder.clockMs();
+    let requestRecorded = false;
     const recordRequestSide = (responseSessionId: string | undefined) => {
+      if (requestRecorded) return;
+      requestRecorded = true;
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId, upstreamSessionId, claims);
       const single = messages.length === 1 && !isBatch && text !== '';
-      for (const message of messages) tap.record('client_to_server', message, single ? body!.length : () => Buffer.byteLength(JSON.stringify(message)), single ? text : undefined);
+      for (const message of messages) tap.record('client_to_server', message, single ? body!.length : () => Buffer.byteLength(JSON.stringify(message)), single ? text : undefined, receivedAtMs);
       // The request's rows reach the journal's file before any answer can reach the agent.
       tap.commitJournal();
     };
+    // Only an initialize without a session id learns its session from the upstream's answer (its
+    // mcp-session-id header); every other exchange is recorded before it is forwarded, so its
+    // request is journaled and in its session's order before anything the upstream sends back.
+    const sessionFromAnswer = upstreamSessionId === undefined && messages.some((message) => message.method === 'initialize');
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))) return reply;
 
@@ -120,6 +130,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       reply.raw.once('close', releaseCalls);
     }
 
+    if (!sessionFromAnswer) recordRequestSide(undefined);
     const upstreamHeaders = upstreamRequestHeaders(forwardedHeaders, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers));
     if (requests.length === 1 && !isBatch) forwardOwnSpan(upstreamHeaders, target.serverId, requests[0]);
     let upstream;

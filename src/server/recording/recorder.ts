@@ -63,6 +63,11 @@ export class Recorder {
     this.queue = new WriteQueue(db, bus, options);
   }
 
+  /** The recorder's clock (ms): the proxy notes when a request arrived with it (see record's `atMs`). */
+  clockMs(): number {
+    return this.now();
+  }
+
   /** Starts the idle sweep (the app does this; unit tests call sweepIdle() with their own clock). */
   start(sweepEveryMs = 30_000): void {
     this.sweeper = setInterval(() => this.sweepIdle(), sweepEveryMs);
@@ -162,10 +167,12 @@ export class Recorder {
   /**
    * Records one JSON-RPC message. `rawText` is its exact JSON when the body held only it; `size`
    * its bytes, or how to measure them (a batch item: only measured when the message is stored).
+   * `atMs`: when the proxy had it, if that was earlier than now (a request whose session is known
+   * only from the upstream's answer is recorded then, but a call starts when the agent sent it).
    */
-  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string): void {
+  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string, atMs?: number): void {
     if (!this.isEnabled()) return;
-    const nowMs = this.now();
+    const nowMs = atMs ?? this.now();
     const at = new Date(nowMs).toISOString();
     const row = session.row;
     row.last_activity_at = at;
