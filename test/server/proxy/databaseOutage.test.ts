@@ -1,4 +1,4 @@
-import { openDatabase } from '../../../src/server/db/database';
+import { openDatabase, type Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
 import { bearer } from '../helpers/accounts';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from './support/ownPostgres';
@@ -37,18 +37,22 @@ describe('a database outage', () => {
   let pg: OwnPostgres | undefined;
   let t: ProxyTestApp | undefined;
   let upstream: SdkUpstream | undefined;
+  let db: Database | undefined;
   afterAll(async () => {
     await upstream?.close();
     await t?.close().catch(() => undefined);
+    // The app leaves a database it was handed open: closed here, before its server goes away, or
+    // its LISTEN connection reports the loss (and reconnects) after the tests are done.
+    await db?.close().catch(() => undefined);
     pg?.remove();
   });
 
   it('keeps known proxy keys answering while PostgreSQL is stopped, and the health routes recover', async () => {
     if (unavailable) return; // said loudly above
     pg = await startOwnPostgres();
-    const db = await openDatabase({ databaseUrl: pg.url });
+    db = await openDatabase({ databaseUrl: pg.url });
     await migrate(db);
-    t = await startProxyApp({ proxyKeyCacheMs: 200, recorderFlushMs: 20 }, { db, url: pg.url, drop: () => db.close() });
+    t = await startProxyApp({ proxyKeyCacheMs: 200, recorderFlushMs: 20 }, { db, url: pg.url, drop: () => db!.close() });
     upstream = await startStreamableUpstream({ json: true, stateful: false });
     const { server, proxyUrl } = await t.register(upstream.url);
     const deleted = await t.register(upstream.url);
