@@ -29,7 +29,8 @@
 // BENCH_TOOLSCOPE_NODE_ARGS (extra node flags for the Toolscope process, e.g. --cpu-prof),
 // TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50),
 // BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder),
-// BENCH_ONLY=no-record|recording (one proxy phase alone, for a profile).
+// BENCH_ONLY=no-record|recording (one proxy phase alone, for a profile), BENCH_INTERLEAVE=1 (the
+// added latency at 1 client of each proxy mode, each interleaved with direct calls, nothing else).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -360,6 +361,24 @@ async function main() {
 
   // BENCH_ONLY=no-record|recording (with BENCH_CONCURRENCY): one proxy phase and nothing else, so
   // that a profile (BENCH_TOOLSCOPE_NODE_ARGS=--cpu-prof …) holds that phase alone.
+  // BENCH_INTERLEAVE=1: the added latency at 1 client of each proxy (no recording, recording, the
+  // bare Node proxy), each interleaved call by call with direct calls as the main table's is, and
+  // nothing else: whether what Toolscope adds over the bare proxy comes from recording or not.
+  if (process.env.BENCH_INTERLEAVE === '1') {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, recording, url] of [['no record', false, plain], ['recording', true, recorded], ['bare Node proxy', null, bare]]) {
+        if (recording !== null) await setRecording(recording);
+        const [viaDirect, viaProxy] = await measureInterleaved(direct, url, SINGLE_CALLS);
+        console.log(`round ${round + 1}, ${name.padEnd(15)} interleaved with direct: direct p50 ${fmt(viaDirect.p50)}, proxied p50 ${fmt(viaProxy.p50)}, added ${fmt(viaProxy.p50 - viaDirect.p50)}`);
+      }
+    }
+    await toolscope.exit();
+    await bareProxy.close();
+    await upstream.close();
+    await clientAgent.close();
+    return;
+  }
+
   if (process.env.BENCH_ONLY) {
     const recording = process.env.BENCH_ONLY === 'recording';
     const phase = await proxyPhase(process.env.BENCH_ONLY, recording, (r) => r.calls, () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS));
