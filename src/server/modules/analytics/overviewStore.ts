@@ -60,7 +60,7 @@ export async function rangeTotals(context: AnalyticsContext, range: TimeRange): 
   const [rows, clients, sketches] = await Promise.all([
     context.db.query<SumsRow>(`select ${sumsSql(scope.costSql)} from ${source} ${scope.priceJoin}`, scope.params),
     clientCount(context, range),
-    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'workspace', 'null'),
   ]);
   return totalsOf(rows[0], clients, sketches.get(''));
 }
@@ -87,7 +87,7 @@ async function totalsAndSeries(context: AnalyticsContext): Promise<{ totals: Ove
       scope.params,
     ),
     clientCount(context, range),
-    mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'server', bin),
+    mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'workspace', bin),
   ]);
   const byStart = new Map(rows.filter((row) => Number(row.whole) === 0).map((row) => [groupKey(row.t), row]));
   const whole = new StoredSketch();

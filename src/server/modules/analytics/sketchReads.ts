@@ -10,8 +10,8 @@ import { parseIntArray, StoredSketch } from './storedSketch';
 // by client) can answer. The merge runs here rather than in SQL: unnesting every row's bins and
 // grouping them cost the database more than reading the rows (docs/benchmarks.md).
 
-/** 'server': groups no finer than a server; 'tool': groups by tool. */
-export type SketchLevel = 'server' | 'tool';
+/** 'workspace': groups across servers (one sketch per bucket); 'server': groups no finer than a server; 'tool': groups by tool. */
+export type SketchLevel = 'workspace' | 'server' | 'tool';
 
 /**
  * `group` is an SQL expression over r (r.server_id, r.tool_name, r.bucket), or 'null' for one group.
@@ -45,7 +45,7 @@ export async function mergedSketches(
   if (byClient && callsByGroup) throw new Error('calls by group come from the per-server / per-tool rows, which have no client');
   const source = byClient
     ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
-    : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
+    : scope.sketchSource(fromMs, toMs, coarsest, sourceLevel(level, context));
   const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
   const rows = await context.db.query<{ grp: unknown; calls?: number; zeros: number; bins: string; counts: string }>(
     `select ${group} as grp, ${callsByGroup ? 'r.calls, ' : ''}${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
@@ -61,4 +61,14 @@ export async function mergedSketches(
     sketchOf(row.grp).addArrays(row.zeros, parseIntArray(row.bins), parseIntArray(row.counts));
   }
   return sketches;
+}
+
+/**
+ * The rows a level reads: a tool filter reads the tool rows; a server filter the server rows (the
+ * workspace's row holds every server's calls).
+ */
+function sourceLevel(level: SketchLevel, context: AnalyticsContext): SketchLevel {
+  if (level === 'tool' || context.filters.tool) return 'tool';
+  if (level === 'workspace' && context.filters.serverId) return 'server';
+  return level;
 }
