@@ -29,7 +29,7 @@ export interface PieceCounter {
  *   7. \s+
  * with contraction = '(s|d|m|t|ll|ve|re), any case, and \s = tab, line feed, \v, \f, \r, space.
  */
-export function countAsciiTokens(text: string, counter: PieceCounter): number {
+export function countAsciiTokens(text: string, counter: PieceCounter, cache?: PieceCache): number {
   const n = text.length;
   let tokens = 0;
   let i = 0;
@@ -106,11 +106,69 @@ export function countAsciiTokens(text: string, counter: PieceCounter): number {
         else end = k - 1;
       }
     }
-    const piece = text.slice(i, end);
-    tokens += counter.getBpeRankFromString(piece) !== undefined ? 1 : counter.bytePairEncode(piece).length;
+    tokens += cache && end - i <= cache.maxLength ? cachedCount(text, i, end, counter, cache) : pieceCount(text.slice(i, end), counter);
     i = end;
   }
   return tokens;
+
+  function pieceCount(piece: string, pieces: PieceCounter): number {
+    return pieces.getBpeRankFromString(piece) !== undefined ? 1 : pieces.bytePairEncode(piece).length;
+  }
+
+  // The count of text[from, to) from the cache (FNV-1a of its characters, open addressing, the
+  // piece compared character by character): no string cut, no hash of a new string, no probe of
+  // the tokenizer's 200,000-entry map for a piece seen before.
+  function cachedCount(source: string, from: number, to: number, pieces: PieceCounter, known: PieceCache): number {
+    let hash = -2128831035;
+    for (let p = from; p < to; p++) hash = Math.imul(hash ^ source.charCodeAt(p), 16777619);
+    let slot = hash & known.mask;
+    for (;;) {
+      const piece = known.pieces[slot];
+      if (piece === undefined) break;
+      if (known.hashes[slot] === hash && piece.length === to - from) {
+        let same = true;
+        for (let p = 0; p < piece.length; p++) {
+          if (piece.charCodeAt(p) !== source.charCodeAt(from + p)) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return known.counts[slot];
+      }
+      slot = (slot + 1) & known.mask;
+    }
+    // A copy of the piece, not a slice: a slice would keep the whole text alive in the cache.
+    const piece = Buffer.from(source.slice(from, to), 'latin1').toString('latin1');
+    const count = pieceCount(piece, pieces);
+    if (known.size >= (known.mask + 1) >> 1) {
+      // Half full: started afresh (the pieces in use come back at once).
+      known.pieces.fill(undefined);
+      known.size = 0;
+      slot = hash & known.mask;
+    }
+    known.pieces[slot] = piece;
+    known.hashes[slot] = hash;
+    known.counts[slot] = count;
+    known.size++;
+    return count;
+  }
+}
+
+/** Token counts of pieces already seen (countAsciiTokens): one per thread, bounded. */
+export interface PieceCache {
+  mask: number;
+  hashes: Int32Array;
+  counts: Int32Array;
+  pieces: (string | undefined)[];
+  size: number;
+  /** Longer pieces are counted without the cache (rare: long words, runs of symbols or spaces). */
+  maxLength: number;
+}
+
+/** A cache of 16,384 slots, holding at most 8,192 pieces of up to 32 characters (self-contained, as countAsciiTokens). */
+export function newPieceCache(): PieceCache {
+  const slots = 1 << 14;
+  return { mask: slots - 1, hashes: new Int32Array(slots), counts: new Int32Array(slots), pieces: new Array<string | undefined>(slots).fill(undefined), size: 0, maxLength: 32 };
 }
 
 /**

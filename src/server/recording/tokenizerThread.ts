@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { QueuedToolCall } from './rows';
-import { ASCII_SELF_CHECK, countAsciiTokens } from './o200kAscii';
+import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache } from './o200kAscii';
 import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from './tokenCounter';
 
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
@@ -22,16 +22,17 @@ const { countTokens } = tokenizer;
 // A special token's text counted as ordinary text, as tokenCounter.ts counts it (the default throws).
 const asIs = { disallowedSpecial: new Set() };
 const countAscii = (${countAsciiTokens.toString()});
+const cache = (${newPieceCache.toString()})();
 let pieces = tokenizer.default && tokenizer.default.bytePairEncodingCoreProcessor;
 try {
-  if (!pieces || !workerData.selfCheck.every((text) => { const n = countAscii(text, pieces); return n === -1 || n === countTokens(text, asIs); })) pieces = null;
+  if (!pieces || !workerData.selfCheck.every((text) => { const n = countAscii(text, pieces, cache); return n === -1 || n === countTokens(text, asIs); })) pieces = null;
 } catch {
   pieces = null;
 }
 function count(text) {
   if (text.length === 0) return 0;
   if (pieces) {
-    const n = countAscii(text, pieces);
+    const n = countAscii(text, pieces, cache);
     if (n >= 0) return n;
   }
   return countTokens(text, asIs);
