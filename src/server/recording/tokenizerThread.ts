@@ -130,7 +130,7 @@ export class TokenizerThread {
  * counted it itself meanwhile (`??=`: a call's counts, once set, never change).
  */
 const POST_MS = 10;
-const POST_CALLS = 64;
+const POST_CALLS = 256;
 
 export class CallTokenCounts {
   private toCount: QueuedToolCall[] = [];
@@ -144,10 +144,6 @@ export class CallTokenCounts {
     // A message to the thread costs the proxy's thread ~60 µs whatever it carries (a clone, a
     // wake-up of the thread): calls are posted in groups, every POST_MS or POST_CALLS calls, not
     // once per tick (one call per tick at one agent). The write that needs the counts posts at once (ready).
-    // 64 rather than a batch's worth (256 before): calls that settle in a burst — a batch of them
-    // while the batch before is written — reach the thread at once, not after POST_MS, so the
-    // thread counts them during that write rather than after it (docs/benchmarks.md, "Third
-    // pass"); at 10,000 calls/s that is ~160 messages a second, about what POST_MS sends anyway.
     if (queued === 1) this.timer = setTimeout(() => this.post(), POST_MS);
     else if (queued >= POST_CALLS) this.post();
   }
