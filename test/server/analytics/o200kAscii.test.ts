@@ -12,7 +12,6 @@ import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
 
 const AS_IS = { disallowedSpecial: new Set<string>() };
 // The tokenizer's own split pattern (not in its typed exports).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
 
 /** The pieces the scan cuts: a counter that records them. */
