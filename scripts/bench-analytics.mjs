@@ -2,8 +2,8 @@
 // what tokenizing costs the recorder.
 // Part 1 seeds one workspace with the rollups of 10,000,000 calls over 90 days — 5 servers × 8 tools
 // × 4 clients; day and hour rows for all 90 days, minute rows for the last 48 hours and around
-// every range's start (the only places a range reads minutes), the sketch-only rows (per server
-// and per tool; weeks too) of the same buckets, 100,000 sessions with their token sums — into a
+// every range's start (the only places a range reads minutes), the sketch-only rows (per tool,
+// per server and per workspace; weeks too) of the same buckets, 100,000 sessions with their token sums — into a
 // fresh database (in-memory PGlite, or PostgreSQL with BENCH_DATABASE_URL=postgres://…, a scratch
 // database created and dropped), then times the five calls through the real app (fastify inject:
 // auth, workspace guard, validation, serialization) for each range, next to GET /config, the
@@ -108,9 +108,9 @@ async function seed(db) {
     await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute, minutePool);
     await insertSketches(db, 'latency_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute);
   }
-  // The sums beside the sketches (migration 022): per tool and per server, from the traffic rows of the same grain.
+  // The sums beside the sketches (migrations 022, 023): per tool, per server and per workspace, from the traffic rows of the same grain.
   for (const grain of ['minutes', 'hours', 'days']) await fillSums(db, `latency_${grain}`, `traffic_${grain}`);
-  // Weeks from the days' rows, both levels (group by keeps a null tool_name, the server's row, as one key).
+  // Weeks from the days' rows, all levels (group by keeps a null tool_name or server_id, a server's or the workspace's row, as one key).
   await fillSums(db, 'latency_weeks', 'latency_days', `date_bin('7 days'::interval, bucket, '1970-01-05T00:00:00Z'::timestamptz)`, true);
   // Sessions with their token sums (100 calls each), over the 90 days.
   const sessions = Math.round(CALLS / 100);
@@ -131,10 +131,10 @@ async function seed(db) {
   return { userId, workspaceId, serverIds, rows: counts[0] };
 }
 
-/** The sums of the per-tool and per-server rows (migration 022) from `source`, as the fold adds them. */
+/** The sums of the per-tool, per-server and per-workspace rows (migrations 022, 023) from `source`, as the fold adds them. */
 async function fillSums(db, table, source, bucket = 'bucket', fromSums = false) {
   const names = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens'];
-  const sets = fromSums ? 'group by 1, 2, 3, 4' : 'group by grouping sets ((workspace_id, bucket, server_id, tool_name), (workspace_id, bucket, server_id))';
+  const sets = fromSums ? 'group by 1, 2, 3, 4' : 'group by grouping sets ((workspace_id, bucket, server_id, tool_name), (workspace_id, bucket, server_id), (workspace_id, bucket))';
   await db.query(
     `insert into ${table} (workspace_id, bucket, server_id, tool_name, ${names.join(', ')}, duration_max_ms, last_call_at)
      select workspace_id, ${bucket}, server_id, tool_name, ${names.map((n) => `sum(${n})`).join(', ')}, max(duration_max_ms), max(last_call_at)
@@ -163,13 +163,15 @@ async function insertRollups(db, table, workspaceId, serverIds, first, step, buc
 }
 
 /**
- * The sketch-only rows of the same buckets: per tool (the calls of its 4 clients) and per server
- * (its 32 keys), each from a pool of sketches of about as many calls (at most 20,000 values).
+ * The sketch-only rows of the same buckets: per tool (the calls of its 4 clients), per server
+ * (its 32 keys) and per workspace (server_id null: all 160 keys, migration 023), each from a pool
+ * of sketches of about as many calls (at most 20,000 values).
  */
 async function insertSketches(db, table, workspaceId, serverIds, first, step, buckets, callsPerKey) {
   const levels = [
-    { tools: TOOLS, calls: callsPerKey * CLIENTS.length },
-    { tools: [null], calls: callsPerKey * CLIENTS.length * TOOLS.length },
+    { servers: serverIds, tools: TOOLS, calls: callsPerKey * CLIENTS.length },
+    { servers: serverIds, tools: [null], calls: callsPerKey * CLIENTS.length * TOOLS.length },
+    { servers: [null], tools: [null], calls: callsPerKey * CLIENTS.length * TOOLS.length * serverIds.length },
   ];
   for (const level of levels) {
     const pool = sketchPool(Math.max(1, Math.min(20_000, Math.round(level.calls))), 16);
@@ -179,8 +181,8 @@ async function insertSketches(db, table, workspaceId, serverIds, first, step, bu
        from (select to_timestamp(($2::float8 + g * $3::float8) / 1000) as bucket, g from generate_series(0, $4::int - 1) g) b
        cross join unnest($5::uuid[]) as s(id) cross join unnest($6::text[]) as t(name)
        join json_to_recordset($7::json) as p(i int, zeros int, bins int[], counts int[])
-         on p.i = abs(hashtext(s.id::text || coalesce(t.name, '') || b.g::text)) % ${16}`,
-      [workspaceId, first, step, buckets, serverIds, level.tools, JSON.stringify(pool)],
+         on p.i = abs(hashtext(coalesce(s.id::text, '') || coalesce(t.name, '') || b.g::text)) % ${16}`,
+      [workspaceId, first, step, buckets, level.servers, level.tools, JSON.stringify(pool)],
     );
   }
 }

@@ -17,6 +17,7 @@ import { m019_telemetry_exporters } from './migrations/m019_telemetry_exporters'
 import { m020_session_search_prompts } from './migrations/m020_session_search_prompts';
 import { m021_latency_sketches } from './migrations/m021_latency_sketches';
 import { m022_rollup_sums } from './migrations/m022_rollup_sums';
+import { m023_workspace_sketches } from './migrations/m023_workspace_sketches';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -44,5 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '020_session_search_prompts', sql: m020_session_search_prompts },
   { id: '021_latency_sketches', sql: m021_latency_sketches },
   { id: '022_rollup_sums', sql: m022_rollup_sums },
+  { id: '023_workspace_sketches', sql: m023_workspace_sketches },
   // Landed after 018/019: appended, so databases that have those run it next.
 ];

@@ -17,17 +17,20 @@ function weekOf(day: string): string {
   return week;
 }
 
-// The per-server / per-tool rollup (migrations 021, 022; docs/analytics.md "Rollups"): the minute
-// rows' latency sketches and sums merged per workspace × server × bucket (tool_name null) and per
-// workspace × server × tool × bucket (tool '' too: sessions and definitions), at the minute, hour,
+// The per-server / per-tool rollup (migrations 021, 022, 023; docs/analytics.md "Rollups"): the
+// minute rows' latency sketches and sums merged per workspace × server × bucket (tool_name null),
+// per workspace × server × tool × bucket (tool '' too: sessions and definitions) and per
+// workspace × bucket (server_id and tool_name null: all servers, since 023), at the minute, hour,
 // day and week grains. Views not filtered by client read these: 4–32× fewer rows than the full
-// traffic key. Derived by the fold (trafficFold.ts) from the pending minute increments.
+// traffic key, and a view over all servers one row per bucket. Derived by the fold
+// (trafficFold.ts) from the pending minute increments.
 
 /** One row as stored: the sums, the latest call, and the sketch (zeros, bins ascending, their counts). */
 export interface LatencyIncrement extends CallCounts {
   workspace_id: string;
   bucket: string;
-  server_id: string;
+  /** null: the workspace's row (all servers; tool_name null too). */
+  server_id: string | null;
   tool_name: string | null;
   zeros: number;
   bins: number[];
@@ -41,28 +44,30 @@ interface Summing {
   bins: Map<number, number>;
 }
 
-/** The minute rows summed per server and per tool, at the four grains. */
+/** The minute rows summed per tool, per server and per workspace, at the four grains. */
 export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch {
   const grains = [new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>()];
   for (const minute of minutes) {
     const day = minute.bucket.slice(0, 10);
     const buckets = [minute.bucket, minute.bucket.slice(0, 13) + ':00:00.000Z', day + 'T00:00:00.000Z', weekOf(day)];
     for (let g = 0; g < 4; g++) {
-      add(grains[g], minute, buckets[g], minute.tool_name);
-      add(grains[g], minute, buckets[g], null);
+      add(grains[g], minute, buckets[g], minute.server_id, minute.tool_name);
+      add(grains[g], minute, buckets[g], minute.server_id, null);
+      // The workspace's row: the sum of its servers' rows.
+      add(grains[g], minute, buckets[g], null, null);
     }
   }
   const [m, h, d, w] = grains.map(finish);
   return { minutes: m, hours: h, days: d, weeks: w };
 }
 
-function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: string, tool: string | null): void {
-  const id = `${minute.workspace_id}|${bucket}|${minute.server_id}|${tool ?? '\u0000'}`;
+function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: string, server: string | null, tool: string | null): void {
+  const id = `${minute.workspace_id}|${bucket}|${server ?? '\u0000'}|${tool ?? '\u0000'}`;
   let summing = rows.get(id);
   if (!summing) {
     summing = {
       row: {
-        workspace_id: minute.workspace_id, bucket, server_id: minute.server_id, tool_name: tool, calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0,
+        workspace_id: minute.workspace_id, bucket, server_id: server, tool_name: tool, calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0,
         sessions: 0, argument_tokens: 0, result_tokens: 0, definition_tokens: 0, duration_max_ms: 0, last_call_at: null, zeros: 0, bins: [], counts: [],
       },
       bins: new Map(),

@@ -11,6 +11,12 @@ import { DDSketch } from '@datadog/sketches-js';
 export const SKETCH_RELATIVE_ACCURACY = 0.01;
 export type SketchBins = Record<string, number>;
 const ZERO_KEY = 'z';
+const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).mapping;
+
+/** The value a bin index stands for, in ms to 2 decimals: what a quantile landing in that bin answers. */
+export function binValueMs(index: number): number {
+  return Math.round(MAPPING.value(index) * 100) / 100;
+}
 
 export class LatencySketch {
   private readonly sketch = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { countTokens as countWithSpecialCheck } from 'gpt-tokenizer/encoding/o200k_base';
 import { TOKEN_SAMPLE_ABOVE_CHARS } from '../../contract/pricing';
+import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache, type PieceCounter } from './o200kAscii';
 import type { QueuedToolCall } from './rows';
 
 // Token counts of what MCP traffic puts in an agent model's context (docs/analytics.md): a call's
@@ -16,8 +18,35 @@ import type { QueuedToolCall } from './rows';
  */
 export const TEXT_AS_IS = { disallowedSpecial: new Set<string>() };
 export function countTokens(text: string): number {
+  if (asciiPieces) {
+    const tokens = countAsciiTokens(text, asciiPieces, pieceCache);
+    if (tokens >= 0) return tokens;
+  }
   return countWithSpecialCheck(text, TEXT_AS_IS);
 }
+
+/**
+ * The tokenizer's per-piece steps, for ASCII texts cut without its regex (o200kAscii.ts); null
+ * when the tokenizer does not expose them or the scan disagrees with it on the self-check texts.
+ */
+const pieceCache = newPieceCache();
+const asciiPieces: PieceCounter | null = (() => {
+  try {
+    const api = createRequire(__filename)('gpt-tokenizer/encoding/o200k_base') as { default?: { bytePairEncodingCoreProcessor?: PieceCounter } };
+    const pieces = api.default?.bytePairEncodingCoreProcessor;
+    if (!pieces || typeof pieces.getBpeRankFromString !== 'function' || typeof pieces.bytePairEncode !== 'function') return null;
+    const agrees = ASCII_SELF_CHECK.every((text) => {
+      const tokens = countAsciiTokens(text, pieces, pieceCache);
+      return tokens === -1 || tokens === countWithSpecialCheck(text, TEXT_AS_IS);
+    });
+    return agrees ? pieces : null;
+  } catch {
+    return null;
+  }
+})();
+
+/** Whether ASCII texts are counted without the tokenizer's regex (o200kAscii.ts): for the tests. */
+export const countsAsciiWithoutRegex = (): boolean => asciiPieces !== null;
 
 /** The protocol error codes of JSON-RPC: the request itself was wrong (OpenTelemetry MCP conventions' error.type). */
 export const PROTOCOL_ERROR_CODES = new Set([-32700, -32600, -32601, -32602]);

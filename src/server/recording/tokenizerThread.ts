@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { QueuedToolCall } from './rows';
+import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache } from './o200kAscii';
 import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from './tokenCounter';
 
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
@@ -11,14 +12,36 @@ import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from 
 // there (TrafficRollup). Counts are those of the recorder's thread: the same tokenizer, the same
 // texts (a long one's sample, sampleForCounting, posted in its place).
 
+// ASCII texts are cut without the tokenizer's regex, as tokenCounter.ts cuts them: the scan's
+// source (o200kAscii.ts, self-contained) is part of the thread's, checked against the tokenizer
+// before use, as on the recorder's thread.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { countTokens } = require(workerData.tokenizerPath);
+const tokenizer = require(workerData.tokenizerPath);
+const { countTokens } = tokenizer;
 // A special token's text counted as ordinary text, as tokenCounter.ts counts it (the default throws).
 const asIs = { disallowedSpecial: new Set() };
+const countAscii = (${countAsciiTokens.toString()});
+const cache = (${newPieceCache.toString()})();
+let pieces = tokenizer.default && tokenizer.default.bytePairEncodingCoreProcessor;
+try {
+  if (!pieces || !workerData.selfCheck.every((text) => { const n = countAscii(text, pieces, cache); return n === -1 || n === countTokens(text, asIs); })) pieces = null;
+} catch {
+  pieces = null;
+}
+function count(text) {
+  if (text.length === 0) return 0;
+  if (pieces) {
+    const n = countAscii(text, pieces, cache);
+    if (n >= 0) return n;
+  }
+  return countTokens(text, asIs);
+}
 parentPort.on('message', ({ id, texts }) => {
+  // No texts: whether the thread uses the scan (for the tests).
+  if (texts === null) return parentPort.postMessage({ id, counts: [pieces ? 1 : 0] });
   const counts = new Array(texts.length);
-  for (let i = 0; i < texts.length; i++) counts[i] = texts[i].length === 0 ? 0 : countTokens(texts[i], asIs);
+  for (let i = 0; i < texts.length; i++) counts[i] = count(texts[i]);
   parentPort.postMessage({ id, counts });
 });
 `;
@@ -49,7 +72,7 @@ export class TokenizerThread {
     if (TokenizerThread.instance === undefined) {
       try {
         const tokenizerPath = createRequire(__filename).resolve('gpt-tokenizer/encoding/o200k_base');
-        TokenizerThread.instance = new TokenizerThread(new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizerPath } }));
+        TokenizerThread.instance = new TokenizerThread(new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizerPath, selfCheck: ASCII_SELF_CHECK } }));
       } catch {
         TokenizerThread.instance = null;
       }
@@ -57,8 +80,14 @@ export class TokenizerThread {
     return TokenizerThread.instance?.failed ? null : TokenizerThread.instance;
   }
 
+  /** Whether the thread counts ASCII texts without the tokenizer's regex (o200kAscii.ts); null when it failed. */
+  async countsAsciiWithoutRegex(): Promise<boolean | null> {
+    const answer = await this.count(null);
+    return answer ? answer[0] === 1 : null;
+  }
+
   /** Tokens of each text, in order; null when the thread failed (the caller counts them itself). */
-  count(texts: string[]): Promise<number[] | null> {
+  count(texts: string[] | null): Promise<number[] | null> {
     if (this.failed) return Promise.resolve(null);
     const id = this.nextId++;
     return new Promise((resolve) => {

@@ -106,7 +106,7 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
   // Migration 022 adds the sums beside the sketches, filled from the same traffic rows: per tool
   // (tool '' too: the sessions) and per server, every grain, the weeks from the days.
   it('migration 022 fills the sums of the per-server and per-tool rows', async () => {
-    await migrate(db);
+    await migrate(db, MIGRATIONS.filter((migration) => migration.id < '023'));
     for (const table of ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks']) {
       const stored = await db.query<{ tool_name: string | null; calls: number; sessions: number; zeros: number }>(
         `select tool_name, calls, sessions, zeros from ${table} where workspace_id = $1 and server_id = $2 order by tool_name nulls first`,
@@ -120,5 +120,46 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
       ]);
     }
     expect((await db.query<{ n: number }>('select count(*)::int as n from traffic_pending'))[0].n).toBe(0);
+  });
+
+  // Migration 023 adds the workspace's row (server_id and tool_name null) to every grain: the sum
+  // of its server rows, sketch and sums, filled from the rows already stored. A second server's
+  // rows are stored first, so the row merges two servers.
+  it('migration 023 fills the workspace rows from the server rows', async () => {
+    const other = randomUUID();
+    const otherSketch = new LatencySketch();
+    for (let i = 0; i < 40; i++) otherSketch.add(i === 0 ? 0 : 5 + ((i * 37) % 300));
+    const { zeros, bins, counts } = otherSketch.toArrays();
+    const tables = ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks'];
+    for (const table of tables) {
+      const bucket = (await db.query<{ bucket: Date | string }>(`select bucket from ${table} where workspace_id = $1 limit 1`, [workspaceId]))[0].bucket;
+      await db.query(
+        `insert into ${table} (workspace_id, bucket, server_id, tool_name, calls, sessions, tool_errors, result_tokens, duration_max_ms, zeros, bins, counts)
+         values ($1, $2, $3, null, 40, 2, 1, 900, 4000, $4, $5::int[], $6::int[])`,
+        [workspaceId, bucket, other, zeros, bins, counts],
+      );
+    }
+    await migrate(db);
+    const want = new LatencySketch();
+    want.merge(otherSketch);
+    for (const row of (await db.query<{ zeros: number; bins: number[]; counts: number[] }>(
+      `select zeros, bins, counts from latency_hours where workspace_id = $1 and server_id = $2 and tool_name is null`,
+      [workspaceId, serverId],
+    ))) want.addArrays(row.zeros, row.bins, row.counts);
+    for (const table of tables) {
+      const stored = await db.query<{ calls: number; sessions: number; tool_errors: number; result_tokens: number; duration_max_ms: number; zeros: number; bins: number[]; counts: number[] }>(
+        `select calls, sessions, tool_errors, result_tokens::float8 as result_tokens, duration_max_ms, zeros, bins, counts from ${table} where workspace_id = $1 and server_id is null`,
+        [workspaceId],
+      );
+      expect(stored).toHaveLength(1);
+      const [row] = stored;
+      expect({ calls: row.calls, sessions: row.sessions, tool_errors: row.tool_errors, result_tokens: row.result_tokens, duration_max_ms: row.duration_max_ms })
+        .toEqual({ calls: 240, sessions: 5, tool_errors: 1, result_tokens: 900, duration_max_ms: 4000 });
+      const sketch = new LatencySketch();
+      sketch.addArrays(row.zeros, row.bins, row.counts);
+      expect(sketch.count).toBe(240);
+      expect(sketch.toBins()).toEqual(want.toBins());
+      expect([...row.bins].sort((a, b) => a - b)).toEqual(row.bins);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { AnalyticsOverviewResult, PerformanceSeriesResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
 import { writeBatch } from '../../../src/server/recording/batchWriter';
+import { LatencySketch } from '../../../src/server/recording/latencySketch';
 import type { QueuedSession, QueuedToolCall } from '../../../src/server/recording/rows';
 import { foldAllPendingTraffic } from '../../../src/server/recording/trafficFold';
 import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
@@ -154,24 +155,39 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     ]);
   });
 
-  it('the sketch-only rollup (per server, per tool) holds every answered call once at each grain, weeks too', async () => {
+  it('the sketch-only rollup (per workspace, per server, per tool) holds every answered call once at each grain, weeks too', async () => {
     await foldAllPendingTraffic(t.database.db);
-    const sums = await t.database.db.query<{ grain: string; per_server: number; per_tool: number; server_rows: number; tool_rows: number }>(
-      `select grain, sum(n) filter (where tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
-              count(*) filter (where tool_name is null)::int as server_rows, count(*) filter (where tool_name <> '')::int as tool_rows
-       from (select 'minutes' as grain, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) as n from latency_minutes
-             union all select 'hours', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_hours
-             union all select 'days', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days
-             union all select 'weeks', tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_weeks) g
+    const sums = await t.database.db.query<{ grain: string; per_workspace: number; per_server: number; per_tool: number; workspace_rows: number; server_rows: number; tool_rows: number }>(
+      `select grain, sum(n) filter (where server_id is null)::int as per_workspace,
+              sum(n) filter (where server_id is not null and tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
+              count(*) filter (where server_id is null)::int as workspace_rows,
+              count(*) filter (where server_id is not null and tool_name is null)::int as server_rows, count(*) filter (where tool_name <> '')::int as tool_rows
+       from (select 'minutes' as grain, server_id, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) as n from latency_minutes
+             union all select 'hours', server_id, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_hours
+             union all select 'days', server_id, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_days
+             union all select 'weeks', server_id, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_weeks) g
        group by grain order by grain`,
     );
-    expect(sums.map(({ grain, per_server, per_tool }) => ({ grain, per_server, per_tool }))).toEqual(
-      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({ grain, per_server: calls.length, per_tool: calls.length })),
+    expect(sums.map(({ grain, per_workspace, per_server, per_tool }) => ({ grain, per_workspace, per_server, per_tool }))).toEqual(
+      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({ grain, per_workspace: calls.length, per_server: calls.length, per_tool: calls.length })),
     );
-    // Two servers × three tools: each bucket has at most one row per server and one per tool.
+    // Two servers × three tools: each bucket has at most one row for the workspace, one per server and one per tool.
     const [days] = sums;
+    expect(days.workspace_rows).toBe(2); // two UTC days
     expect(days.server_rows).toBe(2 * 2); // two UTC days, two servers
     expect(days.tool_rows).toBe(2 * 2 * 3);
+    // The workspace's row of a bucket is its servers' rows merged: bin for bin (migration 023).
+    const hourRows = await t.database.db.query<{ bucket: Date | string; server_id: string | null; zeros: number; bins: number[]; counts: number[] }>(
+      'select bucket, server_id, zeros, bins, counts from latency_hours where tool_name is null',
+    );
+    const byHour = new Map<string, { workspace: LatencySketch; servers: LatencySketch }>();
+    for (const row of hourRows) {
+      const hour = new Date(row.bucket).toISOString();
+      if (!byHour.has(hour)) byHour.set(hour, { workspace: new LatencySketch(), servers: new LatencySketch() });
+      byHour.get(hour)![row.server_id === null ? 'workspace' : 'servers'].addArrays(row.zeros, row.bins, row.counts);
+    }
+    expect(byHour.size).toBeGreaterThan(2);
+    for (const { workspace, servers } of byHour.values()) expect(workspace.toBins()).toEqual(servers.toBins());
     // Bins stay ascending and distinct after merges on conflict (the reader relies on neither, the upsert keeps both).
     const unsorted = await t.database.db.query<{ n: number }>(
       `select count(*)::int as n from latency_hours where bins <> array(select unnest(bins) order by 1) or cardinality(bins) <> cardinality(counts)`,
@@ -181,16 +197,17 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     const full = await t.database.db.query<{ calls: number; sessions: number; tokens: number }>(
       `select sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens from traffic_minutes`,
     );
+    const level = `case when server_id is null then 'workspace' when tool_name is null then 'server' else 'tool' end`;
     const perLevel = await t.database.db.query<{ grain: string; level: string; calls: number; sessions: number; tokens: number }>(
       `select grain, level, sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens
-       from (select 'minutes' as grain, case when tool_name is null then 'server' else 'tool' end as level, * from latency_minutes
-             union all select 'hours', case when tool_name is null then 'server' else 'tool' end, * from latency_hours
-             union all select 'days', case when tool_name is null then 'server' else 'tool' end, * from latency_days
-             union all select 'weeks', case when tool_name is null then 'server' else 'tool' end, * from latency_weeks) g
+       from (select 'minutes' as grain, ${level} as level, * from latency_minutes
+             union all select 'hours', ${level}, * from latency_hours
+             union all select 'days', ${level}, * from latency_days
+             union all select 'weeks', ${level}, * from latency_weeks) g
        group by grain, level order by grain, level`,
     );
     expect(full[0].calls).toBe(calls.length);
-    expect(perLevel).toEqual(['days', 'hours', 'minutes', 'weeks'].flatMap((grain) => ['server', 'tool'].map((level) => ({ grain, level, ...full[0] }))));
+    expect(perLevel).toEqual(['days', 'hours', 'minutes', 'weeks'].flatMap((grain) => ['server', 'tool', 'workspace'].map((level) => ({ grain, level, ...full[0] }))));
   });
 
   it('filtered by client, percentiles come from the full-key rows and stay within 1 % of exact', async () => {

@@ -3,7 +3,7 @@ import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
 import { ERRORS_SQL, groupKey, roundRate, TOKENS_SQL } from './rollupScope';
 import { mergedSketches } from './sketchReads';
-import { LatencySketch } from '../../recording/latencySketch';
+import { StoredSketch } from './storedSketch';
 import { coarsestFor, describeRange, previousRange, seriesStarts, stepMs, type TimeRange } from './timeRange';
 
 // GET …/analytics/overview: the range's totals against the period before it, and calls, errors,
@@ -29,7 +29,7 @@ function sumsSql(costSql: string): string {
           coalesce(sum(${TOKENS_SQL}), 0)::float8 as tokens, coalesce(sum(${costSql}), 0)::float8 as cost`;
 }
 
-function totalsOf(row: SumsRow | undefined, clients: number, sketch: LatencySketch | undefined): OverviewTotals {
+function totalsOf(row: SumsRow | undefined, clients: number, sketch: StoredSketch | undefined): OverviewTotals {
   const sums = row ?? { calls: 0, errors: 0, sessions: 0, tokens: 0, cost: 0 };
   return {
     calls: sums.calls,
@@ -60,7 +60,7 @@ export async function rangeTotals(context: AnalyticsContext, range: TimeRange): 
   const [rows, clients, sketches] = await Promise.all([
     context.db.query<SumsRow>(`select ${sumsSql(scope.costSql)} from ${source} ${scope.priceJoin}`, scope.params),
     clientCount(context, range),
-    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'server', 'null'),
+    mergedSketches(context, range.fromMs, range.toMs, 'weeks', 'workspace', 'null'),
   ]);
   return totalsOf(rows[0], clients, sketches.get(''));
 }
@@ -87,10 +87,10 @@ async function totalsAndSeries(context: AnalyticsContext): Promise<{ totals: Ove
       scope.params,
     ),
     clientCount(context, range),
-    mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'server', bin),
+    mergedSketches(context, range.fromMs, range.toMs, coarsestFor(range.step), 'workspace', bin),
   ]);
   const byStart = new Map(rows.filter((row) => Number(row.whole) === 0).map((row) => [groupKey(row.t), row]));
-  const whole = new LatencySketch();
+  const whole = new StoredSketch();
   for (const sketch of sketches.values()) whole.merge(sketch);
   const series = seriesStarts(range).map((start) => {
     const t = new Date(start).toISOString();

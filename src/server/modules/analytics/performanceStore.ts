@@ -1,5 +1,5 @@
 import type { PerformanceSeriesResult, PerformanceSummaryResult } from '../../../contract/analytics';
-import type { LatencySketch } from '../../recording/latencySketch';
+import type { StoredSketch } from './storedSketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { stepBin } from './overviewStore';
 import { groupKey, roundRate } from './rollupScope';
@@ -18,7 +18,7 @@ interface LatencyRow {
   max_ms: number | null;
 }
 
-function latencySummary(row: LatencyRow, sketch: LatencySketch | undefined) {
+function latencySummary(row: LatencyRow, sketch: StoredSketch | undefined) {
   const errors = row.protocol + row.server + row.tool;
   return {
     calls: row.calls,
@@ -73,7 +73,7 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
   const coarsest = coarsestFor(range.step);
   const group = `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
   const calls = new Map<string, number>();
-  let sketches: Map<string, LatencySketch>;
+  let sketches: Map<string, StoredSketch>;
   if (context.filters.client) {
     // The full-key rows: their sketches (rows with one) and their calls (every row) apart.
     const scope = context.scope();

@@ -77,22 +77,26 @@ export class RollupScope {
   }
 
   /**
-   * `(…) r`: the sketch-only rows (latency_*) of [fromMs, toMs): per tool when `perTool` (the tool
-   * filter applies), else per server (tool_name null). The client filter cannot apply to them.
-   * `coarsest` 'weeks': whole weeks, then days, hours and minutes at the ends.
+   * `(…) r`: the sketch-only rows (latency_*) of [fromMs, toMs): per tool ('tool': the tool filter
+   * applies), per server ('server': tool_name null), or the workspace's ('workspace': server_id and
+   * tool_name null, all servers: migration 023; not with a server filter). The client filter cannot
+   * apply to them. `coarsest` 'weeks': whole weeks, then days, hours and minutes at the ends.
    */
-  sketchSource(fromMs: number, toMs: number, coarsest: LatencyGrain, perTool: boolean): string {
+  sketchSource(fromMs: number, toMs: number, coarsest: LatencyGrain, level: 'tool' | 'server' | 'workspace'): string {
+    if (level === 'workspace' && this.filters.serverId) throw new Error('a server filter reads the server rows');
     const filters: string[] = [];
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     const pendingFilters = [...filters, `tool_name <> ''`];
-    if (!perTool) filters.push('tool_name is null');
+    if (level === 'workspace') filters.push('server_id is null and tool_name is null');
+    else if (level === 'server') filters.push('server_id is not null and tool_name is null');
     else if (this.filters.tool) {
       const tool = this.param(this.filters.tool);
       filters.push(`tool_name = ${tool}`);
       pendingFilters.push(`tool_name = ${tool}`);
     } else filters.push('tool_name is not null');
-    // Pending rows are at the full key: as a tool's row, or as its server's (tool_name null).
-    const pending = `workspace_id, bucket, server_id, ${perTool ? 'tool_name' : 'null::text as tool_name'}, calls, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
+    // Pending rows are at the full key: as a tool's row, its server's (tool_name null) or the workspace's.
+    const key = level === 'tool' ? 'server_id, tool_name' : level === 'server' ? 'server_id, null::text as tool_name' : 'null::uuid as server_id, null::text as tool_name';
+    const pending = `workspace_id, bucket, ${key}, calls, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
     return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], 'workspace_id, bucket, server_id, tool_name, calls, zeros, bins, counts', pending, filters, pendingFilters);
   }
 

@@ -1,7 +1,7 @@
 import type { LatencyGrain } from '../../recording/trafficSql';
-import { LatencySketch } from '../../recording/latencySketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { groupKey } from './rollupScope';
+import { parseIntArray, StoredSketch } from './storedSketch';
 
 // Latency sketches of a range merged per group (docs/analytics.md "Reading"). Not filtered by
 // client, they come from the sketch-only rollup (latency_*, migration 021): a sketch per server
@@ -10,8 +10,8 @@ import { groupKey } from './rollupScope';
 // by client) can answer. The merge runs here rather than in SQL: unnesting every row's bins and
 // grouping them cost the database more than reading the rows (docs/benchmarks.md).
 
-/** 'server': groups no finer than a server; 'tool': groups by tool. */
-export type SketchLevel = 'server' | 'tool';
+/** 'workspace': groups across servers (one sketch per bucket); 'server': groups no finer than a server; 'tool': groups by tool. */
+export type SketchLevel = 'workspace' | 'server' | 'tool';
 
 /**
  * `group` is an SQL expression over r (r.server_id, r.tool_name, r.bucket), or 'null' for one group.
@@ -28,16 +28,16 @@ export async function mergedSketches(
   group: string,
   /** Also the calls of each group (the per-server / per-tool rows carry them): not with a client filter. */
   callsByGroup?: Map<string, number>,
-): Promise<Map<string, LatencySketch>> {
+): Promise<Map<string, StoredSketch>> {
   const scope = context.scope();
-  const sketches = new Map<string, LatencySketch>();
-  const sketchOf = (grp: unknown): LatencySketch => {
+  const sketches = new Map<string, StoredSketch>();
+  const sketchOf = (grp: unknown): StoredSketch => {
     const key = groupKey(grp);
     let sketch = sketches.get(key);
-    if (!sketch) sketches.set(key, (sketch = new LatencySketch()));
+    if (!sketch) sketches.set(key, (sketch = new StoredSketch()));
     return sketch;
   };
-  // The arrays travel as comma-separated text, read by parseInts: both drivers' generic array
+  // The arrays travel as comma-separated text, read by parseIntArray: both drivers' generic array
   // parsers cost ~2× as much per bin, and a range's rows hold ~250 bins each (docs/benchmarks.md).
   // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
   const byClient = Boolean(context.filters.client);
@@ -45,41 +45,30 @@ export async function mergedSketches(
   if (byClient && callsByGroup) throw new Error('calls by group come from the per-server / per-tool rows, which have no client');
   const source = byClient
     ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
-    : scope.sketchSource(fromMs, toMs, coarsest, level === 'tool' || Boolean(context.filters.tool));
+    : scope.sketchSource(fromMs, toMs, coarsest, sourceLevel(level, context));
   const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
   const rows = await context.db.query<{ grp: unknown; calls?: number; zeros: number; bins: string; counts: string }>(
     `select ${group} as grp, ${callsByGroup ? 'r.calls, ' : ''}${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
     scope.params,
   );
-  const binList: number[] = [];
-  const countList: number[] = [];
   for (const row of rows) {
     if (callsByGroup && row.calls) {
       const key = groupKey(row.grp);
       callsByGroup.set(key, (callsByGroup.get(key) ?? 0) + Number(row.calls));
     }
     if (row.zeros === 0 && row.bins.length === 0) continue;
-    binList.length = 0;
-    countList.length = 0;
-    sketchOf(row.grp).addArrays(row.zeros, parseInts(row.bins, binList), parseInts(row.counts, countList));
+    // Kept as read (a group of one row answers its quantiles from its arrays: storedSketch.ts).
+    sketchOf(row.grp).addArrays(row.zeros, parseIntArray(row.bins), parseIntArray(row.counts));
   }
   return sketches;
 }
 
-/** The integers of a comma-separated text ('-3,0,17'), appended to `into`. */
-export function parseInts(text: string, into: number[]): number[] {
-  if (text.length === 0) return into;
-  let value = 0;
-  let negative = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 44) {
-      into.push(negative ? -value : value);
-      value = 0;
-      negative = false;
-    } else if (c === 45) negative = true;
-    else value = value * 10 + (c - 48);
-  }
-  into.push(negative ? -value : value);
-  return into;
+/**
+ * The rows a level reads: a tool filter reads the tool rows; a server filter the server rows (the
+ * workspace's row holds every server's calls).
+ */
+function sourceLevel(level: SketchLevel, context: AnalyticsContext): SketchLevel {
+  if (level === 'tool' || context.filters.tool) return 'tool';
+  if (level === 'workspace' && context.filters.serverId) return 'server';
+  return level;
 }

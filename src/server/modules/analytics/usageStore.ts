@@ -68,9 +68,9 @@ async function ownerQuota(context: AnalyticsContext): Promise<UsageDailyResult['
   const subscription = await readSubscription(context.db, owner[0].owner_id, { now });
   const plan = planById(subscription.plan);
   const used = await context.db.query<{ calls: number }>(
-    // Per server and day (tool_name null), and what is still pending (trafficFold.ts).
+    // Per workspace and day (server_id and tool_name null: all its servers, migration 023), and what is still pending (trafficFold.ts).
     `select coalesce(sum(d.calls), 0)::float8 as calls
-     from (select calls from latency_days where tool_name is null and bucket >= $2::timestamptz and workspace_id in (select id from workspaces where owner_id = $1)
+     from (select calls from latency_days where server_id is null and tool_name is null and bucket >= $2::timestamptz and workspace_id in (select id from workspaces where owner_id = $1)
            union all select calls from traffic_pending where bucket >= $2::timestamptz and workspace_id in (select id from workspaces where owner_id = $1)) d`,
     [owner[0].owner_id, start.toISOString()],
   );
