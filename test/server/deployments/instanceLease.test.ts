@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DeploymentDto } from '../../../src/contract/deployments';
-import { openDatabase } from '../../../src/server/db/database';
+import { openDatabase, type Database } from '../../../src/server/db/database';
 import { bearer } from '../helpers/accounts';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratchDatabase';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
@@ -26,6 +26,8 @@ const maybe = base ? describe : describe.skip;
 
 maybe('deployments across two instances (postgres)', () => {
   let scratch: ScratchDatabase;
+  let dbA: Database | undefined;
+  let dbB: Database | undefined;
   let a: ProxyTestApp;
   let b: TestApp;
   let bBase: string;
@@ -34,21 +36,25 @@ maybe('deployments across two instances (postgres)', () => {
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(base!, 'toolscope_lease');
-    const dbA = await openDatabase({ databaseUrl: scratch.url });
+    dbA = await openDatabase({ databaseUrl: scratch.url });
     const { migrate } = await import('../../../src/server/db/migrate');
     await migrate(dbA);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-lease-'));
     const shared = { deploymentsEnabled: true, deploymentStopGraceMs: 2_000, deploymentPath: process.env.PATH ?? '/usr/bin:/bin' };
-    a = await startProxyApp({ ...shared, dataDir: path.join(dataDir, 'a'), instanceId: 'instance-a' }, { db: dbA, url: scratch.url, drop: () => dbA.close() });
-    const dbB = await openDatabase({ databaseUrl: scratch.url });
+    a = await startProxyApp({ ...shared, dataDir: path.join(dataDir, 'a'), instanceId: 'instance-a' }, { db: dbA, url: scratch.url, drop: () => dbA!.close() });
+    dbB = await openDatabase({ databaseUrl: scratch.url });
     // B shares A's secret: proxy keys and sealed credentials are the cluster's, not an instance's.
-    b = await buildTestApp({ ...shared, dataDir: path.join(dataDir, 'b'), instanceId: 'instance-b', secret: a.config.secret }, { db: dbB, url: scratch.url, drop: () => dbB.close() });
+    b = await buildTestApp({ ...shared, dataDir: path.join(dataDir, 'b'), instanceId: 'instance-b', secret: a.config.secret }, { db: dbB, url: scratch.url, drop: () => dbB!.close() });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     bBase = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await a?.close().catch(() => undefined);
     await b?.close().catch(() => undefined);
+    // The apps leave databases they were handed open: closed before the scratch database is
+    // dropped, or their LISTEN connections reconnect (and log) after the tests are done.
+    await dbA?.close().catch(() => undefined);
+    await dbB?.close().catch(() => undefined);
     await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
