@@ -69,8 +69,14 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     expect(line).toContain('https://toolscope.example.com/reset-password?token=');
     const token = tokenFrom(line);
     expect(logLines.filter((l) => l.includes(token))).toHaveLength(1);
-    // Delivered: the outbox row no longer holds the link.
-    const rows = await database.db.query<{ sent_at: Date | null; body: string }>('select sent_at, body from outbox');
+    // Delivered: the outbox row no longer holds the link. The row is marked once the line is
+    // written (on PostgreSQL that statement may still be on its way when the line is seen).
+    let rows: { sent_at: Date | null; body: string }[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      rows = await database.db.query<{ sent_at: Date | null; body: string }>('select sent_at, body from outbox');
+      if (rows[0]?.sent_at) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(rows[0].sent_at).not.toBeNull();
     expect(rows[0].body).toBe('');
   });
