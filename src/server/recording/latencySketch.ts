@@ -18,6 +18,21 @@ export function binValueMs(index: number): number {
   return Math.round(MAPPING.value(index) * 100) / 100;
 }
 
+/**
+ * The first bin whose running count passes `target` (DenseStore.keyAtRank, lower): `keys` are bin
+ * indexes ascending, `running` their counts added up in that order.
+ */
+export function keyAtRank(keys: ArrayLike<number>, running: ArrayLike<number>, target: number): number {
+  let low = 0;
+  let high = keys.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (running[mid] > target) high = mid;
+    else low = mid + 1;
+  }
+  return keys[low];
+}
+
 export class LatencySketch {
   private readonly sketch = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY });
   /**
@@ -131,16 +146,7 @@ export class LatencySketch {
     const rank = q * (this.pendingCount - 1);
     if (rank < this.pendingZeros) return 0;
     const { keys, running } = this.ranked;
-    const target = rank - this.pendingZeros;
-    // The first bin whose running count passes the rank (DenseStore.keyAtRank, lower).
-    let low = 0;
-    let high = keys.length - 1;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (running[mid] > target) high = mid;
-      else low = mid + 1;
-    }
-    return Math.round(this.sketch.mapping.value(keys[low]) * 100) / 100;
+    return Math.round(this.sketch.mapping.value(keyAtRank(keys, running, rank - this.pendingZeros)) * 100) / 100;
   }
 
   /** Moves the pending bins into the sketch (each distinct bin once). */

@@ -1,4 +1,4 @@
-import { binValueMs } from '../../recording/latencySketch';
+import { binValueMs, keyAtRank } from '../../recording/latencySketch';
 
 // A latency sketch as analytics reads it: the rows' stored sketches (zeros, bin indexes ascending,
 // their counts: latencySketch.ts), kept as read, and quantiles answered from them with the rank,
@@ -66,15 +66,7 @@ export class StoredSketch {
     const target = rank - this.zeros;
     if (this.parts.length === 1 && this.parts[0].ascending) return binValueMs(singlePartKey(this.parts[0], target));
     const { keys, running } = (this.merged ??= mergeParts(this.parts));
-    // The first bin whose running count passes the rank (DenseStore.keyAtRank, lower).
-    let low = 0;
-    let high = keys.length - 1;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (running[mid] > target) high = mid;
-      else low = mid + 1;
-    }
-    return binValueMs(keys[low]);
+    return binValueMs(keyAtRank(keys, running, target));
   }
 }
 
