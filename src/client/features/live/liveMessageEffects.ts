@@ -68,9 +68,21 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
     if (status === 'offline' && before !== 'offline') toast(serverOfflineText(name));
   };
 
+  /**
+   * A list fetch in flight may have been read before this change: its answer would put the old
+   * status back over the live one (the servers e2e saw a toast over an 'Online' card). The list is
+   * fetched again after it — RTK Query holds an invalidation until the pending fetch settles.
+   */
+  const refetchListInFlight = (workspaceId: string) => {
+    if (serversApi.endpoints.getServers.select(workspaceId)(getState()).isLoading) {
+      dispatch(apiSlice.util.invalidateTags([{ type: 'Servers', id: workspaceId }]));
+    }
+  };
+
   const applyServer = (server: ServerDto) => {
     const previous = knownStatus(cachedServer(server.workspaceId, server.id));
     dispatch(upsertCachedServer(server));
+    refetchListInFlight(server.workspaceId);
     dispatch(apiSlice.util.invalidateTags(['Analytics']));
     // A server that was never checked yet is listed as offline: that is not news to announce.
     if (server.lastHealthStatus !== null) noteStatus(server.id, server.status, previous, server.name);
@@ -91,6 +103,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
           }
         }),
       );
+      refetchListInFlight(workspaceId);
       dispatch(apiSlice.util.invalidateTags(['Analytics']));
     }
     const name = typeof serverName === 'string' ? serverName : cached?.name ?? 'A tool server';

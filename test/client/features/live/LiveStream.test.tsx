@@ -1,6 +1,7 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { fromCallback } from 'xstate';
 import { StorageKeys } from '../../../../src/contract/constants';
+import { Paths } from '../../../../src/contract/routes';
 import type { LiveMessage } from '../../../../src/contract/live';
 import type { NotificationDto } from '../../../../src/contract/notifications';
 import { LiveStatusDot } from '../../../../src/client/features/live/LiveStatusDot';
@@ -114,6 +115,33 @@ describe('live stream wiring', () => {
     await send({ type: 'notification', data: statusNotification('offline') });
     expect(await screen.findByText('Server Offline')).toBeInTheDocument();
     expect(screen.getAllByText('Server Offline')).toHaveLength(1);
+    api.restore();
+  });
+
+  it('keeps a live status change when a list fetched before it answers after it', async () => {
+    const { api, store } = await renderLive();
+    const offline = testServer({ status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() });
+    // The list is being fetched again; the server read it before the server went down, and answers late.
+    let answerStale: () => void = () => undefined;
+    let fetches = 0;
+    api.on('GET', Paths.servers('ws-1'), () => {
+      fetches += 1;
+      if (fetches > 1) return { body: [offline] };
+      return new Promise((resolve) => (answerStale = () => resolve({ body: [testServer()] })));
+    });
+    act(() => {
+      store.dispatch(serversApi.util.invalidateTags([{ type: 'Servers', id: 'ws-1' }]));
+    });
+    await waitFor(() => expect(fetches).toBe(1));
+
+    await send({ type: 'server_updated', data: offline });
+    const card = screen.getByRole('article', { name: 'Everything' });
+    expect(within(card).getByTestId('server-status')).toHaveTextContent('Offline');
+    await act(async () => answerStale());
+
+    // Fetched once more after the stale answer: the card ends offline, as the server is.
+    await waitFor(() => expect(fetches).toBe(2));
+    await waitFor(() => expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent('Offline'));
     api.restore();
   });
 
