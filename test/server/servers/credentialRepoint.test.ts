@@ -29,11 +29,29 @@ describe(`repointing a server never carries its stored credentials along (${engi
     admin = await registerAccount(t.app);
     await addToWorkspace(t.app, t.account.workspaceId, member, 'member');
     await addToWorkspace(t.app, t.account.workspaceId, admin, 'admin');
-    // The attacker's listener: records the Authorization of every request it gets.
+    // The attacker's listener: records the Authorization of every request it gets, and answers
+    // as a small MCP server would (so health checks and discovery finish instead of timing out).
     trap = http.createServer((req, res) => {
       seenByTrap.push(req.headers.authorization);
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}'));
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const request = (() => {
+          try {
+            return JSON.parse(body) as { id?: unknown; method?: string };
+          } catch {
+            return {};
+          }
+        })();
+        if (request.id === undefined) return res.writeHead(202).end();
+        const result =
+          request.method === 'initialize'
+            ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'trap', version: '1.0.0' } }
+            : request.method === 'tools/list'
+              ? { tools: [] }
+              : {};
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }));
+      });
     });
     await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
     trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}/mcp`;
