@@ -302,7 +302,7 @@ async function recorderCost(db) {
   const [{ workspace_id: workspaceId, server_id: serverId, id: sessionId }] = await db.query('select workspace_id, server_id, id from sessions limit 1');
   const ids = { workspaceId, serverId, sessionId };
   const modes = ['plain', 'inline', 'thread', 'counted'];
-  const ratios = { inline: [], thread: [], counted: [] };
+  const ratios = { inline: [], thread: [], counted: [], tokenizing: [] };
   const rates = { plain: 0, inline: 0, thread: 0, counted: 0 };
   let offset = 0;
   // Interleaved rounds, the order rotated each round; the median ratio to 'plain' decides.
@@ -314,6 +314,7 @@ async function recorderCost(db) {
       offset += RECORDER_BATCHES * 250;
     }
     for (const mode of ['inline', 'thread', 'counted']) ratios[mode].push(rate[mode] / rate.plain);
+    ratios.tokenizing.push(rate.thread / rate.counted);
     Object.assign(rates, rate);
   }
   const median = (values) => {
@@ -325,8 +326,12 @@ async function recorderCost(db) {
   console.log(`  calls/s (last round): without analytics ${Math.round(rates.plain).toLocaleString('en')}; tokenizing in the write ${Math.round(rates.inline).toLocaleString('en')}; tokenizing on the thread ${Math.round(rates.thread).toLocaleString('en')}; counts given (no tokenizing) ${Math.round(rates.counted).toLocaleString('en')}`);
   for (const mode of ['inline', 'thread', 'counted']) {
     const m = median(ratios[mode]);
-    console.log(`  ${mode.padEnd(7)} throughput with / without, per round: ${ratios[mode].map((r) => r.toFixed(2)).join(' ')}; median ${m.toFixed(2)} → analytics cost ${((1 - m) * 100).toFixed(0)} % (target ≤ 10 %)`);
+    console.log(`  ${mode.padEnd(7)} throughput with / without, per round: ${ratios[mode].map((r) => r.toFixed(2)).join(' ')}; median ${m.toFixed(2)} → analytics cost ${((1 - m) * 100).toFixed(0)} %`);
   }
+  // The issue's figure: what tokenizing (and pricing, which the recorder does not do: prices apply
+  // when analytics is read) costs — the same analytics work with the counts to find vs given.
+  const t = median(ratios.tokenizing);
+  console.log(`  tokenizing: thread / counts given, per round: ${ratios.tokenizing.map((r) => r.toFixed(2)).join(' ')}; median ${t.toFixed(2)} → tokenizing cost ${((1 - t) * 100).toFixed(0)} % (target ≤ 10 %)`);
 }
 
 async function main() {

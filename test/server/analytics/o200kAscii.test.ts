@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens as tokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { ASCII_SELF_CHECK, countAsciiTokens, type PieceCounter } from '../../../src/server/recording/o200kAscii';
+import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache, type PieceCounter } from '../../../src/server/recording/o200kAscii';
 import { countsAsciiWithoutRegex, countTokens } from '../../../src/server/recording/tokenCounter';
 import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
 
@@ -64,6 +64,27 @@ describe('o200k_base counts of ASCII texts without the tokenizer’s regex', () 
       if (pieces !== null) expect(pieces).toEqual(regexPieces(text));
       expect(countTokens(text)).toBe(tokenizerCount(text, AS_IS));
     }
+  });
+
+  it('counts right from its piece cache, filled past its bound many times, short pieces and long', () => {
+    const { bytePairEncodingCoreProcessor: pieces } = (require('gpt-tokenizer/encoding/o200k_base') as { default: { bytePairEncodingCoreProcessor: PieceCounter } }).default;
+    const cache = newPieceCache();
+    const next = random(11);
+    const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./\u0000';
+    // 40,000 texts of random words (1–12 characters: packed keys and hashed ones), each word seen
+    // again later, so counts come from the cache after it started afresh several times.
+    const words = Array.from({ length: 20_000 }, () => {
+      let word = ' ';
+      const length = 1 + Math.floor(next() * 12);
+      for (let i = 0; i < length; i++) word += letters[Math.floor(next() * letters.length)];
+      return word;
+    });
+    for (let t = 0; t < 40_000; t++) {
+      const text = words[t % words.length] + words[(t * 7919) % words.length] + '\n';
+      expect(countAsciiTokens(text, pieces, cache)).toBe(tokenizerCount(text, AS_IS));
+    }
+    expect(cache.shortSize).toBeLessThanOrEqual((cache.mask + 1) / 2);
+    expect(cache.size).toBeLessThanOrEqual((cache.mask + 1) / 2);
   });
 
   it('leaves a text with a character outside ASCII to the tokenizer, wherever it stands', () => {
