@@ -115,49 +115,19 @@ export function countAsciiTokens(text: string, counter: PieceCounter, cache?: Pi
     return pieces.getBpeRankFromString(piece) !== undefined ? 1 : pieces.bytePairEncode(piece).length;
   }
 
-  // The count of text[from, to) from the cache, with no string cut and no probe of the
-  // tokenizer's 200,000-entry map for a piece seen before. A piece of up to 7 characters (most of
-  // them: a word with its space, a number, a symbol) is its own key: its 7-bit codes packed into
-  // two integers with its length, compared as two numbers. A longer one is found by a hash of its
-  // characters (FNV-1a) and compared character by character.
+  // The count of text[from, to) from the cache (FNV-1a of its characters, open addressing, the
+  // piece compared character by character): no string cut, no hash of a new string, no probe of
+  // the tokenizer's 200,000-entry map for a piece seen before.
   function cachedCount(source: string, from: number, to: number, pieces: PieceCounter, known: PieceCache): number {
-    const length = to - from;
-    if (length <= 7) {
-      const split = from + (length < 4 ? length : 4);
-      let low = 0;
-      let high = length;
-      for (let p = from; p < split; p++) low = (low << 7) | source.charCodeAt(p);
-      for (let p = split; p < to; p++) high = (high << 7) | source.charCodeAt(p);
-      let slot = Math.imul(low ^ Math.imul(high, -1640531535), -2048144789) >>> known.shortShift;
-      for (;;) {
-        const stored = known.shortCounts[slot];
-        if (stored === 0) break;
-        if (known.shortLow[slot] === low && known.shortHigh[slot] === high) return stored - 1;
-        slot = (slot + 1) & known.mask;
-      }
-      const count = pieceCount(source.slice(from, to), pieces);
-      if (known.shortSize >= (known.mask + 1) >> 1) {
-        // Half full: started afresh (the pieces in use come back at once).
-        known.shortCounts.fill(0);
-        known.shortSize = 0;
-        slot = Math.imul(low ^ Math.imul(high, -1640531535), -2048144789) >>> known.shortShift;
-      }
-      known.shortLow[slot] = low;
-      known.shortHigh[slot] = high;
-      // Stored plus one: 0 marks a free slot.
-      known.shortCounts[slot] = count + 1;
-      known.shortSize++;
-      return count;
-    }
     let hash = -2128831035;
     for (let p = from; p < to; p++) hash = Math.imul(hash ^ source.charCodeAt(p), 16777619);
     let slot = hash & known.mask;
     for (;;) {
       const piece = known.pieces[slot];
       if (piece === undefined) break;
-      if (known.hashes[slot] === hash && piece.length === length) {
+      if (known.hashes[slot] === hash && piece.length === to - from) {
         let same = true;
-        for (let p = 0; p < length; p++) {
+        for (let p = 0; p < piece.length; p++) {
           if (piece.charCodeAt(p) !== source.charCodeAt(from + p)) {
             same = false;
             break;
@@ -171,6 +141,7 @@ export function countAsciiTokens(text: string, counter: PieceCounter, cache?: Pi
     const piece = Buffer.from(source.slice(from, to), 'latin1').toString('latin1');
     const count = pieceCount(piece, pieces);
     if (known.size >= (known.mask + 1) >> 1) {
+      // Half full: started afresh (the pieces in use come back at once).
       known.pieces.fill(undefined);
       known.size = 0;
       slot = hash & known.mask;
@@ -186,13 +157,6 @@ export function countAsciiTokens(text: string, counter: PieceCounter, cache?: Pi
 /** Token counts of pieces already seen (countAsciiTokens): one per thread, bounded. */
 export interface PieceCache {
   mask: number;
-  /** Pieces of up to 7 characters, by their packed codes (see cachedCount); counts stored plus one. */
-  shortLow: Int32Array;
-  shortHigh: Int32Array;
-  shortCounts: Int32Array;
-  shortSize: number;
-  /** 32 − log2(slots): a hash's top bits are its slot. */
-  shortShift: number;
   hashes: Int32Array;
   counts: Int32Array;
   pieces: (string | undefined)[];
@@ -201,25 +165,10 @@ export interface PieceCache {
   maxLength: number;
 }
 
-/**
- * A cache of 16,384 slots for short pieces and as many for longer ones, each holding at most 8,192
- * pieces (longer ones of up to 32 characters); self-contained, as countAsciiTokens.
- */
+/** A cache of 16,384 slots, holding at most 8,192 pieces of up to 32 characters (self-contained, as countAsciiTokens). */
 export function newPieceCache(): PieceCache {
   const slots = 1 << 14;
-  return {
-    mask: slots - 1,
-    shortLow: new Int32Array(slots),
-    shortHigh: new Int32Array(slots),
-    shortCounts: new Int32Array(slots),
-    shortSize: 0,
-    shortShift: 32 - 14,
-    hashes: new Int32Array(slots),
-    counts: new Int32Array(slots),
-    pieces: new Array<string | undefined>(slots).fill(undefined),
-    size: 0,
-    maxLength: 32,
-  };
+  return { mask: slots - 1, hashes: new Int32Array(slots), counts: new Int32Array(slots), pieces: new Array<string | undefined>(slots).fill(undefined), size: 0, maxLength: 32 };
 }
 
 /**
