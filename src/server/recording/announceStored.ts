@@ -41,6 +41,50 @@ export function announceStored(
   return { ended, held };
 }
 
+/**
+ * What the recorder announces after each write, and the session ends it holds until their last
+ * rows are stored. `rowsWaiting` says whether rows of a session still wait for a write;
+ * `sessionDone` is told of a session whose end is announced (nothing of it is left to write).
+ */
+export class StoredAnnouncements {
+  /** Ended sessions whose end waits for rows of theirs still to be written, with their row as written. */
+  private readonly heldEnds = new Map<QueuedSession, SessionState>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly rowsWaiting: (sessionId: string) => boolean,
+    private readonly sessionDone: (sessionId: string) => void,
+  ) {}
+
+  /** A write stored `batch` (`sessions[i]` the live session of `batch.sessions[i]`): see announceStored. */
+  afterWrite(sessions: readonly QueuedSession[], batch: Batch): void {
+    const { ended, held } = announceStored(this.bus, sessions, batch, this.rowsWaiting);
+    for (const sessionId of ended) this.sessionDone(sessionId);
+    for (const [session, row] of held) this.heldEnds.set(session, row);
+    this.announceReleasedEnds();
+  }
+
+  /** A deleted server's held ends: never announced (its rows are gone). */
+  forgetServer(serverId: string): void {
+    for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
+  }
+
+  clear(): void {
+    this.heldEnds.clear();
+  }
+
+  /** Held ends whose sessions have no rows left to write: announced now, after this write's rows. */
+  private announceReleasedEnds(): void {
+    for (const [session, row] of this.heldEnds) {
+      if (!session.endAnnounced && this.rowsWaiting(row.id)) continue;
+      this.heldEnds.delete(session);
+      if (session.endAnnounced) continue; // a later write of its row announced it
+      announceEnd(this.bus, session, row);
+      this.sessionDone(row.id);
+    }
+  }
+}
+
 /** A session's end, with its ended row as stored. */
 export function announceEnd(bus: EventBus, session: QueuedSession, written: SessionState): void {
   session.endAnnounced = true;

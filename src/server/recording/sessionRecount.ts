@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../db/database';
+import type { QueuedSession } from './rows';
 
 // A session several instances served (docs/proxy.md "Any instance serves any session") has its
 // row written by each with the counts it saw; the row keeps the larger. Once it has ended, its
@@ -21,4 +23,14 @@ export async function recountSessions(db: Queryable, sessionIds: readonly string
       where o.id = s.id and s.id = any($1::uuid[])`,
     [sessionIds],
   );
+}
+
+/** Shared sessions whose end a write stored: their counts are taken again from their rows shortly. */
+export function scheduleRecount(db: Queryable, sessions: readonly QueuedSession[], log?: Pick<FastifyBaseLogger, 'error'>): void {
+  const ended = sessions.filter((session) => session.shared && session.row.status === 'ended').map((session) => session.row.id);
+  if (ended.length === 0) return;
+  const timer = setTimeout(() => {
+    recountSessions(db, ended).catch((error: unknown) => log?.error({ err: error }, 'session recount failed'));
+  }, RECOUNT_AFTER_MS);
+  timer.unref();
 }

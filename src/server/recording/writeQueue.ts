@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
-import { announceEnd, announceStored } from './announceStored';
+import { StoredAnnouncements } from './announceStored';
 import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
-import type { QueuedMessage, QueuedSession, QueuedToolCall, SessionState } from './rows';
+import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
 import { FoldSchedule } from './trafficFold';
 import type { JournaledRows } from './journal/journaledRows';
-import { RECOUNT_AFTER_MS, recountSessions } from './sessionRecount';
+import { scheduleRecount } from './sessionRecount';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
@@ -54,8 +54,7 @@ export class WriteQueue {
   /** Journal segments of writes interrupted part way (rows put back): released by the next write that leaves nothing queued. */
   private parkedSegments: number[] = [];
   private readonly journal: JournaledRows | undefined;
-  /** Ended sessions whose end waits for rows of theirs still to be written, with their row as written. */
-  private readonly heldEnds = new Map<QueuedSession, SessionState>();
+  private readonly announcements: StoredAnnouncements;
   /** This recorder's batches are numbered (batchGuard.ts). */
   private readonly recorderId = randomUUID();
   private lastSeq = 0;
@@ -66,12 +65,13 @@ export class WriteQueue {
 
   constructor(
     private readonly db: Database,
-    private readonly bus: EventBus,
+    bus: EventBus,
     private readonly options: WriteQueueOptions,
   ) {
     this.rows = new RowQueue(options.queueLimit, this.counters);
     this.journal = options.journal;
     this.folds = new FoldSchedule(db, options.foldMs ?? 5000, options.log);
+    this.announcements = new StoredAnnouncements(bus, (sessionId) => this.rowsWaiting(sessionId), (sessionId) => this.rows.sessionDone(sessionId));
   }
 
   get queuedRows(): number {
@@ -149,7 +149,7 @@ export class WriteQueue {
   forgetServer(serverId: string): void {
     const dropped = this.rows.forgetServer(serverId);
     this.journal?.discard(dropped);
-    for (const [session, row] of this.heldEnds) if (row.server_id === serverId) this.heldEnds.delete(session);
+    this.announcements.forgetServer(serverId);
     if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
   }
 
@@ -189,7 +189,7 @@ export class WriteQueue {
     if (failed) this.counters.lost += failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
     this.retrying = null;
     this.counters.lost += this.rows.dropAll();
-    this.heldEnds.clear();
+    this.announcements.clear();
     this.stopTimer();
     this.retryMs = 0;
     this.retryAt = 0;
@@ -309,41 +309,17 @@ export class WriteQueue {
       this.retryMs = 0;
       this.retryAt = 0;
     }
-    this.scheduleRecount(stored.sessions);
+    scheduleRecount(this.db, stored.sessions, this.options.log);
     this.counters.flushes++;
     this.counters.sessions += stored.batch.sessions.length;
     this.counters.messages += stored.batch.messages.length;
     this.counters.toolCalls += stored.batch.toolCalls.filter((call) => call.status !== 'pending').length;
     try {
-      const { ended, held } = announceStored(this.bus, stored.sessions, stored.batch, (sessionId) => this.rowsWaiting(sessionId));
-      for (const sessionId of ended) this.rows.sessionDone(sessionId);
-      for (const [session, row] of held) this.heldEnds.set(session, row);
-      this.announceReleasedEnds();
+      this.announcements.afterWrite(stored.sessions, stored.batch);
     } finally {
       if (!interrupted) this.scheduleAfterWrite(limit);
     }
     return !interrupted;
-  }
-
-  /** Shared sessions whose end this write stored: their counts are taken again from their rows shortly. */
-  private scheduleRecount(sessions: readonly QueuedSession[]): void {
-    const ended = sessions.filter((session) => session.shared && session.row.status === 'ended').map((session) => session.row.id);
-    if (ended.length === 0) return;
-    const timer = setTimeout(() => {
-      recountSessions(this.db, ended).catch((error: unknown) => this.options.log?.error({ err: error }, 'session recount failed'));
-    }, RECOUNT_AFTER_MS);
-    timer.unref();
-  }
-
-  /** Held ends whose sessions have no rows left to write: announced now, after this write's rows. */
-  private announceReleasedEnds(): void {
-    for (const [session, row] of this.heldEnds) {
-      if (!session.endAnnounced && this.rowsWaiting(row.id)) continue;
-      this.heldEnds.delete(session);
-      if (session.endAnnounced) continue; // a later write of its row announced it
-      announceEnd(this.bus, session, row);
-      this.rows.sessionDone(row.id);
-    }
   }
 
   /** Rows of the session still to be written: queued, or in the batch waiting to be written again. */
