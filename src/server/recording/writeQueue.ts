@@ -7,6 +7,7 @@ import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
+import { RETRY_FIRST_MS, WriteRetry } from './writeRetry';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
 import { isEmptyTraffic } from './trafficSql';
 import { FoldSchedule } from './trafficFold';
@@ -21,9 +22,6 @@ import { scheduleRecount } from './sessionRecount';
 // the database refuses for its content is written row by row (writeFailures.ts).
 // The rows wait in RowQueue.
 
-/** Pauses before writing again after the database refused a write as unavailable: 0.5 s doubling to 30 s. */
-const RETRY_FIRST_MS = 500;
-const RETRY_MAX_MS = 30_000;
 /** An explicit flush gives an unavailable database this many more tries (0.5 + 1 + 2 s). */
 const FLUSH_RETRIES = 3;
 
@@ -46,11 +44,8 @@ export class WriteQueue {
   private readonly rows: RowQueue;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
-  /** While the database is unavailable: the current pause, and until when writes wait. */
-  private retryMs = 0;
-  private retryAt = 0;
-  /** The batch whose write the database could not take: written again, as it was, before anything else. */
-  private retrying: { taken: TakenBatch; ticket: BatchTicket; segments: number[] } | null = null;
+  /** The batch the database could not take, and the pause before it is written again. */
+  private readonly retry = new WriteRetry();
   /** Journal segments of writes interrupted part way (rows put back): released by the next write that leaves nothing queued. */
   private parkedSegments: number[] = [];
   private readonly journal: JournaledRows | undefined;
@@ -80,14 +75,12 @@ export class WriteQueue {
 
   /** Messages and calls not yet written: queued, and in a batch waiting to be written again. */
   get waitingRows(): number {
-    const retrying = this.retrying?.taken.batch;
-    return this.rows.size + (retrying ? retrying.messages.length + retrying.toolCalls.length : 0);
+    return this.rows.size + this.retry.rowCount;
   }
 
   /** How long the oldest row not yet written has waited (ms), or null when nothing waits. */
   oldestWaitingMs(): number | null {
-    const retrying = this.retrying?.taken.batch;
-    const times = [this.rows.oldestAtMs(), retrying?.messages[0]?.created_at, retrying?.toolCalls[0]?.started_at]
+    const times = [this.rows.oldestAtMs(), ...this.retry.oldestTimes()]
       .map((t) => (typeof t === 'string' ? Date.parse(t) : t))
       .filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
     return times.length > 0 ? Math.max(0, Date.now() - Math.min(...times)) : null;
@@ -150,7 +143,7 @@ export class WriteQueue {
     const dropped = this.rows.forgetServer(serverId);
     this.journal?.discard(dropped);
     this.announcements.forgetServer(serverId);
-    if (this.retrying) this.retrying = { ...this.retrying, taken: this.rows.withoutForgotten(this.retrying.taken) };
+    if (this.retry.batch) this.retry.batch = { ...this.retry.batch, taken: this.rows.withoutForgotten(this.retry.batch.taken) };
   }
 
   /**
@@ -175,7 +168,7 @@ export class WriteQueue {
   }
 
   private get hasRows(): boolean {
-    return this.retrying !== null || this.rows.hasRows;
+    return this.retry.batch !== null || this.rows.hasRows;
   }
 
   stopTimer(): void {
@@ -185,14 +178,12 @@ export class WriteQueue {
 
   /** Shutdown found the database unavailable, try after try: what is queued is lost (and counted). */
   private giveUp(): void {
-    const failed = this.retrying?.taken.batch;
+    const failed = this.retry.batch?.taken.batch;
     if (failed) this.counters.lost += failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
-    this.retrying = null;
+    this.retry.clear();
     this.counters.lost += this.rows.dropAll();
     this.announcements.clear();
     this.stopTimer();
-    this.retryMs = 0;
-    this.retryAt = 0;
   }
 
   /**
@@ -210,7 +201,7 @@ export class WriteQueue {
 
   private schedule(): void {
     // Waiting for an unavailable database: its retry timer is set, and a full batch waits too.
-    if (Date.now() < this.retryAt) return;
+    if (this.retry.pausing) return;
     if (this.rows.size >= (this.options.batchRows ?? 2000) && !this.flushing) {
       void this.flushOnce();
       return;
@@ -234,7 +225,7 @@ export class WriteQueue {
     let taken: TakenBatch;
     let ticket: BatchTicket;
     let segments: number[];
-    if (this.retrying) ({ taken, ticket, segments } = this.retrying);
+    if (this.retry.batch) ({ taken, ticket, segments } = this.retry.batch);
     else {
       // The token counts of the calls settled since the last write, counted on the tokenizer
       // thread meanwhile (trafficRollup.ts): usually back already; waited for a moment if not.
@@ -247,9 +238,7 @@ export class WriteQueue {
     if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0 && isEmptyTraffic(batch.traffic ?? null)) {
       // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
       this.journal?.release(segments);
-      this.retrying = null;
-      this.retryMs = 0;
-      this.retryAt = 0;
+      this.retry.clear();
       this.scheduleAfterWrite(limit);
       return true;
     }
@@ -267,11 +256,11 @@ export class WriteQueue {
       if (isTransientWriteError(error)) {
         this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
         // Rows of a server deleted during the write are not written again.
-        this.retrying = { taken: this.rows.withoutForgotten(taken), ticket, segments };
+        this.retry.batch = { taken: this.rows.withoutForgotten(taken), ticket, segments };
         this.pauseForRetry();
         return false;
       }
-      this.retrying = null;
+      this.retry.batch = null;
       // The rows themselves: one refused row must not take the rest of the batch with it.
       this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
       // Rows of a server deleted while they were written are dropped, not tried and counted as lost:
@@ -286,7 +275,7 @@ export class WriteQueue {
         // The database went away part way: the row whose write met it is written again with its
         // ticket before anything else; the rows not tried yet wait for it in the queue.
         unwritten = interrupted.rest;
-        this.retrying = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket, segments: [] };
+        this.retry.batch = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket, segments: [] };
         this.rows.putBack(interrupted.rest, taken);
         this.parkedSegments.push(...segments);
         segments = [];
@@ -304,11 +293,7 @@ export class WriteQueue {
 
   /** After a write: counts and announces what it stored; true unless the database went away (`interrupted`). */
   private stored(stored: { batch: Batch; sessions: QueuedSession[] }, limit: number, interrupted: boolean): boolean {
-    if (!interrupted) {
-      this.retrying = null;
-      this.retryMs = 0;
-      this.retryAt = 0;
-    }
+    if (!interrupted) this.retry.clear();
     scheduleRecount(this.db, stored.sessions, this.options.log);
     this.counters.flushes++;
     this.counters.sessions += stored.batch.sessions.length;
@@ -324,9 +309,7 @@ export class WriteQueue {
 
   /** Rows of the session still to be written: queued, or in the batch waiting to be written again. */
   private rowsWaiting(sessionId: string): boolean {
-    const retrying = this.retrying?.taken.batch;
-    const inRetry = retrying !== undefined && (retrying.toolCalls.some((call) => call.session_id === sessionId) || retrying.messages.some((message) => message.session_id === sessionId));
-    return inRetry || this.rows.holdsRowsOf(sessionId);
+    return this.retry.holdsRowsOf(sessionId) || this.rows.holdsRowsOf(sessionId);
   }
 
   private nextTicket(): BatchTicket {
@@ -334,9 +317,7 @@ export class WriteQueue {
   }
 
   private pauseForRetry(): void {
-    this.retryMs = Math.min(this.retryMs ? this.retryMs * 2 : RETRY_FIRST_MS, RETRY_MAX_MS);
-    this.retryAt = Date.now() + this.retryMs;
-    this.startTimer(this.retryMs);
+    this.startTimer(this.retry.pause());
   }
 
   /**
