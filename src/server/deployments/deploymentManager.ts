@@ -2,11 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { FINAL_DEPLOYMENT_STATUSES, type DeploymentDto, type DeploymentLogLine, type DeploymentStatus } from '../../contract/deployments';
 import { LiveMessageTypes } from '../../contract/live';
 import { deploymentUpdateNotification } from '../notifications/sources/deploymentUpdate';
-import { encryptCredentials } from '../modules/servers/credentials';
-import { insertServer, recordHealth, updateServer } from '../modules/servers/store';
 import { monitorHooks } from '../modules/servers/monitorHooks';
-import { loadServerById, publishServerUpdated } from '../monitor/serverUpdates';
-import { findConfig, setConfigServer } from '../modules/deployments/configStore';
+import { findConfig } from '../modules/deployments/configStore';
 import {
   claimOrphans,
   insertDeployment,
@@ -21,6 +18,7 @@ import { toDeploymentDto, type DeploymentConfigRow, type DeploymentRow, type Liv
 import { assertConfigAllowed } from '../modules/deployments/configRules';
 import { programEnvironment, workingFolder } from '../modules/deployments/programEnvironment';
 import { DeploymentLogs } from './deploymentLogs';
+import { ensureDeploymentServer, markDeploymentServerOffline, pointDeploymentServer } from './deploymentServer';
 import type { LogQuery } from './logRing';
 import { LocalProcessRunner } from './localProcessRunner';
 import type { DeploymentSpec, RunningDeployment, RuntimeState } from './runner';
@@ -28,7 +26,7 @@ import { statusOf, statusOfRow } from './runtimeStatus';
 
 // Runs the deployments this instance owns: starts them through the runner, keeps their status in
 // the database (the API reads it there), their logs (deploymentLogs.ts), registers each as a
-// tool server of kind `deployment` pointed at the runner's endpoint, and holds a lease per
+// tool server of kind `deployment` pointed at the runner's endpoint (deploymentServer.ts), and holds a lease per
 // deployment so that with several instances each one runs on exactly one. Status changes and log
 // lines go out on the live stream; settled failures raise a deployment_update notification.
 const NOTIFIED: readonly DeploymentStatus[] = ['running', 'crashed', 'failed'];
@@ -153,7 +151,7 @@ export class DeploymentManager {
     assertConfigAllowed(config, this.app.config.deploymentCommands, this.runner.hostTools);
     // Resolve first: a reference that cannot be resolved refuses the deploy before anything changes.
     await programEnvironment(this.app.db, config.workspace_id, config.env, { path: this.app.config.deploymentPath, home: this.app.config.deploymentHome, secret: this.app.config.secret });
-    const serverId = await this.ensureServer(config);
+    const serverId = await ensureDeploymentServer(this.app, config);
     for (const previous of await wantedDeploymentsOfConfig(this.app.db, config.id)) await this.stop(previous);
     const row = await insertDeployment(this.app.db, { workspaceId: config.workspace_id, configId: config.id, serverId, owner: this.app.config.instanceId });
     await this.run(row, config);
@@ -173,7 +171,7 @@ export class DeploymentManager {
     const leaseAlive = row.lease_expires_at !== null && new Date(row.lease_expires_at).getTime() > Date.now() && row.owner_instance !== this.app.config.instanceId;
     if (!leaseAlive && row.status !== 'stopped') {
       await recordStatus(this.app.db, row.id, { ...statusOfRow(row), status: 'stopped', pid: null, stoppedAt: new Date() });
-      await this.markServerOffline(row.server_id, 'The deployment is stopped');
+      await markDeploymentServerOffline(this.app, row.server_id, 'The deployment is stopped');
     }
   }
 
@@ -188,30 +186,6 @@ export class DeploymentManager {
   async forgetConfig(config: DeploymentConfigRow): Promise<void> {
     for (const row of await wantedDeploymentsOfConfig(this.app.db, config.id)) await this.stop(row);
     for (const [id, live] of this.live) if (live.row.config_id === config.id) this.live.delete(id);
-  }
-
-  private async ensureServer(config: DeploymentConfigRow): Promise<string> {
-    if (config.server_id) {
-      const existing = await loadServerById(this.app, config.server_id);
-      if (existing) {
-        if (existing.name !== config.name || existing.description !== config.description) {
-          await updateServer(this.app.db, config.workspace_id, existing.id, { name: config.name, description: config.description });
-        }
-        return existing.id;
-      }
-    }
-    // Points nowhere until the runner hands out the endpoint (the proxy answers "unreachable").
-    const server = await insertServer(this.app.db, {
-      workspaceId: config.workspace_id,
-      name: config.name,
-      url: 'http://127.0.0.1:9/not-started',
-      description: config.description,
-      transport: 'streamable-http',
-      credentialsEnc: null,
-    });
-    await this.app.db.query(`update servers set kind = 'deployment' where id = $1`, [server.id]);
-    await setConfigServer(this.app.db, config.id, server.id);
-    return server.id;
   }
 
   /** Starts a deployment row this instance owns. */
@@ -248,15 +222,7 @@ export class DeploymentManager {
         recentStderr: (n) => ring.tail('stderr', n),
       });
       live.handle = handle;
-      // Point the deployment's tool server at the endpoint, with the bridge's token as its credentials.
-      const serverId = row.server_id;
-      if (serverId) {
-        const server = await updateServer(this.app.db, row.workspace_id, serverId, {
-          url: handle.endpoint.url,
-          credentialsEnc: encryptCredentials(handle.endpoint.headers, this.app.config.secret),
-        });
-        if (server) this.app.upstreams.forget(server.proxy_key);
-      }
+      if (row.server_id) await pointDeploymentServer(this.app, row.workspace_id, row.server_id, handle.endpoint);
     } finally {
       pointed();
     }
@@ -277,7 +243,7 @@ export class DeploymentManager {
           if (hooks.healthMonitor) await hooks.healthMonitor.checkNow(row.server_id).catch(() => undefined);
           hooks.schemaDiscovery?.discoverInBackground(row.server_id);
         }
-        if (OFFLINE.includes(state.status)) await this.markServerOffline(row.server_id, `The deployment is ${state.status}`);
+        if (OFFLINE.includes(state.status)) await markDeploymentServerOffline(this.app, row.server_id, `The deployment is ${state.status}`);
         if (FINAL_DEPLOYMENT_STATUSES.includes(state.status)) {
           // Settled: nothing runs, nothing restarts it, and Toolscope's next start leaves it be.
           this.live.delete(row.id);
@@ -291,13 +257,6 @@ export class DeploymentManager {
         }
       })
       .catch((error: unknown) => this.app.log.error({ err: error }, 'recording a deployment status failed'));
-  }
-
-  private async markServerOffline(serverId: string | null, reason: string): Promise<void> {
-    if (!serverId) return;
-    await recordHealth(this.app.db, serverId, false, reason);
-    const server = await loadServerById(this.app, serverId);
-    if (server) publishServerUpdated(this.app, server);
   }
 
   /** One lease round: renew ours, stop the ones stopped elsewhere, claim the ones nobody runs. */
