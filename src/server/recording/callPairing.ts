@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableJson, storableText } from '../db/storable';
-import { idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { estimateTokens, storedValue, toolCallError, type StoredPayload } from './payload';
-import type { QueuedToolCall, SessionState } from './rows';
+import { hasId, idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
+import { estimateTokens, payloadJsonText, storedValue, toolCallError, type StoredPayload } from './payload';
+import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
 
 // Pairing requests with their responses inside one session: what a request was (to recognise its
 // answer), the tool call it opened, and what the answer settles. A tools/call request and its
@@ -36,6 +36,24 @@ export interface SeenMessage {
   sizeBytes: number;
   nowMs: number;
   at: string;
+}
+
+/** A message that is no part of a call, as its own row (`progressCount`: the closed progress stream it ends). */
+export function messageRow(row: SessionState, direction: MessageDirection, kind: string, message: JsonRpcMessage, seen: SeenMessage, progressCount: number | null): QueuedMessage {
+  return {
+    workspace_id: row.workspace_id,
+    session_id: row.id,
+    seq: seen.seq,
+    direction,
+    kind,
+    method: message.method === undefined ? null : storableText(message.method),
+    jsonrpc_id: hasId(message) ? storableText(String(message.id)) : null,
+    payload: payloadJsonText(seen.payload),
+    size_bytes: seen.sizeBytes,
+    truncated: seen.payload.truncated,
+    created_at: seen.at,
+    progress_count: progressCount,
+  };
 }
 
 export interface TrackedRequest {

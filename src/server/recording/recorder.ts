@@ -1,16 +1,15 @@
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
-import { storableText } from '../db/storable';
 import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { settleOverdue, settleResponse, settleUnanswered, trackRequest, type SeenMessage } from './callPairing';
+import { messageRow, settleOverdue, settleResponse, settleUnanswered, trackRequest, type SeenMessage } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
 import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
-import { payloadJsonText, storedPayload } from './payload';
+import { storedPayload } from './payload';
 import { closeProgressRun, closeRunsAnsweredBy, closeStaleRuns, noteProgressRequest, progressRunOf } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
 import type { SessionState } from './rows';
-import { storableStart, type SessionStart } from './sessionStart';
+import { learnIdentity, sameAgentRun, storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 import { answersToolsList } from './toolListCapture';
 import { recorderStats, type RecorderStats } from './recorderStats';
@@ -144,17 +143,8 @@ export class Recorder {
     const current = this.sessions.byAgent(agent);
     const gap = this.options.inferredIdleGapMs ?? 5 * 60_000;
     if (current && this.sessions.has(current)) {
-      const row = current.row;
-      const differs = (a: string | null | undefined, b: string | null) => !!a && !!b && a !== b;
-      const sameAgentRun =
-        !differs(start.traceId, row.trace_id) && !differs(start.clientName, row.client_name) && !differs(start.clientVersion, row.client_version);
-      if (sameAgentRun && this.now() - current.lastActivityMs <= gap) {
-        let changed = false;
-        if (start.traceId && !row.trace_id) (row.trace_id = start.traceId), (changed = true);
-        if (start.clientName && !row.client_name) (row.client_name = start.clientName), (changed = true);
-        if (start.clientVersion && !row.client_version) (row.client_version = start.clientVersion), (changed = true);
-        if (start.protocolVersion && !row.protocol_version) (row.protocol_version = start.protocolVersion), (changed = true);
-        if (changed) this.queue.markDirty(current);
+      if (sameAgentRun(current.row, start) && this.now() - current.lastActivityMs <= gap) {
+        if (learnIdentity(current.row, start)) this.queue.markDirty(current);
         return current;
       }
       this.endSession(current);
@@ -224,20 +214,7 @@ export class Recorder {
   /** A message that is not part of a call: stored within its workspace's budget. */
   private pushMessageRow(row: SessionState, direction: MessageDirection, kind: string, message: JsonRpcMessage, seen: SeenMessage, progressCount: number | null): void {
     if (this.options.budgets && !this.options.budgets.admit(row.workspace_id, seen.sizeBytes)) return;
-    this.queue.pushMessage({
-      workspace_id: row.workspace_id,
-      session_id: row.id,
-      seq: seen.seq,
-      direction,
-      kind,
-      method: message.method === undefined ? null : storableText(message.method),
-      jsonrpc_id: hasId(message) ? storableText(String(message.id)) : null,
-      payload: payloadJsonText(seen.payload),
-      size_bytes: seen.sizeBytes,
-      truncated: seen.payload.truncated,
-      created_at: seen.at,
-      progress_count: progressCount,
-    });
+    this.queue.pushMessage(messageRow(row, direction, kind, message, seen, progressCount));
   }
 
   /** The last notification of a closed progress stream, with the stream's count. */
