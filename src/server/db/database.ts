@@ -7,6 +7,7 @@ import { NOTIFY_SQL, notifyParams } from './notifyStatement';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 import { PgliteThreadDatabase } from './pgliteThread';
+import { PgListener } from './pgListener';
 
 // One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
 // $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
@@ -93,25 +94,20 @@ class PgliteDatabase implements Database {
 }
 
 /** Wait before re-opening the LISTEN connection after it was lost (a restart, a failover). */
-export const LISTENER_RECONNECT_MS = 1_000;
-
 class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
 
   poolStats(): { total: number; idle: number; waiting: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
-  private listener: Promise<pg.Client> | undefined;
-  private listenerClient: pg.Client | undefined;
-  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly listener: PgListener;
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly url: string,
+    url: string,
     private readonly onBackgroundError: (error: Error) => void,
   ) {
+    this.listener = new PgListener(url, onBackgroundError);
     // An idle pooled connection that the server drops emits 'error'; unhandled, it would end
     // the process. The pool replaces the connection on the next query.
     pool.on('error', (error) => this.onBackgroundError(error));
@@ -185,75 +181,8 @@ class PostgresDatabase implements Database {
     await this.pool.query(sql);
   }
 
-  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    const listener = await this.listenerConnection();
-    let set = this.handlers.get(channel);
-    if (!set) {
-      set = new Set();
-      this.handlers.set(channel, set);
-      await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
-    }
-    set.add(onPayload);
-    return async () => {
-      set.delete(onPayload);
-    };
-  }
-
-  /**
-   * A dedicated connection: LISTEN is per connection and pool connections come and go. When it
-   * is lost it is opened again and every channel listened to anew, so live events keep crossing
-   * instances after a database restart (those sent while it was down are missed).
-   */
-  private listenerConnection(): Promise<pg.Client> {
-    this.listener ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url });
-      client.on('notification', (msg) => {
-        for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
-      });
-      client.on('error', (error) => {
-        // Once closed, a connection dropping is the expected end, not something to report.
-        if (!this.closed) this.onBackgroundError(error);
-        this.listenerLost(client);
-      });
-      client.on('end', () => this.listenerLost(client));
-      try {
-        await client.connect();
-      } catch (error) {
-        this.listener = undefined;
-        throw error;
-      }
-      this.listenerClient = client;
-      return client;
-    })();
-    return this.listener;
-  }
-
-  private listenerLost(client: pg.Client): void {
-    client.removeAllListeners('end');
-    void client.end().catch(() => undefined);
-    if (client !== this.listenerClient) return;
-    this.listenerClient = undefined;
-    this.listener = undefined;
-    this.scheduleRelisten();
-  }
-
-  private scheduleRelisten(): void {
-    if (this.closed || this.handlers.size === 0 || this.reconnectTimer) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.relisten().catch((error: Error) => {
-        if (this.closed) return;
-        this.onBackgroundError(error);
-        this.scheduleRelisten();
-      });
-    }, LISTENER_RECONNECT_MS);
-    this.reconnectTimer.unref();
-  }
-
-  private async relisten(): Promise<void> {
-    if (this.closed) return;
-    const listener = await this.listenerConnection();
-    for (const channel of this.handlers.keys()) await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.listener.listen(channel, onPayload);
   }
 
   async notify(channel: string, ...payloads: string[]): Promise<void> {
@@ -261,13 +190,7 @@ class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnectTimer);
-    const listener = await this.listener?.catch(() => undefined);
-    if (listener) {
-      listener.removeAllListeners('end');
-      await listener.end().catch(() => undefined);
-    }
+    await this.listener.close();
     await this.pool.end();
   }
 }
