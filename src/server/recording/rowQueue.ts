@@ -2,6 +2,7 @@ import { filterBatch, type Batch } from './batchWriter';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
 import { UsageRollup } from './usageRollup';
 import { TrafficRollup } from './trafficRollup';
+import { WaitingRows } from './waitingRows';
 
 // The rows waiting for the database: changed sessions, messages, tool calls (pending or settled)
 // and the usage rollup. Bounded: beyond `queueLimit` messages + calls, new ones are dropped and
@@ -41,10 +42,8 @@ export class RowQueue {
   private readonly sessionsOfServer = new Map<string, string>();
   /** Servers deleted while this process runs: rows of theirs are not put back after a failed write. */
   private readonly forgottenServers = new Set<string>();
-  /** Session id → how many of its messages and calls wait here (its end is announced after them). */
-  private readonly waitingBySession = new Map<string, number>();
-  /** Workspace id → how many of its messages and calls wait here (the queue's fair shares). */
-  private readonly waitingByWorkspace = new Map<string, number>();
+  /** Rows waiting here per session (its end is announced after them) and per workspace (fair shares). */
+  private readonly waiting = new WaitingRows();
 
   constructor(
     private readonly queueLimit: number,
@@ -83,7 +82,7 @@ export class RowQueue {
       return false;
     }
     this.messages.push(message);
-    this.countWaiting(message, 1);
+    this.waiting.count(message, 1);
     return true;
   }
 
@@ -131,13 +130,13 @@ export class RowQueue {
     this.toolCalls = this.toolCalls.filter((call) => {
       if (call.server_id !== serverId) return true;
       this.queuedCalls.delete(call);
-      this.countWaiting(call, -1);
+      this.waiting.count(call, -1);
       dropped.push(call);
       return false;
     });
     this.messages = this.messages.filter((m) => {
       if (this.sessionsOfServer.get(m.session_id) !== serverId) return true;
-      this.countWaiting(m, -1);
+      this.waiting.count(m, -1);
       dropped.push(m);
       return false;
     });
@@ -154,7 +153,7 @@ export class RowQueue {
 
   /** Whether messages or calls of the session still wait here (its end is announced after them). */
   holdsRowsOf(sessionId: string): boolean {
-    return this.waitingBySession.has(sessionId);
+    return this.waiting.ofSession(sessionId);
   }
 
   /** A session's end was announced: it has no more rows to come. */
@@ -176,13 +175,13 @@ export class RowQueue {
     const sessions = this.takeSessions(all);
     const calls = this.toolCalls.splice(0, Math.max(1, limit >> 1));
     const messages = this.messages.splice(0, limit);
-    for (const message of messages) this.countWaiting(message, -1);
+    for (const message of messages) this.waiting.count(message, -1);
     const batch: Batch = {
       sessions: sessions.map((s) => ({ ...s.row })),
       messages,
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
-        this.countWaiting(call, -1);
+        this.waiting.count(call, -1);
         const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
         if (call.status === 'pending') this.writtenPending.add(call);
         return copy;
@@ -201,13 +200,13 @@ export class RowQueue {
   putBack(unwritten: Batch, taken: TakenBatch): void {
     const kept = (serverId: string | undefined) => serverId === undefined || !this.forgottenServers.has(serverId);
     const messagesBack = unwritten.messages.filter((m) => kept(this.sessionsOfServer.get(m.session_id)));
-    for (const message of messagesBack) this.countWaiting(message, 1);
+    for (const message of messagesBack) this.waiting.count(message, 1);
     this.messages = messagesBack.concat(this.messages);
     const left = new Set<unknown>(unwritten.toolCalls);
     const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
     for (const call of back) {
       this.queuedCalls.add(call);
-      this.countWaiting(call, 1);
+      this.waiting.count(call, 1);
     }
     this.toolCalls = back.concat(this.toolCalls);
     this.usage.putBack(unwritten.usage.filter((usage) => kept(usage.server_id)));
@@ -239,8 +238,7 @@ export class RowQueue {
     this.messages = [];
     this.toolCalls = [];
     this.queuedCalls.clear();
-    this.waitingBySession.clear();
-    this.waitingByWorkspace.clear();
+    this.waiting.clear();
     this.usage.take();
     this.traffic.clear();
     this.dirty.clear();
@@ -250,28 +248,11 @@ export class RowQueue {
   private enqueueCall(call: QueuedToolCall): void {
     this.toolCalls.push(call);
     this.queuedCalls.add(call);
-    this.countWaiting(call, 1);
+    this.waiting.count(call, 1);
   }
 
-  private countWaiting(row: { session_id: string; workspace_id: string }, delta: number): void {
-    const waiting = (this.waitingBySession.get(row.session_id) ?? 0) + delta;
-    if (waiting > 0) this.waitingBySession.set(row.session_id, waiting);
-    else this.waitingBySession.delete(row.session_id);
-    const ofWorkspace = (this.waitingByWorkspace.get(row.workspace_id) ?? 0) + delta;
-    if (ofWorkspace > 0) this.waitingByWorkspace.set(row.workspace_id, ofWorkspace);
-    else this.waitingByWorkspace.delete(row.workspace_id);
-  }
-
-  /**
-   * The queue is shared fairly: once it is half full, a workspace holding more than an equal
-   * share (the queue over the workspaces with rows waiting, plus one for a newcomer) gets no more
-   * room, so one workspace's flood fills its own share and drops its own rows, never another's.
-   */
   private hasRoomFor(workspaceId: string): boolean {
-    if (this.size >= this.queueLimit) return false;
-    if (this.size < this.queueLimit / 2) return true;
-    const share = this.queueLimit / (this.waitingByWorkspace.size + 1);
-    return (this.waitingByWorkspace.get(workspaceId) ?? 0) < share;
+    return this.waiting.roomFor(workspaceId, this.size, this.queueLimit);
   }
 
   /**
