@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import helmet from '@fastify/helmet';
 import { securityHeaders } from './http/securityHeaders';
+import { shutdownDrain } from './http/shutdownDrain';
 import { installSafeJsonParser } from './http/safeJson';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -118,8 +119,10 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   // every response asks the client to drop the connection, so in-flight requests finish and no
   // idle keep-alive socket holds the process open past the grace period.
   let closing = false;
+  const drain = shutdownDrain(app.server);
   app.addHook('preClose', async () => {
     closing = true;
+    drain.start();
   });
   // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
   // it up front. The proxy's URLs are the agent's business and pass as they are.

@@ -82,3 +82,42 @@ describe(`graceful shutdown (${engineName})`, () => {
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
+
+// An agent whose stream the proxy closed at shutdown reconnects at once: a connection that has
+// sent nothing yet. Node's server.close() waits for such a connection until its headersTimeout
+// (60 s): close() must not.
+describe(`graceful shutdown with a connection that sent no request (${engineName})`, () => {
+  let database: TestDatabase;
+  let app: App;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }), db: database.db });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('closes without waiting for the client to leave, and the client sees its connection end', async () => {
+    const { port } = app.server.address() as AddressInfo;
+    const silent = net.connect(port, '127.0.0.1');
+    const ended = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+    await new Promise<void>((resolve) => silent.once('connect', () => resolve()));
+    // A kept-alive connection with a finished request, as the SDK leaves between calls, too.
+    const keptAlive = net.connect(port, '127.0.0.1');
+    const keptStatus = statusLines(keptAlive);
+    keptAlive.write('GET /api/v1/config HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(await keptStatus()).toBe('HTTP/1.1 200 OK');
+
+    const closed = app.close().then(() => 'closed' as const);
+    // Bounded well below Node's 60 s headersTimeout: without the drain this waits for it.
+    const waited = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref());
+    const outcome = await Promise.race([closed, waited]);
+    // Without the drain the client would have to leave first: it does, so the failure is reported rather than hung.
+    if (outcome !== 'closed') silent.destroy();
+    expect(outcome).toBe('closed');
+    await ended;
+    keptAlive.destroy();
+  });
+});
