@@ -84,8 +84,8 @@ describe(`graceful shutdown (${engineName})`, () => {
 });
 
 // An agent whose stream the proxy closed at shutdown reconnects at once: a connection that has
-// sent nothing yet. Node's server.close() waits for such a connection until its headersTimeout
-// (60 s): close() must not.
+// sent nothing yet. Node's server.close() waits for such a connection until the client leaves:
+// close() must not.
 describe(`graceful shutdown with a connection that sent no request (${engineName})`, () => {
   let database: TestDatabase;
   let app: App;
@@ -111,7 +111,7 @@ describe(`graceful shutdown with a connection that sent no request (${engineName
     expect(await keptStatus()).toBe('HTTP/1.1 200 OK');
 
     const closed = app.close().then(() => 'closed' as const);
-    // Bounded well below Node's 60 s headersTimeout: without the drain this waits for it.
+    // Without the drain this waits until the client leaves (below, it leaves after 10 s).
     const waited = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref());
     const outcome = await Promise.race([closed, waited]);
     // Without the drain the client would have to leave first: it does, so the failure is reported rather than hung.
