@@ -5,6 +5,16 @@ import type { Config } from 'jest';
 const tsJest: Config['transform'] = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }],
 };
+// oauth4webapi ships ES modules only: Node requires it natively (require(esm)), Jest's module
+// system does not, so ts-jest turns it into CommonJS like our own code.
+const serverTransform: Config['transform'] = {
+  ...tsJest,
+  '^.+/oauth4webapi/.+\\.js$': [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true }, diagnostics: false },
+  ],
+};
+const serverTransformIgnore = ['/node_modules/(?!oauth4webapi/)'];
 
 const config: Config = {
   maxWorkers: 2,
@@ -15,14 +25,21 @@ const config: Config = {
       displayName: 'server',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/server', '<rootDir>/test/contract'],
-      transform: tsJest,
+      transform: serverTransform,
+      transformIgnorePatterns: serverTransformIgnore,
     },
     {
       displayName: 'client',
       testEnvironment: 'jest-fixed-jsdom',
       roots: ['<rootDir>/test/client'],
       // DiceBear ships ES modules only: ts-jest turns them into CommonJS like our own code.
-      transform: { ...tsJest, '^.+/@dicebear/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true }, diagnostics: false }] },
+      transform: {
+        ...tsJest,
+        '^.+/@dicebear/.+\\.js$': [
+          'ts-jest',
+          { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true }, diagnostics: false },
+        ],
+      },
       transformIgnorePatterns: ['/node_modules/(?!@dicebear/)'],
       setupFilesAfterEnv: ['<rootDir>/test/client/setup.ts'],
       moduleNameMapper: {
@@ -34,7 +51,8 @@ const config: Config = {
       displayName: 'e2e',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/e2e'],
-      transform: tsJest,
+      transform: serverTransform,
+      transformIgnorePatterns: serverTransformIgnore,
     },
   ],
 };

@@ -22,6 +22,7 @@ const { migrate } = require('../src/server/db/migrate.ts');
 const { buildApp } = require('../src/server/app.ts');
 const { loadConfig, generateSecret } = require('../src/server/config.ts');
 const { signAccessToken } = require('../src/server/auth/accessToken.ts');
+const { issueRefreshToken } = require('../src/server/auth/refreshTokens.ts');
 const { writeBatch } = require('../src/server/recording/batchWriter.ts');
 const { TrafficRollup } = require('../src/server/recording/trafficRollup.ts');
 const { TokenizerThread } = require('../src/server/recording/tokenizerThread.ts');
@@ -36,7 +37,16 @@ const FOLD_MS = Number(process.env.BENCH_FOLD_MS ?? 5000);
 const RANGES = (process.env.BENCH_RANGES ?? '24h,7d,30d,90d').split(',');
 const PARTS = (process.env.BENCH_PARTS ?? 'calls,recorder').split(',');
 const SERVERS = 5;
-const TOOLS = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
+const TOOLS = [
+  'read_file',
+  'write_file',
+  'search_docs',
+  'run_query',
+  'fetch_url',
+  'list_directory',
+  'create_issue',
+  'send_email',
+];
 const CLIENTS = ['claude-code', 'cursor', 'windsurf', 'custom-agent'];
 const DAYS = 90;
 const HOUR = 3_600_000;
@@ -62,7 +72,10 @@ function sketches(calls, count) {
 /** As the rollups store them (migration 021): zeros, bins ascending, counts. */
 function sketchPool(calls, count) {
   return sketches(calls, count).map((bins, i) => {
-    const keys = Object.keys(bins).filter((key) => key !== 'z').map(Number).sort((a, b) => a - b);
+    const keys = Object.keys(bins)
+      .filter((key) => key !== 'z')
+      .map(Number)
+      .sort((a, b) => a - b);
     return { i, zeros: bins.z ?? 0, bins: keys, counts: keys.map((key) => bins[String(key)]) };
   });
 }
@@ -70,14 +83,23 @@ function sketchPool(calls, count) {
 async function seed(db) {
   const userId = randomUUID();
   const workspaceId = randomUUID();
-  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`, [userId, `${userId}@bench.test`]);
+  await db.query(
+    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`,
+    [userId, `${userId}@bench.test`],
+  );
   await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
+    workspaceId,
+    userId,
+  ]);
   const serverIds = [];
   for (let i = 0; i < SERVERS; i += 1) {
     const id = randomUUID();
     serverIds.push(id);
-    await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`, [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')]);
+    await db.query(
+      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`,
+      [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')],
+    );
   }
   const keys = SERVERS * TOOLS.length * CLIENTS.length;
   const now = Date.now();
@@ -85,8 +107,20 @@ async function seed(db) {
   // Calls per key and bucket, so that the 90 days hold CALLS calls.
   const perHour = CALLS / (DAYS * 24 * keys);
   const grains = [
-    { table: 'traffic_days', sketchTable: 'latency_days', step: 24 * HOUR, calls: perHour * 24, pool: sketchPool(Math.min(400, Math.round(perHour * 24)), 32) },
-    { table: 'traffic_hours', sketchTable: 'latency_hours', step: HOUR, calls: perHour, pool: sketchPool(Math.max(1, Math.round(perHour)), 32) },
+    {
+      table: 'traffic_days',
+      sketchTable: 'latency_days',
+      step: 24 * HOUR,
+      calls: perHour * 24,
+      pool: sketchPool(Math.min(400, Math.round(perHour * 24)), 32),
+    },
+    {
+      table: 'traffic_hours',
+      sketchTable: 'latency_hours',
+      step: HOUR,
+      calls: perHour,
+      pool: sketchPool(Math.max(1, Math.round(perHour)), 32),
+    },
   ];
   for (const grain of grains) {
     const first = Math.floor((now - DAYS * 24 * HOUR) / grain.step) * grain.step;
@@ -98,12 +132,22 @@ async function seed(db) {
   const WEEK = 7 * 24 * HOUR;
   const MONDAY = 4 * 24 * HOUR;
   const firstWeek = MONDAY + Math.floor((now - DAYS * 24 * HOUR - MONDAY) / WEEK) * WEEK;
-  await insertSketches(db, 'latency_weeks', workspaceId, serverIds, firstWeek, WEEK, Math.ceil((now - firstWeek) / WEEK), perHour * 24 * 7);
+  await insertSketches(
+    db,
+    'latency_weeks',
+    workspaceId,
+    serverIds,
+    firstWeek,
+    WEEK,
+    Math.ceil((now - firstWeek) / WEEK),
+    perHour * 24 * 7,
+  );
   // Minutes: the last 48 hours, and two hours around the start of each range and of the period before it.
   const minutePool = sketchPool(2, 32);
   const perMinute = perHour / 60;
   const minuteSpans = [[lastHour - 47 * HOUR, 48 * 60 + Math.ceil((now - lastHour) / 60_000)]];
-  for (const days of [2, 7, 14, 30, 60, 90, 180]) minuteSpans.push([Math.floor((now - days * 24 * HOUR) / HOUR) * HOUR - HOUR, 120]);
+  for (const days of [2, 7, 14, 30, 60, 90, 180])
+    minuteSpans.push([Math.floor((now - days * 24 * HOUR) / HOUR) * HOUR - HOUR, 120]);
   for (const [start, buckets] of minuteSpans) {
     await insertRollups(db, 'traffic_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute, minutePool);
     await insertSketches(db, 'latency_minutes', workspaceId, serverIds, start, 60_000, buckets, perMinute);
@@ -111,7 +155,13 @@ async function seed(db) {
   // The sums beside the sketches (migrations 022, 023): per tool, per server and per workspace, from the traffic rows of the same grain.
   for (const grain of ['minutes', 'hours', 'days']) await fillSums(db, `latency_${grain}`, `traffic_${grain}`);
   // Weeks from the days' rows, all levels (group by keeps a null tool_name or server_id, a server's or the workspace's row, as one key).
-  await fillSums(db, 'latency_weeks', 'latency_days', `date_bin('7 days'::interval, bucket, '1970-01-05T00:00:00Z'::timestamptz)`, true);
+  await fillSums(
+    db,
+    'latency_weeks',
+    'latency_days',
+    `date_bin('7 days'::interval, bucket, '1970-01-05T00:00:00Z'::timestamptz)`,
+    true,
+  );
   // Sessions with their token sums (100 calls each), over the 90 days.
   const sessions = Math.round(CALLS / 100);
   await db.query(
@@ -125,7 +175,8 @@ async function seed(db) {
   );
   // Vacuumed as autovacuum would have over 90 days: index-only scans need the visibility map.
   await db.query('vacuum analyze');
-  const counts = await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days,
+  const counts =
+    await db.query(`select (select count(*) from traffic_minutes)::int as minutes, (select count(*) from traffic_hours)::int as hours, (select count(*) from traffic_days)::int as days,
     (select count(*) from latency_minutes)::int + (select count(*) from latency_hours)::int + (select count(*) from latency_days)::int
       + (select count(*) from latency_weeks)::int as sketches`);
   return { userId, workspaceId, serverIds, rows: counts[0] };
@@ -133,8 +184,19 @@ async function seed(db) {
 
 /** The sums of the per-tool, per-server and per-workspace rows (migrations 022, 023) from `source`, as the fold adds them. */
 async function fillSums(db, table, source, bucket = 'bucket', fromSums = false) {
-  const names = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens'];
-  const sets = fromSums ? 'group by 1, 2, 3, 4' : 'group by grouping sets ((workspace_id, bucket, server_id, tool_name), (workspace_id, bucket, server_id), (workspace_id, bucket))';
+  const names = [
+    'calls',
+    'protocol_errors',
+    'server_errors',
+    'tool_errors',
+    'sessions',
+    'argument_tokens',
+    'result_tokens',
+    'definition_tokens',
+  ];
+  const sets = fromSums
+    ? 'group by 1, 2, 3, 4'
+    : 'group by grouping sets ((workspace_id, bucket, server_id, tool_name), (workspace_id, bucket, server_id), (workspace_id, bucket))';
   await db.query(
     `insert into ${table} (workspace_id, bucket, server_id, tool_name, ${names.join(', ')}, duration_max_ms, last_call_at)
      select workspace_id, ${bucket}, server_id, tool_name, ${names.map((n) => `sum(${n})`).join(', ')}, max(duration_max_ms), max(last_call_at)
@@ -196,7 +258,10 @@ async function time(fn, runs = RUNS) {
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length * 0.5)], p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
+  return {
+    p50: samples[Math.floor(samples.length * 0.5)],
+    p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))],
+  };
 }
 
 const fmt = (ms) => ms.toFixed(1).padStart(8);
@@ -209,16 +274,21 @@ async function analyticsCalls(db, engine) {
   const app = await buildApp({ config, db });
   await app.ready();
   try {
-    const token = signAccessToken(userId, config.secret);
+    // Every access token belongs to a sign-in that must hold (auth/guards.ts): start one.
+    const token = signAccessToken(userId, config.secret, (await issueRefreshToken(db, userId)).familyId);
     const base = `/api/v1/workspaces/${workspaceId}/analytics`;
-    const call = (url, auth = true) => async () => {
-      const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
-      if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
-      return res.json();
-    };
+    const call =
+      (url, auth = true) =>
+      async () => {
+        const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
+        if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
+        return res.json();
+      };
     const total = await call(`${base}/overview?range=90d`)();
     const baseline = await time(call('/api/v1/config', false));
-    console.log(`analytics bench — ${engine}: ${total.totals.calls.toLocaleString('en')} calls in 90 days (rollup rows: ${rows.days.toLocaleString('en')} days, ${rows.hours.toLocaleString('en')} hours, ${rows.minutes.toLocaleString('en')} minutes, ${rows.sketches.toLocaleString('en')} sketch-only rows; seeded in ${(seedMs / 1000).toFixed(0)} s), ${RUNS} runs each`);
+    console.log(
+      `analytics bench — ${engine}: ${total.totals.calls.toLocaleString('en')} calls in 90 days (rollup rows: ${rows.days.toLocaleString('en')} days, ${rows.hours.toLocaleString('en')} hours, ${rows.minutes.toLocaleString('en')} minutes, ${rows.sketches.toLocaleString('en')} sketch-only rows; seeded in ${(seedMs / 1000).toFixed(0)} s), ${RUNS} runs each`,
+    );
     console.log(`baseline GET /api/v1/config: p50 ${fmt(baseline.p50)} ms  p95 ${fmt(baseline.p95)} ms`);
     console.log(`${'GET …/analytics/…'.padEnd(40)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  ×config(p95)`);
     let worst = 0;
@@ -227,11 +297,15 @@ async function analyticsCalls(db, engine) {
         const url = `${base}/${path}${path.includes('?') ? '&' : '?'}range=${range}`;
         const timing = await time(call(url));
         worst = Math.max(worst, timing.p95);
-        console.log(`${`${path} ${range}`.padEnd(40)} ${fmt(timing.p50)} ${fmt(timing.p95)}  ${(timing.p95 / baseline.p95).toFixed(0).padStart(8)}`);
+        console.log(
+          `${`${path} ${range}`.padEnd(40)} ${fmt(timing.p50)} ${fmt(timing.p95)}  ${(timing.p95 / baseline.p95).toFixed(0).padStart(8)}`,
+        );
       }
     }
     const filtered = await time(call(`${base}/costs?range=90d&serverId=${serverIds[1]}&tool=search_docs`));
-    console.log(`${'costs 90d, server + tool filter'.padEnd(40)} ${fmt(filtered.p50)} ${fmt(filtered.p95)}  ${(filtered.p95 / baseline.p95).toFixed(0).padStart(8)}`);
+    console.log(
+      `${'costs 90d, server + tool filter'.padEnd(40)} ${fmt(filtered.p50)} ${fmt(filtered.p95)}  ${(filtered.p95 / baseline.p95).toFixed(0).padStart(8)}`,
+    );
     console.log(`slowest p95: ${worst.toFixed(1)} ms (target: ${engine.startsWith('pglite') ? '250' : '100'} ms)`);
   } finally {
     await app.close();
@@ -244,17 +318,52 @@ function settledCalls(workspaceId, serverId, sessionId, count, offset) {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i += 1) {
     const n = offset + i;
-    const args = { path: `/srv/data/project-${n % 97}/notes-${n}.md`, query: `quarterly revenue by region ${n % 13}`, limit: 20 };
-    const text = `Found ${n % 40} matching lines.\n` + Array.from({ length: 12 }, (_, k) => `line ${k}: revenue for region ${(n + k) % 13} rose ${(n * k) % 17}% against the previous quarter`).join('\n');
+    const args = {
+      path: `/srv/data/project-${n % 97}/notes-${n}.md`,
+      query: `quarterly revenue by region ${n % 13}`,
+      limit: 20,
+    };
+    const text =
+      `Found ${n % 40} matching lines.\n` +
+      Array.from(
+        { length: 12 },
+        (_, k) => `line ${k}: revenue for region ${(n + k) % 13} rose ${(n * k) % 17}% against the previous quarter`,
+      ).join('\n');
     const result = { content: [{ type: 'text', text }] };
-    const request = JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: TOOLS[n % 8], arguments: args } });
+    const request = JSON.stringify({
+      jsonrpc: '2.0',
+      id: n,
+      method: 'tools/call',
+      params: { name: TOOLS[n % 8], arguments: args },
+    });
     const response = JSON.stringify({ jsonrpc: '2.0', id: n, result });
     calls.push({
-      id: randomUUID(), workspace_id: workspaceId, server_id: serverId, server_name: 'server-0', session_id: sessionId, jsonrpc_id: String(n),
-      tool_name: TOOLS[n % 8], arguments: args, result, error_message: null, status: 'ok', started_at: at, ended_at: at, duration_ms: 20 + (n % 200),
-      request_bytes: request.length, response_bytes: response.length, tokens_estimate: Math.ceil((request.length + response.length) / 4), meta: null,
-      traceparent: null, request_seq: 2 * n + 1, request_payload: request, request_truncated: false, response_seq: 2 * n + 2,
-      response_kind: 'response', response_payload: response, response_truncated: false,
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      server_id: serverId,
+      server_name: 'server-0',
+      session_id: sessionId,
+      jsonrpc_id: String(n),
+      tool_name: TOOLS[n % 8],
+      arguments: args,
+      result,
+      error_message: null,
+      status: 'ok',
+      started_at: at,
+      ended_at: at,
+      duration_ms: 20 + (n % 200),
+      request_bytes: request.length,
+      response_bytes: response.length,
+      tokens_estimate: Math.ceil((request.length + response.length) / 4),
+      meta: null,
+      traceparent: null,
+      request_seq: 2 * n + 1,
+      request_payload: request,
+      request_truncated: false,
+      response_seq: 2 * n + 2,
+      response_kind: 'response',
+      response_payload: response,
+      response_truncated: false,
     });
   }
   return calls;
@@ -270,9 +379,13 @@ function settledCalls(workspaceId, serverId, sessionId, count, offset) {
  */
 async function recorderLoop(db, ids, mode, offset) {
   const BATCH = 250;
-  const batches = Array.from({ length: RECORDER_BATCHES }, (_, b) => settledCalls(ids.workspaceId, ids.serverId, ids.sessionId, BATCH, offset + b * BATCH));
+  const batches = Array.from({ length: RECORDER_BATCHES }, (_, b) =>
+    settledCalls(ids.workspaceId, ids.serverId, ids.sessionId, BATCH, offset + b * BATCH),
+  );
   // 'counted': the calls come with their token counts (as if tokenizing were free): the rest of the analytics work alone.
-  if (mode === 'counted') for (const batch of batches) for (const call of batch) Object.assign(call, { argument_tokens: 40, result_tokens: 220 });
+  if (mode === 'counted')
+    for (const batch of batches)
+      for (const call of batch) Object.assign(call, { argument_tokens: 40, result_tokens: 220 });
   const rollup = mode === 'plain' ? null : new TrafficRollup(mode === 'thread' ? TokenizerThread.shared() : null);
   const start = performance.now();
   let lastFold = start;
@@ -299,7 +412,9 @@ async function recorderLoop(db, ids, mode, offset) {
 }
 
 async function recorderCost(db) {
-  const [{ workspace_id: workspaceId, server_id: serverId, id: sessionId }] = await db.query('select workspace_id, server_id, id from sessions limit 1');
+  const [{ workspace_id: workspaceId, server_id: serverId, id: sessionId }] = await db.query(
+    'select workspace_id, server_id, id from sessions limit 1',
+  );
   const ids = { workspaceId, serverId, sessionId };
   const modes = ['plain', 'inline', 'thread', 'counted'];
   const ratios = { inline: [], thread: [], counted: [], tokenizing: [] };
@@ -325,16 +440,24 @@ async function recorderCost(db) {
     const mid = sorted.length >> 1;
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   };
-  console.log(`\nrecorder write loop, ${RECORDER_BATCHES} batches of 250 settled calls (~1.3 KB result text each), ${RECORDER_ROUNDS} interleaved rounds:`);
-  console.log(`  calls/s (last round): without analytics ${Math.round(rates.plain).toLocaleString('en')}; tokenizing in the write ${Math.round(rates.inline).toLocaleString('en')}; tokenizing on the thread ${Math.round(rates.thread).toLocaleString('en')}; counts given (no tokenizing) ${Math.round(rates.counted).toLocaleString('en')}`);
+  console.log(
+    `\nrecorder write loop, ${RECORDER_BATCHES} batches of 250 settled calls (~1.3 KB result text each), ${RECORDER_ROUNDS} interleaved rounds:`,
+  );
+  console.log(
+    `  calls/s (last round): without analytics ${Math.round(rates.plain).toLocaleString('en')}; tokenizing in the write ${Math.round(rates.inline).toLocaleString('en')}; tokenizing on the thread ${Math.round(rates.thread).toLocaleString('en')}; counts given (no tokenizing) ${Math.round(rates.counted).toLocaleString('en')}`,
+  );
   for (const mode of ['inline', 'thread', 'counted']) {
     const m = median(ratios[mode]);
-    console.log(`  ${mode.padEnd(7)} throughput with / without, per round: ${ratios[mode].map((r) => r.toFixed(2)).join(' ')}; median ${m.toFixed(2)} → analytics cost ${((1 - m) * 100).toFixed(0)} %`);
+    console.log(
+      `  ${mode.padEnd(7)} throughput with / without, per round: ${ratios[mode].map((r) => r.toFixed(2)).join(' ')}; median ${m.toFixed(2)} → analytics cost ${((1 - m) * 100).toFixed(0)} %`,
+    );
   }
   // The issue's figure: what tokenizing (and pricing, which the recorder does not do: prices apply
   // when analytics is read) costs — the same analytics work with the counts to find vs given.
   const t = median(ratios.tokenizing);
-  console.log(`  tokenizing: thread / counts given, per round: ${ratios.tokenizing.map((r) => r.toFixed(2)).join(' ')}; median ${t.toFixed(2)} → tokenizing cost ${((1 - t) * 100).toFixed(0)} % (target ≤ 10 %)`);
+  console.log(
+    `  tokenizing: thread / counts given, per round: ${ratios.tokenizing.map((r) => r.toFixed(2)).join(' ')}; median ${t.toFixed(2)} → tokenizing cost ${((1 - t) * 100).toFixed(0)} % (target ≤ 10 %)`,
+  );
 }
 
 async function main() {

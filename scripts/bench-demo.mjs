@@ -14,7 +14,11 @@ const runs = Number(process.argv[2] ?? 3);
 function runOnce() {
   return new Promise((resolve, reject) => {
     const startedAt = Date.now();
-    const child = spawn('npm', ['run', 'demo', '--', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn('npm', ['run', 'demo', '--', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     const figures = {};
     let output = '';
     let stopAt;
@@ -51,5 +55,7 @@ function runOnce() {
 
 for (let i = 1; i <= runs; i++) {
   const f = await runOnce();
-  console.log(`run ${i}: build ${f.build} s, first call ${f.live} s, every screen ${f.everyScreen} s, Ctrl-C took ${f.stopSeconds} s; processes below npm: ${f.noted}, left running: ${f.left} (demo says clean: ${f.clean})`);
+  console.log(
+    `run ${i}: build ${f.build} s, first call ${f.live} s, every screen ${f.everyScreen} s, Ctrl-C took ${f.stopSeconds} s; processes below npm: ${f.noted}, left running: ${f.left} (demo says clean: ${f.clean})`,
+  );
 }

@@ -48,7 +48,18 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-deploy-'));
   const db = await openDatabase({});
   await migrate(db);
-  const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, dataDir, deploymentsEnabled: true, healthIntervalMs: 3_600_000, logLevel: 'silent', deploymentPath: process.env.PATH ?? '/usr/bin:/bin' });
+  const config = loadConfig(
+    {},
+    {
+      secret: generateSecret(),
+      clientDir: undefined,
+      dataDir,
+      deploymentsEnabled: true,
+      healthIntervalMs: 3_600_000,
+      logLevel: 'silent',
+      deploymentPath: process.env.PATH ?? '/usr/bin:/bin',
+    },
+  );
   const app = await buildApp({ config, db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
@@ -58,21 +69,44 @@ async function main() {
     return res.json();
   };
   const password = 'correct horse battery staple';
-  const { accessToken } = await inject('POST', '/api/v1/auth/register', { email: `bench-${Date.now()}@example.com`, password, passwordConfirmation: password, firstName: 'Bench', lastName: 'Mark' });
+  const { accessToken } = await inject('POST', '/api/v1/auth/register', {
+    email: `bench-${Date.now()}@example.com`,
+    password,
+    passwordConfirmation: password,
+    firstName: 'Bench',
+    lastName: 'Mark',
+  });
   const { workspaces } = await inject('GET', '/api/v1/workspaces', undefined, accessToken);
-  const deploymentConfig = await inject('POST', '/api/v1/deployments/configs', { workspace_id: workspaces[0].id, name: 'everything', command: 'node', args: [ENTRY, 'stdio'] }, accessToken);
-  const deployment = await inject('POST', `/api/v1/deployments/configs/${deploymentConfig.id}/deploy`, undefined, accessToken);
+  const deploymentConfig = await inject(
+    'POST',
+    '/api/v1/deployments/configs',
+    { workspace_id: workspaces[0].id, name: 'everything', command: 'node', args: [ENTRY, 'stdio'] },
+    accessToken,
+  );
+  const deployment = await inject(
+    'POST',
+    `/api/v1/deployments/configs/${deploymentConfig.id}/deploy`,
+    undefined,
+    accessToken,
+  );
   for (let waited = 0; ; waited += 100) {
     const status = await inject('GET', `/api/v1/deployments/${deployment.id}/status`, undefined, accessToken);
     if (status.status === 'running') break;
     if (waited > 60_000) throw new Error(`the deployment did not run: ${status.status} ${status.lastError}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const configs = await inject('GET', `/api/v1/deployment-configs?workspace_id=${workspaces[0].id}`, undefined, accessToken);
+  const configs = await inject(
+    'GET',
+    `/api/v1/deployment-configs?workspace_id=${workspaces[0].id}`,
+    undefined,
+    accessToken,
+  );
   const proxyUrl = new URL(new URL(configs[0].proxyUrl).pathname, base);
 
   const direct = new Client({ name: 'bench-direct', version: '1' });
-  await direct.connect(new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'stdio'], stderr: 'ignore' }));
+  await direct.connect(
+    new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'stdio'], stderr: 'ignore' }),
+  );
   const deployed = new Client({ name: 'bench-deployed', version: '1' });
   await deployed.connect(new StreamableHTTPClientTransport(proxyUrl));
   // Warm both paths (JIT, connection pools, the recorder's first writes).
@@ -82,7 +116,9 @@ async function main() {
   }
 
   console.log(`server-everything echo, ${CALLS} calls per side per round, 1 client, calls alternating`);
-  console.log('round | stdio direct median / p99 (ms) | deployed median / p99 (ms) | added median (ms) | ratio (median)');
+  console.log(
+    'round | stdio direct median / p99 (ms) | deployed median / p99 (ms) | added median (ms) | ratio (median)',
+  );
   const ratios = [];
   const added = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -104,7 +140,9 @@ async function main() {
       `${round} | ${median(d).toFixed(3)} / ${percentile(d, 0.99).toFixed(3)} | ${median(p).toFixed(3)} / ${percentile(p, 0.99).toFixed(3)} | ${(median(p) - median(d)).toFixed(3)} | ${ratio.toFixed(2)}x`,
     );
   }
-  console.log(`verdict: a deployed server answers in ${median(ratios).toFixed(2)}x the time of calling it over stdio directly (median of ${ROUNDS} rounds; +${median(added).toFixed(2)} ms per call)`);
+  console.log(
+    `verdict: a deployed server answers in ${median(ratios).toFixed(2)}x the time of calling it over stdio directly (median of ${ROUNDS} rounds; +${median(added).toFixed(2)} ms per call)`,
+  );
 
   await direct.close();
   await deployed.close();

@@ -32,7 +32,6 @@
 // node flags for the Toolscope process (e.g. --cpu-prof, to see where a flood's CPU goes).
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -66,9 +65,15 @@ async function upstreamChild() {
     const sid = req.headers['mcp-session-id'];
     let transport = sid ? transports.get(sid) : undefined;
     if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true, onsessioninitialized: (id) => transports.set(id, transport) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => transports.set(id, transport),
+      });
       const mcp = new McpServer({ name: 'bench-flood-upstream', version: '1.0.0' });
-      mcp.registerTool('echo', { description: 'Echoes', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+      mcp.registerTool('echo', { description: 'Echoes', inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: 'text', text }],
+      }));
       await mcp.connect(transport);
     }
     await transport.handleRequest(req, res, body);
@@ -90,7 +95,14 @@ async function toolscopeChild() {
   });
   // The bench died without saying 'exit': drop the scratch database anyway.
   process.once('disconnect', () => toolscope.close().finally(() => process.exit(1)));
-  process.send({ type: 'ready', aUrl: toolscope.aUrl, bUrl: toolscope.bUrl, engine: toolscope.engine, plan: toolscope.floodPlan, budget: toolscope.budget });
+  process.send({
+    type: 'ready',
+    aUrl: toolscope.aUrl,
+    bUrl: toolscope.bUrl,
+    engine: toolscope.engine,
+    plan: toolscope.floodPlan,
+    budget: toolscope.budget,
+  });
 }
 
 async function flooderChild() {
@@ -102,29 +114,52 @@ async function flooderChild() {
 }
 
 function child(role, env = {}) {
-  return forkChild(fileURLToPath(import.meta.url), [role], { env, extraNodeArgs: role === '--toolscope' ? toolscopeNodeArgs() : [] });
+  return forkChild(fileURLToPath(import.meta.url), [role], {
+    env,
+    extraNodeArgs: role === '--toolscope' ? toolscopeNodeArgs() : [],
+  });
 }
 
 // ---- workspace B: lean MCP clients (undici), one session each, tools/call in a loop ----
 const clientAgent = new Agent({ connections: 64, keepAliveTimeout: 120_000 });
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 async function post(url, body, headers = {}) {
-  const res = await clientAgent.request({ origin: url.origin, path: url.pathname, method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+  const res = await clientAgent.request({
+    origin: url.origin,
+    path: url.pathname,
+    method: 'POST',
+    headers: { ...HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 async function openSession(url) {
-  const init = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-flood-b', version: '1.0.0' } } });
+  const init = await post(url, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench-flood-b', version: '1.0.0' },
+    },
+  });
   const headers = { 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': '2025-06-18' };
   await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
   let id = 1;
   return async () => {
     const n = id++;
-    const res = await post(url, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: `b${n}` } } }, headers);
+    const res = await post(
+      url,
+      { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: `b${n}` } } },
+      headers,
+    );
     return res.status === 200 && res.text.includes(`"b${n}"`);
   };
 }
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : Number.NaN);
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : Number.NaN;
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -137,20 +172,30 @@ async function runB(sessions, ms) {
   let failed = 0;
   const started = performance.now();
   const deadline = started + ms;
-  await Promise.all(sessions.map(async (call) => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      let ok = false;
-      try {
-        ok = await call();
-      } catch {}
-      if (ok) latencies.push(performance.now() - t0);
-      else failed++;
-    }
-  }));
+  await Promise.all(
+    sessions.map(async (call) => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        let ok = false;
+        try {
+          ok = await call();
+        } catch {
+          // A call that threw failed: counted below.
+        }
+        if (ok) latencies.push(performance.now() - t0);
+        else failed++;
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { answered: latencies.length, failed, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) };
+  return {
+    answered: latencies.length,
+    failed,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+  };
 }
 
 const MiB = 1_048_576;
@@ -164,7 +209,12 @@ async function main() {
   const flooder = child('--flooder');
   await flooder.ready;
   const pids = { toolscope: toolscope.pid, upstream: upstream.pid, flooder: flooder.pid };
-  console.log(`Flood isolation: B ${CLIENTS} clients × ${PHASE_MS / 1000} s per phase, ${ROUNDS} rounds; A on ${plan} (${budget.messagesPerSecond} messages/s recorded); database ${engine}; node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `Flood isolation: B ${CLIENTS} clients × ${PHASE_MS / 1000} s per phase, ${ROUNDS} rounds; A on ${plan} (${budget.messagesPerSecond} messages/s recorded); database ${engine}; node ${process.version}, ${os.cpus().length} cpus, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   const sessions = await Promise.all(Array.from({ length: CLIENTS }, () => openSession(new URL(bUrl))));
   let bAnswered = 0;
@@ -181,12 +231,18 @@ async function main() {
     const [b, a] = await Promise.all([runB(sessions, PHASE_MS), load ? load() : null]);
     const wallMicros = (performance.now() - t0) * 1000;
     const own = process.cpuUsage(ownBefore);
-    const cpu = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, (processCpuMicros(pid) - before[k]) / wallMicros]));
+    const cpu = Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [k, (processCpuMicros(pid) - before[k]) / wallMicros]),
+    );
     cpu.clients = (own.user + own.system) / wallMicros;
     bAnswered += b.answered;
     bFailed += b.failed;
-    const cpuText = Object.entries(cpu).map(([k, v]) => `${k} ${pct(v)}`).join(', ');
-    console.log(`  ${title.padEnd(15)} B ${b.rps.toFixed(0).padStart(5)} calls/s, p50 ${b.p50.toFixed(2)} ms, p95 ${b.p95.toFixed(2)} ms${b.failed ? `, ${b.failed} FAILED` : ''} | CPU ${cpuText}`);
+    const cpuText = Object.entries(cpu)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ');
+    console.log(
+      `  ${title.padEnd(15)} B ${b.rps.toFixed(0).padStart(5)} calls/s, p50 ${b.p50.toFixed(2)} ms, p95 ${b.p95.toFixed(2)} ms${b.failed ? `, ${b.failed} FAILED` : ''} | CPU ${cpuText}`,
+    );
     return { b, a, cpu };
   }
   const floodMessage = (url, pace) => ({ type: 'flood', url, ms: PHASE_MS, bytesPerSecond: pace ?? null });
@@ -203,37 +259,64 @@ async function main() {
     const a = proxied.a;
     const stored = sizesAfter.aMessages - sizesBefore.aMessages;
     const allowed = Math.ceil(budget.messagesPerSecond * (2 + a.seconds + 1));
-    console.log(`    A sent ${a.messages.toLocaleString('en-US')} notifications in ${a.batches} batches (${(a.bytes / MiB).toFixed(0)} MiB, ${(a.bytes / MiB / a.seconds).toFixed(1)} MiB/s; answers ${JSON.stringify(a.statuses)}${a.hanging ? `; ${a.hanging} hanging calls: ${JSON.stringify(a.hangingOutcomes)}` : ''}), stored ${stored} rows (budget for ${a.seconds.toFixed(1)} s: ≤ ${allowed}); database +${((sizesAfter.dbBytes - sizesBefore.dbBytes) / MiB).toFixed(2)} MiB (messages table +${((sizesAfter.messagesBytes - sizesBefore.messagesBytes) / MiB).toFixed(2)} MiB${sizesAfter.dataDirBytes != null ? `, data folder +${((sizesAfter.dataDirBytes - sizesBefore.dataDirBytes) / MiB).toFixed(2)} MiB` : ''}); dropped over budget so far ${sizesAfter.overBudget.toLocaleString('en-US')}`);
+    console.log(
+      `    A sent ${a.messages.toLocaleString('en-US')} notifications in ${a.batches} batches (${(a.bytes / MiB).toFixed(0)} MiB, ${(a.bytes / MiB / a.seconds).toFixed(1)} MiB/s; answers ${JSON.stringify(a.statuses)}${a.hanging ? `; ${a.hanging} hanging calls: ${JSON.stringify(a.hangingOutcomes)}` : ''}), stored ${stored} rows (budget for ${a.seconds.toFixed(1)} s: ≤ ${allowed}); database +${((sizesAfter.dbBytes - sizesBefore.dbBytes) / MiB).toFixed(2)} MiB (messages table +${((sizesAfter.messagesBytes - sizesBefore.messagesBytes) / MiB).toFixed(2)} MiB${sizesAfter.dataDirBytes != null ? `, data folder +${((sizesAfter.dataDirBytes - sizesBefore.dataDirBytes) / MiB).toFixed(2)} MiB` : ''}); dropped over budget so far ${sizesAfter.overBudget.toLocaleString('en-US')}`,
+    );
     let control = null;
     if (CONTROL) {
       await settle();
-      control = await phase('flood→upstream', () => flooder.ask(floodMessage(`${origin}/flood`, a.bytes / a.seconds), 'flooded'));
-      console.log(`    A sent ${control.a.messages.toLocaleString('en-US')} notifications straight to the upstream (${(control.a.bytes / MiB / control.a.seconds).toFixed(1)} MiB/s, paced to the proxied flood's)`);
+      control = await phase('flood→upstream', () =>
+        flooder.ask(floodMessage(`${origin}/flood`, a.bytes / a.seconds), 'flooded'),
+      );
+      console.log(
+        `    A sent ${control.a.messages.toLocaleString('en-US')} notifications straight to the upstream (${(control.a.bytes / MiB / control.a.seconds).toFixed(1)} MiB/s, paced to the proxied flood's)`,
+      );
     }
     await settle();
-    rounds.push({ baseline, proxied, control, stored, allowed, growth: sizesAfter.dbBytes - sizesBefore.dbBytes, messagesGrowth: sizesAfter.messagesBytes - sizesBefore.messagesBytes, sent: a.messages });
+    rounds.push({
+      baseline,
+      proxied,
+      control,
+      stored,
+      allowed,
+      growth: sizesAfter.dbBytes - sizesBefore.dbBytes,
+      messagesGrowth: sizesAfter.messagesBytes - sizesBefore.messagesBytes,
+      sent: a.messages,
+    });
   }
 
   const final = await toolscope.ask({ type: 'sizes' }, 'sizes');
   const list = (values) => values.map((v) => v.toFixed(2)).join(' / ');
   const ratios = rounds.map((r) => r.proxied.b.rps / r.baseline.b.rps);
   const verdict = median(ratios);
-  console.log(`\nB's throughput during A's flood through Toolscope / B alone: ${verdict.toFixed(2)}x (median; rounds: ${list(ratios)})  [issue 18, within 20 %: ${verdict >= 0.8 ? 'met' : 'MISSED'}]`);
+  console.log(
+    `\nB's throughput during A's flood through Toolscope / B alone: ${verdict.toFixed(2)}x (median; rounds: ${list(ratios)})  [issue 18, within 20 %: ${verdict >= 0.8 ? 'met' : 'MISSED'}]`,
+  );
   console.log(`  p95 flood/baseline: ${list(rounds.map((r) => r.proxied.b.p95 / r.baseline.b.p95))}`);
   if (CONTROL) {
     const controls = rounds.map((r) => r.control.b.rps / r.baseline.b.rps);
-    console.log(`B's throughput during the same flood straight to the upstream (Toolscope-free) / B alone: ${median(controls).toFixed(2)}x (median; rounds: ${list(controls)})`);
-    console.log(`B's throughput, flood through Toolscope / flood straight to the upstream: ${median(rounds.map((r) => r.proxied.b.rps / r.control.b.rps)).toFixed(2)}x (median)`);
+    console.log(
+      `B's throughput during the same flood straight to the upstream (Toolscope-free) / B alone: ${median(controls).toFixed(2)}x (median; rounds: ${list(controls)})`,
+    );
+    console.log(
+      `B's throughput, flood through Toolscope / flood straight to the upstream: ${median(rounds.map((r) => r.proxied.b.rps / r.control.b.rps)).toFixed(2)}x (median)`,
+    );
   }
   const cpuMedian = (key, proc) => pct(median(rounds.filter((r) => r[key]).map((r) => r[key].cpu[proc])));
   for (const proc of ['toolscope', 'upstream', 'flooder', 'clients']) {
-    console.log(`  CPU ${proc.padEnd(9)} baseline ${cpuMedian('baseline', proc).padStart(4)}, flood→proxy ${cpuMedian('proxied', proc).padStart(4)}${CONTROL ? `, flood→upstream ${cpuMedian('control', proc).padStart(4)}` : ''} (of one core; median)`);
+    console.log(
+      `  CPU ${proc.padEnd(9)} baseline ${cpuMedian('baseline', proc).padStart(4)}, flood→proxy ${cpuMedian('proxied', proc).padStart(4)}${CONTROL ? `, flood→upstream ${cpuMedian('control', proc).padStart(4)}` : ''} (of one core; median)`,
+    );
   }
   const sent = rounds.reduce((s, r) => s + r.sent, 0);
   const stored = rounds.reduce((s, r) => s + r.stored, 0);
-  console.log(`A's flood: ${sent.toLocaleString('en-US')} notifications sent, ${stored} stored (${rounds.map((r) => `${r.stored} ≤ ${r.allowed}`).join(', ')}), database growth per flood ${rounds.map((r) => `${(r.growth / MiB).toFixed(2)}`).join(' / ')} MiB (messages table ${rounds.map((r) => `${(r.messagesGrowth / MiB).toFixed(2)}`).join(' / ')} MiB); database now ${(final.dbBytes / MiB).toFixed(1)} MiB`);
+  console.log(
+    `A's flood: ${sent.toLocaleString('en-US')} notifications sent, ${stored} stored (${rounds.map((r) => `${r.stored} ≤ ${r.allowed}`).join(', ')}), database growth per flood ${rounds.map((r) => `${(r.growth / MiB).toFixed(2)}`).join(' / ')} MiB (messages table ${rounds.map((r) => `${(r.messagesGrowth / MiB).toFixed(2)}`).join(' / ')} MiB); database now ${(final.dbBytes / MiB).toFixed(1)} MiB`,
+  );
   const lost = bAnswered - final.bCalls;
-  console.log(`B's recorded calls: answered ${bAnswered}, failed ${bFailed}, stored ${final.bCalls}, dropped by the queue ${final.droppedCalls}; lost: ${lost}`);
+  console.log(
+    `B's recorded calls: answered ${bAnswered}, failed ${bFailed}, stored ${final.bCalls}, dropped by the queue ${final.droppedCalls}; lost: ${lost}`,
+  );
 
   await flooder.exit();
   await toolscope.exit();
@@ -244,7 +327,14 @@ async function main() {
 }
 
 const role = process.argv[2];
-const run = role === '--upstream' ? upstreamChild : role === '--toolscope' ? toolscopeChild : role === '--flooder' ? flooderChild : main;
+const run =
+  role === '--upstream'
+    ? upstreamChild
+    : role === '--toolscope'
+      ? toolscopeChild
+      : role === '--flooder'
+        ? flooderChild
+        : main;
 run().catch((error) => {
   console.error(error);
   process.exit(1);

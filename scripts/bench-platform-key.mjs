@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { AgentAccess } = require(path.join(root, 'dist/node/server/proxy/agentAccess.js'));
-const { generatePlatformKeySecret, hashPlatformKey, platformKeyPrefix } = require(path.join(root, 'dist/node/server/auth/platformKeySecret.js'));
+const { generatePlatformKeySecret, hashPlatformKey, platformKeyPrefix } = require(
+  path.join(root, 'dist/node/server/auth/platformKeySecret.js'),
+);
 
 const ROUNDS = Number(process.env.BENCH_KEY_CHECKS ?? 200_000);
 const PROXY_ADDED_P50_MS = Number(process.env.BENCH_PROXY_ADDED_P50_MS ?? 0.25);
@@ -22,7 +24,19 @@ const serverId = '00000000-0000-4000-8000-000000000002';
 // 1,000 keys in memory, as a busy instance would hold; the check never touches the database.
 const keys = Array.from({ length: 1000 }, (_, i) => {
   const secret = generatePlatformKeySecret();
-  return { secret, row: { id: `k${i}`, workspace_id: workspaceId, prefix: platformKeyPrefix(secret), secret_hash: hashPlatformKey(secret), all_servers: true, server_ids: [], expires_at: null, revoked_at: null } };
+  return {
+    secret,
+    row: {
+      id: `k${i}`,
+      workspace_id: workspaceId,
+      prefix: platformKeyPrefix(secret),
+      secret_hash: hashPlatformKey(secret),
+      all_servers: true,
+      server_ids: [],
+      expires_at: null,
+      revoked_at: null,
+    },
+  };
 });
 const db = {
   query: async (sql) => (sql.includes('platform_keys') ? keys.map((k) => k.row) : []),

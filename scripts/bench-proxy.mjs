@@ -83,7 +83,14 @@ async function startUpstream() {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/mcp`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/mcp`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 // ---- the floor: a bare Node.js reverse proxy (no validation, recording, quota or keys) ----
@@ -100,9 +107,16 @@ async function startBareProxy(upstreamUrl) {
     delete headers.host;
     delete headers.connection;
     try {
-      const answer = await pool.request({ origin: upstream.origin, path: upstream.pathname, method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : null });
+      const answer = await pool.request({
+        origin: upstream.origin,
+        path: upstream.pathname,
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : null,
+      });
       const out = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
+      for (const [k, v] of Object.entries(answer.headers))
+        if (k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') out[k] = v;
       res.writeHead(answer.statusCode, out);
       for await (const c of answer.body) res.write(c);
       res.end();
@@ -117,23 +131,42 @@ async function startBareProxy(upstreamUrl) {
 
 /** The bare proxy in its own process (as Toolscope runs in its own): prints its URL. */
 async function spawnBareProxy(upstreamUrl) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--bare-proxy', upstreamUrl], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--bare-proxy', upstreamUrl], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare proxy exited (${code})`)));
   });
-  return { url, pid: child.pid, close: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    url,
+    pid: child.pid,
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** The upstream in its own process: `node bench-proxy.mjs --upstream` prints its URL. */
 async function spawnUpstream() {
   // stdin is a pipe only so the upstream notices (end of stdin) when the bench itself dies.
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`upstream exited (${code})`)));
   });
-  return { url, close: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    url,
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 async function openBenchDatabase() {
@@ -148,7 +181,11 @@ async function openBenchDatabase() {
     const dataDir = inMemory ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-'));
     const engine = `PGlite ${inMemory ? 'in memory' : 'on disk'}, ${onCallingThread ? "on the proxy's thread (BENCH_PGLITE_MAIN_THREAD=1)" : `in its worker thread (nice ${nice})`}`;
     const drop = async () => dataDir && fs.rmSync(dataDir, { recursive: true, force: true });
-    return { db: await openDatabase({ pgliteOnCallingThread: onCallingThread, pgliteNice: nice, dataDir }), engine, drop };
+    return {
+      db: await openDatabase({ pgliteOnCallingThread: onCallingThread, pgliteNice: nice, dataDir }),
+      engine,
+      drop,
+    };
   }
   const scratch = await createScratchDatabase(base, 'toolscope_bench_proxy');
   return {
@@ -163,21 +200,37 @@ const clientAgent = new Agent({ connections: 256, keepAliveTimeout: 60_000 });
 const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function post(url, body, headers = {}) {
-  const res = await clientAgent.request({ origin: url.origin, path: url.pathname, method: 'POST', headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) });
+  const res = await clientAgent.request({
+    origin: url.origin,
+    path: url.pathname,
+    method: 'POST',
+    headers: { ...BASE_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text };
 }
 
 async function openSession(url) {
-  const init = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } } });
+  const init = await post(url, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-client', version: '1.0.0' } },
+  });
   const sid = init.headers['mcp-session-id'];
   const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
   await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
   let id = 1;
   return async () => {
     const n = id++;
-    const res = await post(url, { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'payload', arguments: { n } } }, headers);
-    if (res.status !== 200 || !res.text.includes(`"${n}:x`)) throw new Error(`bad answer ${res.status}: ${res.text.slice(0, 200)}`);
+    const res = await post(
+      url,
+      { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'payload', arguments: { n } } },
+      headers,
+    );
+    if (res.status !== 200 || !res.text.includes(`"${n}:x`))
+      throw new Error(`bad answer ${res.status}: ${res.text.slice(0, 200)}`);
   };
 }
 
@@ -191,19 +244,25 @@ function percentiles(latencies) {
 async function measure(url, clients, totalCalls) {
   const sessions = await Promise.all(Array.from({ length: clients }, () => openSession(url)));
   // Warm-up: JIT, pools, the proxy's upstream cache.
-  await Promise.all(sessions.map(async (call) => { for (let i = 0; i < 20; i++) await call(); }));
+  await Promise.all(
+    sessions.map(async (call) => {
+      for (let i = 0; i < 20; i++) await call();
+    }),
+  );
   const latencies = new Float64Array(totalCalls);
   let next = 0;
   const started = performance.now();
-  await Promise.all(sessions.map(async (call) => {
-    for (;;) {
-      const i = next++;
-      if (i >= totalCalls) return;
-      const t0 = performance.now();
-      await call();
-      latencies[i] = performance.now() - t0;
-    }
-  }));
+  await Promise.all(
+    sessions.map(async (call) => {
+      for (;;) {
+        const i = next++;
+        if (i >= totalCalls) return;
+        const t0 = performance.now();
+        await call();
+        latencies[i] = performance.now() - t0;
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   return { ...percentiles(latencies), rps: totalCalls / seconds, calls: totalCalls + clients * 20 };
 }
@@ -238,19 +297,35 @@ async function startToolscope(upstreamUrl) {
   const db = database.db;
   await migrate(db);
   // The recording journal is on, as the server runs it, in a folder of this run (BENCH_JOURNAL=off: without).
-  const journalDir = process.env.BENCH_JOURNAL === 'off' ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-journal-'));
+  const journalDir =
+    process.env.BENCH_JOURNAL === 'off'
+      ? undefined
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-journal-'));
   if (journalDir) process.once('exit', () => fs.rmSync(journalDir, { recursive: true, force: true }));
-  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent', ...(process.env.TOOLSCOPE_RECORDER_FLUSH_MS ? { TOOLSCOPE_RECORDER_FLUSH_MS: process.env.TOOLSCOPE_RECORDER_FLUSH_MS } : {}) }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, journalDir });
+  const config = loadConfig(
+    {
+      TOOLSCOPE_LOG_LEVEL: 'silent',
+      ...(process.env.TOOLSCOPE_RECORDER_FLUSH_MS
+        ? { TOOLSCOPE_RECORDER_FLUSH_MS: process.env.TOOLSCOPE_RECORDER_FLUSH_MS }
+        : {}),
+    },
+    { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, journalDir },
+  );
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
-  const [user] = await db.query("insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id");
+  const [user] = await db.query(
+    "insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id",
+  );
   // Enterprise: no monthly agent-call quota (the starter plan's 1,000 calls would end the bench).
   await db.query("insert into subscriptions (user_id, plan) values ($1, 'enterprise')", [user.id]);
   const [ws] = await db.query("insert into workspaces (name, owner_id) values ('Bench', $1) returning id", [user.id]);
   const register = async (key) => {
-    const [server] = await db.query("insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id", [ws.id, key, upstreamUrl, key]);
+    const [server] = await db.query(
+      'insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id',
+      [ws.id, key, upstreamUrl, key],
+    );
     return { serverId: server.id, url: new URL(`/mcp/${key}`, base) };
   };
   return { app, db, database, register };
@@ -267,7 +342,9 @@ function threadTicks() {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out[`${comm}#${tid}`] = Number(fields[11]) + Number(fields[12]);
-    } catch {}
+    } catch {
+      // The thread ended between the listing and the read: it has nothing more to count.
+    }
   }
   return out;
 }
@@ -292,7 +369,10 @@ async function toolscopeChild() {
     } else if (message.type === 'count') {
       recorder.setEnabled(true);
       await recorder.flush();
-      const [{ stored }] = await toolscope.db.query('select count(*)::int as stored from tool_calls where server_id = $1', [recorded.serverId]);
+      const [{ stored }] = await toolscope.db.query(
+        'select count(*)::int as stored from tool_calls where server_id = $1',
+        [recorded.serverId],
+      );
       process.send({ type: 'count', stored, stats: recorder.stats(), engine: toolscope.database.engine });
     } else if (message.type === 'exit') {
       await toolscope.app.close();
@@ -303,13 +383,20 @@ async function toolscopeChild() {
   });
   // The bench died without saying 'exit': drop the scratch database anyway.
   process.once('disconnect', () => {
-    toolscope.app.close().then(() => toolscope.db.close()).then(() => toolscope.database.drop()).finally(() => process.exit(1));
+    toolscope.app
+      .close()
+      .then(() => toolscope.db.close())
+      .then(() => toolscope.database.drop())
+      .finally(() => process.exit(1));
   });
   process.send({ type: 'ready', recordedUrl: recorded.url.toString(), plainUrl: plain.url.toString() });
 }
 
 function spawnToolscope(upstreamUrl) {
-  return forkChild(fileURLToPath(import.meta.url), ['--toolscope'], { env: { BENCH_UPSTREAM_URL: upstreamUrl }, extraNodeArgs: toolscopeNodeArgs() });
+  return forkChild(fileURLToPath(import.meta.url), ['--toolscope'], {
+    env: { BENCH_UPSTREAM_URL: upstreamUrl },
+    extraNodeArgs: toolscopeNodeArgs(),
+  });
 }
 
 const median = (values) => {
@@ -348,7 +435,10 @@ async function main() {
     const calls = proxiedCalls(result);
     const cpuPerCall = (after.usage.user - before.usage.user + after.usage.system - before.usage.system) / calls;
     if (process.env.BENCH_THREADS === '1') {
-      const rows = Object.entries(after.threads).map(([k, v]) => [k, ((v - (before.threads[k] ?? 0)) * 10_000) / calls]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+      const rows = Object.entries(after.threads)
+        .map(([k, v]) => [k, ((v - (before.threads[k] ?? 0)) * 10_000) / calls])
+        .filter(([, v]) => v > 0)
+        .sort((a, b) => b[1] - a[1]);
       console.log(title, rows.map(([k, v]) => `${k}=${v.toFixed(0)}µs`).join(' '));
     }
     let drained;
@@ -366,10 +456,16 @@ async function main() {
   // nothing else: whether what Toolscope adds over the bare proxy comes from recording or not.
   if (process.env.BENCH_INTERLEAVE === '1') {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, recording, url] of [['no record', false, plain], ['recording', true, recorded], ['bare Node proxy', null, bare]]) {
+      for (const [name, recording, url] of [
+        ['no record', false, plain],
+        ['recording', true, recorded],
+        ['bare Node proxy', null, bare],
+      ]) {
         if (recording !== null) await setRecording(recording);
         const [viaDirect, viaProxy] = await measureInterleaved(direct, url, SINGLE_CALLS);
-        console.log(`round ${round + 1}, ${name.padEnd(15)} interleaved with direct: direct p50 ${fmt(viaDirect.p50)}, proxied p50 ${fmt(viaProxy.p50)}, added ${fmt(viaProxy.p50 - viaDirect.p50)}`);
+        console.log(
+          `round ${round + 1}, ${name.padEnd(15)} interleaved with direct: direct p50 ${fmt(viaDirect.p50)}, proxied p50 ${fmt(viaProxy.p50)}, added ${fmt(viaProxy.p50 - viaDirect.p50)}`,
+        );
       }
     }
     await toolscope.exit();
@@ -381,15 +477,30 @@ async function main() {
 
   if (process.env.BENCH_ONLY) {
     const recording = process.env.BENCH_ONLY === 'recording';
-    const phase = await proxyPhase(process.env.BENCH_ONLY, recording, (r) => r.calls, () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS));
-    console.log(`${process.env.BENCH_ONLY}, ${CONCURRENCY} clients: p50 ${fmt(phase.result.p50)}, ${phase.result.rps.toFixed(0)} calls/s, proxy process CPU ${phase.cpuPerCall.toFixed(0)} µs per call`);
+    const phase = await proxyPhase(
+      process.env.BENCH_ONLY,
+      recording,
+      (r) => r.calls,
+      () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS),
+    );
+    console.log(
+      `${process.env.BENCH_ONLY}, ${CONCURRENCY} clients: p50 ${fmt(phase.result.p50)}, ${phase.result.rps.toFixed(0)} calls/s, proxy process CPU ${phase.cpuPerCall.toFixed(0)} µs per call`,
+    );
     await toolscope.exit();
     await bareProxy.close();
     await upstream.close();
     await clientAgent.close();
     return;
   }
-  const rounds = { recVsPlain: [], recVsDirect: [], bareVsDirect: [], recVsBare: [], addedP50: [], addedP99: [], bareAddedP50: [] };
+  const rounds = {
+    recVsPlain: [],
+    recVsDirect: [],
+    bareVsDirect: [],
+    recVsBare: [],
+    addedP50: [],
+    addedP99: [],
+    bareAddedP50: [],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     // Throughput at 16 clients: direct and the bare Node proxy, then the two proxy modes back to
     // back, their order swapped every round so that neither always runs first. Each round gives its
@@ -399,13 +510,26 @@ async function main() {
     keep('direct', many, direct32);
     const bareCpuBefore = processCpuMicros(bareProxy.pid);
     const bare32 = await measure(bare, CONCURRENCY, CONCURRENT_CALLS);
-    keep('bare Node proxy', many, { ...bare32, cpuPerCall: (processCpuMicros(bareProxy.pid) - bareCpuBefore) / bare32.calls });
+    keep('bare Node proxy', many, {
+      ...bare32,
+      cpuPerCall: (processCpuMicros(bareProxy.pid) - bareCpuBefore) / bare32.calls,
+    });
     rounds.bareVsDirect.push(bare32.rps / direct32.rps);
     const byRecording = {};
     for (const recording of round % 2 === 0 ? [false, true] : [true, false]) {
       const name = recording ? 'proxy, recording' : 'proxy, no record';
-      const phase = await proxyPhase(`${name} ${many}`, recording, (r) => r.calls, () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS));
-      keep(name, many, { ...phase.result, cpuPerCall: phase.cpuPerCall, backlog: phase.backlog, drainMs: phase.drainMs });
+      const phase = await proxyPhase(
+        `${name} ${many}`,
+        recording,
+        (r) => r.calls,
+        () => measure(recording ? recorded : plain, CONCURRENCY, CONCURRENT_CALLS),
+      );
+      keep(name, many, {
+        ...phase.result,
+        cpuPerCall: phase.cpuPerCall,
+        backlog: phase.backlog,
+        drainMs: phase.drainMs,
+      });
       byRecording[recording] = phase.result;
     }
     rounds.recVsPlain.push(byRecording[true].rps / byRecording[false].rps);
@@ -414,32 +538,74 @@ async function main() {
 
     // Latency at 1 client: the proxy without recording on its own (recording is switched per
     // process), then direct calls and calls through the recording proxy interleaved call by call.
-    const plain1 = await proxyPhase(`proxy, no record ${one}`, false, (r) => r.calls, () => measure(plain, 1, SINGLE_CALLS));
+    const plain1 = await proxyPhase(
+      `proxy, no record ${one}`,
+      false,
+      (r) => r.calls,
+      () => measure(plain, 1, SINGLE_CALLS),
+    );
     keep('proxy, no record', one, { ...plain1.result, cpuPerCall: plain1.cpuPerCall });
     // Alone, too, for the record: this p99 is what a round's stalls decide (see measureInterleaved).
-    const alone1 = await proxyPhase(`proxy, recording ${one} (alone)`, true, (r) => r.calls, () => measure(recorded, 1, SINGLE_CALLS));
+    const alone1 = await proxyPhase(
+      `proxy, recording ${one} (alone)`,
+      true,
+      (r) => r.calls,
+      () => measure(recorded, 1, SINGLE_CALLS),
+    );
     keep('proxy, recording (alone)', one, { ...alone1.result, cpuPerCall: alone1.cpuPerCall });
-    const pair = await proxyPhase(`proxy, recording ${one} (interleaved with direct)`, true, ([, r]) => r.calls, () => measureInterleaved(direct, recorded, SINGLE_CALLS));
+    const pair = await proxyPhase(
+      `proxy, recording ${one} (interleaved with direct)`,
+      true,
+      ([, r]) => r.calls,
+      () => measureInterleaved(direct, recorded, SINGLE_CALLS),
+    );
     const [direct1, recording1] = pair.result;
     keep('direct', one, direct1);
-    keep('proxy, recording', one, { ...recording1, cpuPerCall: pair.cpuPerCall, backlog: pair.backlog, drainMs: pair.drainMs });
+    keep('proxy, recording', one, {
+      ...recording1,
+      cpuPerCall: pair.cpuPerCall,
+      backlog: pair.backlog,
+      drainMs: pair.drainMs,
+    });
     rounds.addedP50.push(recording1.p50 - direct1.p50);
     rounds.addedP99.push(recording1.p99 - direct1.p99);
     const bareCpuBefore1 = processCpuMicros(bareProxy.pid);
     const [directB, bare1] = await measureInterleaved(direct, bare, SINGLE_CALLS);
-    keep('bare Node proxy', one, { ...bare1, cpuPerCall: (processCpuMicros(bareProxy.pid) - bareCpuBefore1) / bare1.calls });
+    keep('bare Node proxy', one, {
+      ...bare1,
+      cpuPerCall: (processCpuMicros(bareProxy.pid) - bareCpuBefore1) / bare1.calls,
+    });
     rounds.bareAddedP50.push(bare1.p50 - directB.p50);
   }
   const { stored, stats, engine } = await toolscope.ask({ type: 'count' }, 'count');
 
-  console.log(`MCP proxy bench: tools/call, ~1 KB result, database ${engine}, ${ROUNDS} rounds (medians shown), node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('mode                      | clients    | p50        | p90        | p99        | calls/s | proxy process CPU/call');
-  for (const [name, label] of [['direct', one], ['direct', many], ['bare Node proxy', one], ['bare Node proxy', many], ['proxy, no record', one], ['proxy, no record', many], ['proxy, recording', one], ['proxy, recording (alone)', one], ['proxy, recording', many]]) {
+  console.log(
+    `MCP proxy bench: tools/call, ~1 KB result, database ${engine}, ${ROUNDS} rounds (medians shown), node ${process.version}, ${os.cpus().length} cpus, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    'mode                      | clients    | p50        | p90        | p99        | calls/s | proxy process CPU/call',
+  );
+  for (const [name, label] of [
+    ['direct', one],
+    ['direct', many],
+    ['bare Node proxy', one],
+    ['bare Node proxy', many],
+    ['proxy, no record', one],
+    ['proxy, no record', many],
+    ['proxy, recording', one],
+    ['proxy, recording (alone)', one],
+    ['proxy, recording', many],
+  ]) {
     const results = cells[`${name}|${label}`];
     const m = (field) => median(results.map((r) => r[field]));
     const calls = label === one ? '-' : m('rps').toFixed(0);
     const cpu = name === 'direct' ? '-' : `${m('cpuPerCall').toFixed(0)} µs`;
-    console.log(`${name.padEnd(25)} | ${label.padEnd(10)} | ${fmt(m('p50')).padEnd(10)} | ${fmt(m('p90')).padEnd(10)} | ${fmt(m('p99')).padEnd(10)} | ${calls.padEnd(7)} | ${cpu}`);
+    console.log(
+      `${name.padEnd(25)} | ${label.padEnd(10)} | ${fmt(m('p50')).padEnd(10)} | ${fmt(m('p90')).padEnd(10)} | ${fmt(m('p99')).padEnd(10)} | ${calls.padEnd(7)} | ${cpu}`,
+    );
   }
   const list = (values, digits = 2) => values.map((v) => v.toFixed(digits)).join(' / ');
   const addedP99 = median(rounds.addedP99);
@@ -450,17 +616,31 @@ async function main() {
   // clients, recording / no recording >= 0.95x. The bare proxy's figures say how much of the gap any
   // second hop on Node's HTTP stack costs on this machine.
   const addedP50 = median(rounds.addedP50);
-  console.log(`added latency at 1 client (recording proxy - direct, interleaved call by call): p50 ${fmt(addedP50)} (rounds: ${list(rounds.addedP50, 3)} ms), p99 ${fmt(addedP99)} (rounds: ${list(rounds.addedP99)} ms)  [target p50 <= 0.3 ms: ${addedP50 <= 0.3 ? 'met' : 'MISSED'}]`);
-  console.log(`  the bare Node proxy adds p50 ${fmt(median(rounds.bareAddedP50))} (rounds: ${list(rounds.bareAddedP50, 3)} ms)`);
-  console.log(`throughput at ${CONCURRENCY} clients: recording / no recording = ${recVsPlain.toFixed(2)}x (median; rounds: ${list(rounds.recVsPlain)})  [target >= 0.95x: ${recVsPlain >= 0.95 ? 'met' : 'MISSED'}]`);
-  console.log(`throughput at ${CONCURRENCY} clients: proxy (recording) / direct = ${proxyVsDirect.toFixed(2)}x (median; rounds: ${list(rounds.recVsDirect)})  [target >= 0.85x: ${proxyVsDirect >= 0.85 ? 'met' : 'MISSED'}]`);
-  console.log(`throughput at ${CONCURRENCY} clients: bare Node proxy / direct = ${median(rounds.bareVsDirect).toFixed(2)}x, proxy (recording) / bare Node proxy = ${median(rounds.recVsBare).toFixed(2)}x (medians; rounds: ${list(rounds.bareVsDirect)} · ${list(rounds.recVsBare)})`);
+  console.log(
+    `added latency at 1 client (recording proxy - direct, interleaved call by call): p50 ${fmt(addedP50)} (rounds: ${list(rounds.addedP50, 3)} ms), p99 ${fmt(addedP99)} (rounds: ${list(rounds.addedP99)} ms)  [target p50 <= 0.3 ms: ${addedP50 <= 0.3 ? 'met' : 'MISSED'}]`,
+  );
+  console.log(
+    `  the bare Node proxy adds p50 ${fmt(median(rounds.bareAddedP50))} (rounds: ${list(rounds.bareAddedP50, 3)} ms)`,
+  );
+  console.log(
+    `throughput at ${CONCURRENCY} clients: recording / no recording = ${recVsPlain.toFixed(2)}x (median; rounds: ${list(rounds.recVsPlain)})  [target >= 0.95x: ${recVsPlain >= 0.95 ? 'met' : 'MISSED'}]`,
+  );
+  console.log(
+    `throughput at ${CONCURRENCY} clients: proxy (recording) / direct = ${proxyVsDirect.toFixed(2)}x (median; rounds: ${list(rounds.recVsDirect)})  [target >= 0.85x: ${proxyVsDirect >= 0.85 ? 'met' : 'MISSED'}]`,
+  );
+  console.log(
+    `throughput at ${CONCURRENCY} clients: bare Node proxy / direct = ${median(rounds.bareVsDirect).toFixed(2)}x, proxy (recording) / bare Node proxy = ${median(rounds.recVsBare).toFixed(2)}x (medians; rounds: ${list(rounds.bareVsDirect)} · ${list(rounds.recVsBare)})`,
+  );
   for (const label of [one, many]) {
     const results = cells[`proxy, recording|${label}`];
     const worst = results.reduce((a, b) => (b.backlog > a.backlog ? b : a));
-    console.log(`recorder backlog when the load stopped (${label}): at most ${worst.backlog} rows, written ${worst.drainMs.toFixed(0)} ms later`);
+    console.log(
+      `recorder backlog when the load stopped (${label}): at most ${worst.backlog} rows, written ${worst.drainMs.toFixed(0)} ms later`,
+    );
   }
-  console.log(`recorded calls: sent ${sentThroughRecording}, stored ${stored}, dropped by the queue ${stats.dropped.toolCalls}, lost on write errors ${stats.lostOnWriteError}`);
+  console.log(
+    `recorded calls: sent ${sentThroughRecording}, stored ${stored}, dropped by the queue ${stats.dropped.toolCalls}, lost on write errors ${stats.lostOnWriteError}`,
+  );
   console.log(`recorded calls lost: ${lost}`);
 
   await toolscope.exit();

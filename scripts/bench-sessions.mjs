@@ -16,6 +16,7 @@ const { migrate } = require('../src/server/db/migrate.ts');
 const { buildApp } = require('../src/server/app.ts');
 const { loadConfig, generateSecret } = require('../src/server/config.ts');
 const { signAccessToken } = require('../src/server/auth/accessToken.ts');
+const { issueRefreshToken } = require('../src/server/auth/refreshTokens.ts');
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -40,19 +41,23 @@ async function openScratchDatabase() {
 async function seed(db) {
   const userId = randomUUID();
   const workspaceId = randomUUID();
-  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`, [userId, `${userId}@bench.test`]);
+  await db.query(
+    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`,
+    [userId, `${userId}@bench.test`],
+  );
   await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
+    workspaceId,
+    userId,
+  ]);
   const serverIds = [];
   for (let i = 0; i < SERVERS; i += 1) {
     const id = randomUUID();
     serverIds.push(id);
-    await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`, [
-      id,
-      workspaceId,
-      `server-${i}`,
-      randomBytes(16).toString('hex'),
-    ]);
+    await db.query(
+      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`,
+      [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')],
+    );
   }
   const clients = ['claude-code', 'cursor', 'windsurf', 'inspector', 'custom-agent'];
   await db.query(
@@ -65,8 +70,28 @@ async function seed(db) {
      from generate_series(1, $4::int) g`,
     [workspaceId, serverIds, clients, SESSIONS],
   );
-  const tools = ['read_file', 'write_file', 'search_docs', 'run_query', 'fetch_url', 'list_directory', 'create_issue', 'send_email'];
-  const words = ['invoice', 'quarterly', 'revenue', 'kubernetes', 'deployment', 'customer', 'report', 'migration', 'latency', 'budget'];
+  const tools = [
+    'read_file',
+    'write_file',
+    'search_docs',
+    'run_query',
+    'fetch_url',
+    'list_directory',
+    'create_issue',
+    'send_email',
+  ];
+  const words = [
+    'invoice',
+    'quarterly',
+    'revenue',
+    'kubernetes',
+    'deployment',
+    'customer',
+    'report',
+    'migration',
+    'latency',
+    'budget',
+  ];
   // Calls as the recorder stores them since migration 007: the exact request and response text in
   // the call's row (arguments and result are read out of it, and search indexes the arguments).
   await db.query(
@@ -104,7 +129,10 @@ async function time(fn) {
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length * 0.5)], p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))] };
+  return {
+    p50: samples[Math.floor(samples.length * 0.5)],
+    p95: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))],
+  };
 }
 
 const fmt = (ms) => ms.toFixed(2).padStart(9);
@@ -119,13 +147,16 @@ async function main() {
     const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined });
     const app = await buildApp({ config, db });
     await app.ready();
-    const token = signAccessToken(userId, config.secret);
+    // Every access token belongs to a sign-in that must hold (auth/guards.ts): start one.
+    const token = signAccessToken(userId, config.secret, (await issueRefreshToken(db, userId)).familyId);
     const base = `/api/v1/workspaces/${workspaceId}`;
-    const call = (url, auth = true) => async () => {
-      const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
-      if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
-      return String(res.headers['content-type']).startsWith('application/json') ? res.json() : res.body;
-    };
+    const call =
+      (url, auth = true) =>
+      async () => {
+        const res = await app.inject({ method: 'GET', url, headers: auth ? { authorization: `Bearer ${token}` } : {} });
+        if (res.statusCode !== 200) throw new Error(`${url} → ${res.statusCode} ${res.body}`);
+        return String(res.headers['content-type']).startsWith('application/json') ? res.json() : res.body;
+      };
 
     const totals = await call(`${base}/sessions?limit=1`)();
     const scenarios = [
@@ -135,7 +166,10 @@ async function main() {
       ['filter: server', `${base}/sessions?limit=50&serverId=${serverIds[2]}`],
       ['filter: status=active', `${base}/sessions?limit=50&status=active`],
       ['filter: client prefix', `${base}/sessions?limit=50&client=wind`],
-      ['filter: last 24 h', `${base}/sessions?limit=50&from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`],
+      [
+        'filter: last 24 h',
+        `${base}/sessions?limit=50&from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`,
+      ],
       ['search: common word', `${base}/sessions?limit=50&q=revenue`],
       ['search: tool name', `${base}/sessions?limit=50&q=read_file`],
       ['search: rare word', `${base}/sessions?limit=50&q=zebracorn`],
@@ -150,11 +184,15 @@ async function main() {
 
     const selectOne = await time(() => db.query('select 1'));
     const configRoute = await time(call('/api/v1/config', false));
-    console.log(`sessions bench — ${engine}, ${totals.total.toLocaleString('en')} sessions, ${(totals.total * CALLS_PER_SESSION).toLocaleString('en')} tool calls (seeded in ${(seedMs / 1000).toFixed(1)} s), ${RUNS} runs each`);
+    console.log(
+      `sessions bench — ${engine}, ${totals.total.toLocaleString('en')} sessions, ${(totals.total * CALLS_PER_SESSION).toLocaleString('en')} tool calls (seeded in ${(seedMs / 1000).toFixed(1)} s), ${RUNS} runs each`,
+    );
     console.log(`baseline  select 1:        p50 ${fmt(selectOne.p50)} ms  p95 ${fmt(selectOne.p95)} ms`);
     console.log(`baseline  GET /config:     p50 ${fmt(configRoute.p50)} ms  p95 ${fmt(configRoute.p95)} ms`);
     console.log('');
-    console.log(`${'GET …/sessions'.padEnd(32)} ${'p50 ms'.padStart(9)} ${'p95 ms'.padStart(9)}  ${'rows'.padStart(6)} ${'total'.padStart(7)}  ×select1  ×config`);
+    console.log(
+      `${'GET …/sessions'.padEnd(32)} ${'p50 ms'.padStart(9)} ${'p95 ms'.padStart(9)}  ${'rows'.padStart(6)} ${'total'.padStart(7)}  ×select1  ×config`,
+    );
     for (const [name, url] of scenarios) {
       const body = await call(url)();
       const timing = await time(call(url));

@@ -37,9 +37,15 @@ async function upstreamChild() {
     let transport = sid ? transports.get(sid) : undefined;
     if (!transport) {
       if (sid) return res.writeHead(404).end();
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport), onsessionclosed: (id) => transports.delete(id) });
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => transports.set(id, transport),
+        onsessionclosed: (id) => transports.delete(id),
+      });
       const mcp = new McpServer({ name: 'bench-streams-upstream', version: '1.0.0' });
-      mcp.registerTool('echo', { description: 'Echoes', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+      mcp.registerTool('echo', { description: 'Echoes', inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: 'text', text }],
+      }));
       await mcp.connect(transport);
     }
     await transport.handleRequest(req, res, body);
@@ -66,20 +72,33 @@ async function toolscopeChild() {
   const inFlight = SESSIONS * CALLS;
   const config = loadConfig(
     { TOOLSCOPE_LOG_LEVEL: 'silent' },
-    { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, callsInFlightPerServer: inFlight, callsInFlightPerWorkspace: inFlight },
+    {
+      secret: generateSecret(),
+      clientDir: undefined,
+      healthIntervalMs: 3_600_000,
+      callsInFlightPerServer: inFlight,
+      callsInFlightPerWorkspace: inFlight,
+    },
   );
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const [user] = await db.query("insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id");
+  const [user] = await db.query(
+    "insert into users (email, password_hash, first_name, last_name) values ('bench@example.com', 'x', 'B', 'B') returning id",
+  );
   await db.query("insert into subscriptions (user_id, plan) values ($1, 'enterprise')", [user.id]);
   const [ws] = await db.query("insert into workspaces (name, owner_id) values ('Bench', $1) returning id", [user.id]);
   const key = 'bench-streams-key-000000000000000';
-  const [server] = await db.query('insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id', [ws.id, 'bench', process.env.BENCH_UPSTREAM_URL, key]);
+  const [server] = await db.query(
+    'insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id',
+    [ws.id, 'bench', process.env.BENCH_UPSTREAM_URL, key],
+  );
   process.on('message', async (message) => {
     if (message.type === 'count') {
       await app.recorder.flush();
-      const [{ stored }] = await db.query('select count(*)::int as stored from tool_calls where server_id = $1', [server.id]);
+      const [{ stored }] = await db.query('select count(*)::int as stored from tool_calls where server_id = $1', [
+        server.id,
+      ]);
       process.send({ type: 'count', stored });
     }
     if (message.type === 'exit') {
@@ -92,20 +111,37 @@ async function toolscopeChild() {
 }
 
 function child(role, env = {}) {
-  const proc = fork(fileURLToPath(import.meta.url), [role], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (type) => new Promise((resolve, reject) => {
-    const onMessage = (m) => {
-      if (m.type !== type) return;
-      proc.off('message', onMessage);
-      resolve(m);
-    };
-    proc.on('message', onMessage);
-    proc.once('exit', (code) => reject(new Error(`${role} exited (${code})`)));
+  const proc = fork(fileURLToPath(import.meta.url), [role], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return { ready: next('ready'), ask: (type) => { const answer = next(type); proc.send({ type }); return answer; }, exit: () => new Promise((r) => { proc.once('exit', r); proc.send({ type: 'exit' }); }) };
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (m) => {
+        if (m.type !== type) return;
+        proc.off('message', onMessage);
+        resolve(m);
+      };
+      proc.on('message', onMessage);
+      proc.once('exit', (code) => reject(new Error(`${role} exited (${code})`)));
+    });
+  return {
+    ready: next('ready'),
+    ask: (type) => {
+      const answer = next(type);
+      proc.send({ type });
+      return answer;
+    },
+    exit: () =>
+      new Promise((r) => {
+        proc.once('exit', r);
+        proc.send({ type: 'exit' });
+      }),
+  };
 }
 
-const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 async function phase(name, url, upstream) {
   const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -114,16 +150,18 @@ async function phase(name, url, upstream) {
   let connectFailures = 0;
   const started = performance.now();
   for (let i = 0; i < SESSIONS; i += CONNECT_BATCH) {
-    const batch = await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, SESSIONS - i) }, async (_, k) => {
-      const client = new Client({ name: `bench-${i + k}`, version: '1' });
-      try {
-        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-        return client;
-      } catch {
-        connectFailures++;
-        return null;
-      }
-    }));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(CONNECT_BATCH, SESSIONS - i) }, async (_, k) => {
+        const client = new Client({ name: `bench-${i + k}`, version: '1' });
+        try {
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          return client;
+        } catch {
+          connectFailures++;
+          return null;
+        }
+      }),
+    );
     clients.push(...batch.filter(Boolean));
   }
   // Streams open once each client's GET has reached the upstream (bounded wait).
@@ -138,21 +176,42 @@ async function phase(name, url, upstream) {
   const latencies = [];
   let answered = 0;
   const total = SESSIONS * CALLS;
-  await Promise.all(clients.flatMap((client, i) => Array.from({ length: CALLS }, async (_, k) => {
-    const t0 = performance.now();
-    try {
-      const result = await client.callTool({ name: 'echo', arguments: { text: `${i}.${k}` } }, undefined, { timeout: CALL_TIMEOUT_MS });
-      if (result.content?.[0]?.text === `${i}.${k}`) {
-        answered++;
-        latencies.push(performance.now() - t0);
-      }
-    } catch {}
-  })));
+  await Promise.all(
+    clients.flatMap((client, i) =>
+      Array.from({ length: CALLS }, async (_, k) => {
+        const t0 = performance.now();
+        try {
+          const result = await client.callTool({ name: 'echo', arguments: { text: `${i}.${k}` } }, undefined, {
+            timeout: CALL_TIMEOUT_MS,
+          });
+          if (result.content?.[0]?.text === `${i}.${k}`) {
+            answered++;
+            latencies.push(performance.now() - t0);
+          }
+        } catch {
+          // Not answered: the count of answered calls says so.
+        }
+      }),
+    ),
+  );
   latencies.sort((a, b) => a - b);
   const openDuringCalls = (await upstream.ask('streams')).open;
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  const result = { name, sessions: SESSIONS, connected: clients.length, connectFailures, streamsOpen: Math.min(open, openDuringCalls), total, answered, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), connectMs };
-  console.log(`${name.padEnd(8)} sessions ${result.connected}/${SESSIONS} (streams open at the upstream: ${result.streamsOpen}), calls answered ${answered}/${total}, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms (connect ${(connectMs / 1000).toFixed(1)} s)`);
+  const result = {
+    name,
+    sessions: SESSIONS,
+    connected: clients.length,
+    connectFailures,
+    streamsOpen: Math.min(open, openDuringCalls),
+    total,
+    answered,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    connectMs,
+  };
+  console.log(
+    `${name.padEnd(8)} sessions ${result.connected}/${SESSIONS} (streams open at the upstream: ${result.streamsOpen}), calls answered ${answered}/${total}, p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms (connect ${(connectMs / 1000).toFixed(1)} s)`,
+  );
   // Let the closed sessions' streams go before the next phase counts.
   const settle = Date.now() + 30_000;
   while (Date.now() < settle && (await upstream.ask('streams')).open > 0) await new Promise((r) => setTimeout(r, 200));
@@ -160,7 +219,9 @@ async function phase(name, url, upstream) {
 }
 
 async function main() {
-  console.log(`${SESSIONS} SDK sessions with open GET streams, ${CALLS} calls each at once, call timeout ${CALL_TIMEOUT_MS} ms`);
+  console.log(
+    `${SESSIONS} SDK sessions with open GET streams, ${CALLS} calls each at once, call timeout ${CALL_TIMEOUT_MS} ms`,
+  );
   const upstream = child('--upstream');
   const { url: upstreamUrl } = await upstream.ready;
   const toolscope = child('--toolscope', { BENCH_UPSTREAM_URL: upstreamUrl });
@@ -168,7 +229,9 @@ async function main() {
   const direct = await phase('direct', upstreamUrl, upstream);
   const proxied = await phase('proxy', proxyUrl, upstream);
   const { stored } = await toolscope.ask('count');
-  console.log(`ratio proxy/direct: calls answered ${(proxied.answered / direct.answered).toFixed(3)}, p95 ${(proxied.p95 / direct.p95).toFixed(2)}x; recorded calls ${stored}/${proxied.answered}`);
+  console.log(
+    `ratio proxy/direct: calls answered ${(proxied.answered / direct.answered).toFixed(3)}, p95 ${(proxied.p95 / direct.p95).toFixed(2)}x; recorded calls ${stored}/${proxied.answered}`,
+  );
   await toolscope.exit();
   await upstream.exit();
   process.exitCode = proxied.answered === proxied.total && direct.answered === direct.total ? 0 : 1;

@@ -21,7 +21,8 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENT_CALLS ?? 3000);
 const CLIENTS = 16;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 // Accepts connections and never answers: the worst collector (a hung one), worse than a refused port.
 const held = [];
@@ -39,7 +40,12 @@ await t.database.db.query(
 );
 const ws = t.account.workspaceId;
 const api = (method, url, payload) => t.app.inject({ method, url, headers: bearer(t.account.accessToken), payload });
-const created = await api('POST', `/api/v1/workspaces/${ws}/telemetry/exporters`, { name: 'black hole', endpoint: blackHoleUrl, protocol: 'http/protobuf', enabled: false });
+const created = await api('POST', `/api/v1/workspaces/${ws}/telemetry/exporters`, {
+  name: 'black hole',
+  endpoint: blackHoleUrl,
+  protocol: 'http/protobuf',
+  enabled: false,
+});
 if (created.statusCode !== 201) throw new Error(`exporter: ${created.statusCode} ${created.body}`);
 const exporterId = created.json().id;
 const setExporter = async (enabled) => {
@@ -53,8 +59,17 @@ async function call() {
   const started = performance.now();
   const res = await fetch(proxyUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'bench' } } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'bench' } },
+    }),
   });
   await res.text();
   if (res.status !== 200) throw new Error(`proxy answered ${res.status}`);
@@ -66,9 +81,11 @@ async function phase() {
   for (let i = 0; i < SINGLE; i++) latencies.push(await call());
   let left = CONCURRENT;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (left-- > 0) await call();
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (left-- > 0) await call();
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), throughput: CONCURRENT / seconds };
 }
@@ -95,11 +112,19 @@ const p99Ratio = median(rows.map((r) => r.on.p99 / r.off.p99));
 const throughputRatio = median(rows.map((r) => r.on.throughput / r.off.throughput));
 console.log('\n| (median of rounds) | exporter off | exporter → black hole | ratio |');
 console.log('|---|---|---|---|');
-console.log(`| p50 at 1 client | ${median(rows.map((r) => r.off.p50)).toFixed(2)} ms | ${median(rows.map((r) => r.on.p50)).toFixed(2)} ms | ${latencyRatio.toFixed(2)}× |`);
-console.log(`| p99 at 1 client | ${median(rows.map((r) => r.off.p99)).toFixed(2)} ms | ${median(rows.map((r) => r.on.p99)).toFixed(2)} ms | ${p99Ratio.toFixed(2)}× |`);
-console.log(`| throughput at ${CLIENTS} clients | ${median(rows.map((r) => r.off.throughput)).toFixed(0)}/s | ${median(rows.map((r) => r.on.throughput)).toFixed(0)}/s | ${throughputRatio.toFixed(2)}× |`);
+console.log(
+  `| p50 at 1 client | ${median(rows.map((r) => r.off.p50)).toFixed(2)} ms | ${median(rows.map((r) => r.on.p50)).toFixed(2)} ms | ${latencyRatio.toFixed(2)}× |`,
+);
+console.log(
+  `| p99 at 1 client | ${median(rows.map((r) => r.off.p99)).toFixed(2)} ms | ${median(rows.map((r) => r.on.p99)).toFixed(2)} ms | ${p99Ratio.toFixed(2)}× |`,
+);
+console.log(
+  `| throughput at ${CLIENTS} clients | ${median(rows.map((r) => r.off.throughput)).toFixed(0)}/s | ${median(rows.map((r) => r.on.throughput)).toFixed(0)}/s | ${throughputRatio.toFixed(2)}× |`,
+);
 console.log(`\nexporter counters: ${JSON.stringify(metrics)}; connections the black hole held: ${held.length}`);
-console.log(`verdict: ${latencyRatio <= 1.1 && throughputRatio >= 0.9 ? 'unchanged within 10%' : 'CHANGED by more than 10%'}`);
+console.log(
+  `verdict: ${latencyRatio <= 1.1 && throughputRatio >= 0.9 ? 'unchanged within 10%' : 'CHANGED by more than 10%'}`,
+);
 
 for (const socket of held) socket.destroy();
 blackHole.close();

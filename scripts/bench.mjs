@@ -21,19 +21,38 @@ const STEPS = [
     },
   },
   { title: 'Sessions list at scale', script: 'scripts/bench-sessions.mjs' },
-  { title: 'Analytics at 10M calls / 90 days, and what tokenizing costs the recorder', script: 'scripts/bench-analytics.mjs' },
+  {
+    title: 'Analytics at 10M calls / 90 days, and what tokenizing costs the recorder',
+    script: 'scripts/bench-analytics.mjs',
+  },
   { title: 'Activity stream at 100 events/s in Chromium', script: 'scripts/bench-activity-stream.mjs' },
   // The MCP proxy bench (proxy engineer): scripts/bench-proxy.mjs.
   { title: 'MCP proxy', script: 'scripts/bench-proxy.mjs' },
   {
     title: 'Platform key check on the proxy path',
     script: 'scripts/bench-platform-key.mjs',
-    before: () => (fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server'])),
+    before: () =>
+      fs.existsSync(path.join(root, 'dist/node/server/proxy/agentAccess.js')) ? 0 : run('npm', ['run', 'build:server']),
+  },
+  {
+    title: "Redaction on the recorder's path: recording with vs without the default rules (issue 35)",
+    script: 'scripts/bench-redaction.mjs',
+    before: () => run('npm', ['run', 'build:server']),
   },
   { title: 'MCP proxy: 1,000 sessions with open streams, proxy vs direct', script: 'scripts/bench-streams.mjs' },
-  { title: "Flood isolation: one workspace's flood vs another's throughput (issue 18)", script: 'scripts/bench-flood.mjs' },
-  { title: 'Deployments: a hosted stdio server through the proxy vs stdio directly', script: 'scripts/bench-deployments.mjs' },
-  { title: 'Telemetry: an unreachable OTLP collector vs none, proxy latency and throughput', script: 'scripts/bench-telemetry.mjs' },
+  {
+    title: "Flood isolation: one workspace's flood vs another's throughput (issue 18)",
+    script: 'scripts/bench-flood.mjs',
+  },
+  {
+    title: 'Deployments: a hosted stdio server through the proxy vs stdio directly',
+    script: 'scripts/bench-deployments.mjs',
+  },
+  { title: "Deployments' sandbox: a call and a start in bubblewrap vs direct", script: 'scripts/bench-sandbox.mjs' },
+  {
+    title: 'Telemetry: an unreachable OTLP collector vs none, proxy latency and throughput',
+    script: 'scripts/bench-telemetry.mjs',
+  },
 ];
 
 function run(command, args) {

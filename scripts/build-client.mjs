@@ -21,10 +21,14 @@ const historyFile = path.join(dist, 'client-builds.json');
 const KEEP_MS = 24 * 60 * 60 * 1000;
 
 fs.rmSync(staging, { recursive: true, force: true });
-const vite = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', staging, '--emptyOutDir'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const vite = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', staging, '--emptyOutDir'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 if (vite.status !== 0) {
   fs.rmSync(staging, { recursive: true, force: true });
   process.exit(vite.status ?? 1);
@@ -33,7 +37,8 @@ if (vite.status !== 0) {
 /** Every file under `dir`, as paths relative to it. */
 function filesUnder(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)));
 }
@@ -80,4 +85,6 @@ for (const file of filesUnder(path.join(target, 'assets')).map((f) => path.join(
 }
 fs.writeFileSync(`${historyFile}.tmp`, JSON.stringify(history, null, 1));
 fs.renameSync(`${historyFile}.tmp`, historyFile);
-console.log(`dist/client: ${built.length} files of this build moved in; assets of ${history.length} build(s) kept${removed ? `, ${removed} older asset(s) removed` : ''}.`);
+console.log(
+  `dist/client: ${built.length} files of this build moved in; assets of ${history.length} build(s) kept${removed ? `, ${removed} older asset(s) removed` : ''}.`,
+);

@@ -15,7 +15,10 @@ const clientDir = path.join(root, 'dist', 'client');
 const manifestPath = path.join(clientDir, '.vite', 'manifest.json');
 const LOGIN_PAGE_SOURCE = 'src/client/features/auth/pages/LoginPage.tsx';
 /** Lazy modules every page requests right after the first render (they render nothing). */
-const AFTER_FIRST_RENDER_SOURCES = ['src/client/features/auth/TokenLifecycle.tsx', 'src/client/components/toast/ToastHost.tsx'];
+const AFTER_FIRST_RENDER_SOURCES = [
+  'src/client/features/auth/TokenLifecycle.tsx',
+  'src/client/components/toast/ToastHost.tsx',
+];
 const DEFAULT_BUDGET_KB = 200;
 
 const args = process.argv.slice(2);
@@ -66,7 +69,9 @@ function measure(keys) {
 
 const initialKeys = staticClosure([entryKey, LOGIN_PAGE_SOURCE]);
 const initial = measure(initialKeys);
-const deferredKeys = [...staticClosure(AFTER_FIRST_RENDER_SOURCES.filter((key) => manifest[key]))].filter((key) => !initialKeys.has(key));
+const deferredKeys = [...staticClosure(AFTER_FIRST_RENDER_SOURCES.filter((key) => manifest[key]))].filter(
+  (key) => !initialKeys.has(key),
+);
 const deferred = measure(deferredKeys);
 // KB = 1000 bytes, as Vite prints them (the stricter reading of "200 KB").
 const kb = (bytes) => (bytes / 1000).toFixed(1);
@@ -75,13 +80,21 @@ const withinBudget = initial.gzipBytes <= budgetKb * 1000;
 if (asJson) {
   console.log(
     JSON.stringify(
-      { route: '/login', budgetKb, withinBudget, initial, afterFirstRender: deferred, totalGzipBytes: initial.gzipBytes + deferred.gzipBytes },
+      {
+        route: '/login',
+        budgetKb,
+        withinBudget,
+        initial,
+        afterFirstRender: deferred,
+        totalGzipBytes: initial.gzipBytes + deferred.gzipBytes,
+      },
       null,
       2,
     ),
   );
 } else {
-  const line = (c) => console.log(`  ${kb(c.gzipBytes).padStart(7)} kB gzip  ${kb(c.rawBytes).padStart(7)} kB raw  ${c.file}`);
+  const line = (c) =>
+    console.log(`  ${kb(c.gzipBytes).padStart(7)} kB gzip  ${kb(c.rawBytes).padStart(7)} kB raw  ${c.file}`);
   console.log('Bundle: initial JavaScript of /login (entry + login chunk + their static imports)');
   initial.chunks.forEach(line);
   console.log(`  ${'-'.repeat(64)}`);
@@ -91,7 +104,9 @@ if (asJson) {
   if (deferred.chunks.length > 0) {
     console.log('Fetched right after the first render, not blocking it (token lifecycle, toast area):');
     deferred.chunks.forEach(line);
-    console.log(`  ${kb(deferred.gzipBytes).padStart(7)} kB gzip  total after first render; everything: ${kb(initial.gzipBytes + deferred.gzipBytes)} kB gzip`);
+    console.log(
+      `  ${kb(deferred.gzipBytes).padStart(7)} kB gzip  total after first render; everything: ${kb(initial.gzipBytes + deferred.gzipBytes)} kB gzip`,
+    );
   }
 }
 process.exitCode = withinBudget ? 0 : 2;

@@ -1,12 +1,12 @@
-// `npm run demo`: builds Toolscope (as `npm start` does), then runs the live demo from the build
+// `npm run demo`: builds Toolscope unless the build is current (as `npm start` does), then runs the live demo from the build
 // (src/demo/runDemo.ts → dist/node/demo/runDemo.js): Toolscope on a fresh data dir, a demo account,
 // two real MCP servers and a scripted agent, until Ctrl-C. Options:
 //   --data-dir DIR   use and keep DIR (also TOOLSCOPE_DEMO_DATA_DIR); default: a fresh temp dir
 //   --port N         Toolscope's port (also PORT; default 4000, or a free one when 4000 is taken; 0 = any free port)
 //   --no-build       run the existing build (the tests do; `npm run build` first)
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { buildUnlessCurrent } from './lib/currentBuild.mjs';
 
 const startedAt = Date.now();
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,16 +16,7 @@ const valueOf = (flag) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 
-if (!args.includes('--no-build')) {
-  process.stdout.write('Building Toolscope (npm run build)… ');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) {
-    console.log('failed:');
-    console.log(build.stdout, build.stderr);
-    process.exit(build.status ?? 1);
-  }
-  console.log(`done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
-}
+if (!args.includes('--no-build') && !buildUnlessCurrent(root)) process.exit(1);
 
 const givenPort = valueOf('--port') ?? process.env.PORT;
 const port = givenPort === undefined ? undefined : Number(givenPort);

@@ -2,8 +2,7 @@
 // Vite's dev server for the SPA on :5173 proxying /api and /mcp to it. Ctrl-C stops all three.
 import { spawn, spawnSync } from 'node:child_process';
 
-const run = (cmd, args, extraEnv = {}) =>
-  spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+const run = (cmd, args, extraEnv = {}) => spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...extraEnv } });
 
 // One full compile first so node --watch has something to start.
 const first = spawnSync('npx', ['tsc', '-p', 'tsconfig.server.json'], { stdio: 'inherit' });

@@ -53,7 +53,11 @@ let batchCounter = 0;
 /** Floods `url` for `ms` (paced to `bytesPerSecond` when given): what was sent and answered. */
 export async function flood({ url, ms, bytesPerSecond }) {
   const target = new URL(url);
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-03-26',
+  };
   const statuses = {};
   let batches = 0;
   let messages = 0;
@@ -65,10 +69,22 @@ export async function flood({ url, ms, bytesPerSecond }) {
   const abandon = new AbortController();
   const hangingOutcomes = {};
   const hanging = Array.from({ length: HANGING }, async (_, i) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: `hang-${i}`, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: `hang-${i}`,
+      method: 'tools/call',
+      params: { name: 'hang', arguments: {} },
+    });
     let outcome;
     try {
-      const res = await agent.request({ origin: target.origin, path: target.pathname, method: 'POST', headers: { ...headers, 'mcp-protocol-version': '2025-06-18' }, body, signal: abandon.signal });
+      const res = await agent.request({
+        origin: target.origin,
+        path: target.pathname,
+        method: 'POST',
+        headers: { ...headers, 'mcp-protocol-version': '2025-06-18' },
+        body,
+        signal: abandon.signal,
+      });
       const text = await res.body.text();
       outcome = `${res.statusCode} ${/"code":(-?\d+)/.exec(text)?.[1] ?? ''}`.trim();
     } catch {
@@ -77,27 +93,35 @@ export async function flood({ url, ms, bytesPerSecond }) {
     hangingOutcomes[outcome] = (hangingOutcomes[outcome] ?? 0) + 1;
   });
 
-  await Promise.all(templates.map(async (template) => {
-    while (performance.now() < deadline) {
-      if (bytesPerSecond) {
-        const due = started + ((bytes + BATCH_BYTES) / bytesPerSecond) * 1000;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, deadline - performance.now())));
-        if (performance.now() >= deadline) break;
+  await Promise.all(
+    templates.map(async (template) => {
+      while (performance.now() < deadline) {
+        if (bytesPerSecond) {
+          const due = started + ((bytes + BATCH_BYTES) / bytesPerSecond) * 1000;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, deadline - performance.now())));
+          if (performance.now() >= deadline) break;
+        }
+        const body = template.next(batchCounter++);
+        bytes += body.length;
+        try {
+          const res = await agent.request({
+            origin: target.origin,
+            path: target.pathname,
+            method: 'POST',
+            headers,
+            body,
+          });
+          await res.body.text();
+          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        } catch (error) {
+          statuses[error.code ?? 'error'] = (statuses[error.code ?? 'error'] ?? 0) + 1;
+        }
+        batches++;
+        messages += template.messages;
       }
-      const body = template.next(batchCounter++);
-      bytes += body.length;
-      try {
-        const res = await agent.request({ origin: target.origin, path: target.pathname, method: 'POST', headers, body });
-        await res.body.text();
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-      } catch (error) {
-        statuses[error.code ?? 'error'] = (statuses[error.code ?? 'error'] ?? 0) + 1;
-      }
-      batches++;
-      messages += template.messages;
-    }
-  }));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   abandon.abort();
   await Promise.all(hanging);

@@ -23,11 +23,21 @@ async function openBenchDatabase() {
   const base = process.env.BENCH_DATABASE_URL;
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-flood-'));
-    return { db: await openDatabase({ dataDir }), engine: 'PGlite on disk, in its worker thread', dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      db: await openDatabase({ dataDir }),
+      engine: 'PGlite on disk, in its worker thread',
+      dataDir,
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
   const scratch = await createScratchDatabase(base, 'toolscope_bench_flood');
-  return { db: await openDatabase({ databaseUrl: scratch.url }), engine: 'PostgreSQL', dataDir: undefined, drop: scratch.drop };
+  return {
+    db: await openDatabase({ databaseUrl: scratch.url }),
+    engine: 'PostgreSQL',
+    dataDir: undefined,
+    drop: scratch.drop,
+  };
 }
 
 export async function startToolscopeForFlood(upstreamOrigin) {
@@ -38,8 +48,14 @@ export async function startToolscopeForFlood(upstreamOrigin) {
   const database = await openBenchDatabase();
   const { db } = database;
   await migrate(db);
-  const journalDir = process.env.BENCH_JOURNAL === 'off' ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-flood-journal-'));
-  const config = loadConfig({ TOOLSCOPE_LOG_LEVEL: 'silent' }, { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, journalDir });
+  const journalDir =
+    process.env.BENCH_JOURNAL === 'off'
+      ? undefined
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-bench-flood-journal-'));
+  const config = loadConfig(
+    { TOOLSCOPE_LOG_LEVEL: 'silent' },
+    { secret: generateSecret(), clientDir: undefined, healthIntervalMs: 3_600_000, journalDir },
+  );
   const app = await buildApp({ config, db });
   await app.ready();
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -47,11 +63,20 @@ export async function startToolscopeForFlood(upstreamOrigin) {
 
   const floodPlan = process.env.BENCH_FLOOD_PLAN ?? 'starter';
   const account = async (name, plan, url) => {
-    const [user] = await db.query("insert into users (email, password_hash, first_name, last_name) values ($1, 'x', $2, 'Bench') returning id", [`${name}@example.com`, name]);
+    const [user] = await db.query(
+      "insert into users (email, password_hash, first_name, last_name) values ($1, 'x', $2, 'Bench') returning id",
+      [`${name}@example.com`, name],
+    );
     await db.query('insert into subscriptions (user_id, plan) values ($1, $2)', [user.id, plan]);
-    const [ws] = await db.query('insert into workspaces (name, owner_id) values ($1, $2) returning id', [name, user.id]);
+    const [ws] = await db.query('insert into workspaces (name, owner_id) values ($1, $2) returning id', [
+      name,
+      user.id,
+    ]);
     const key = `bench-flood-${name}-${'0'.repeat(20)}`;
-    const [server] = await db.query('insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id', [ws.id, name, url, key]);
+    const [server] = await db.query(
+      'insert into servers (workspace_id, name, url, proxy_key) values ($1, $2, $3, $4) returning id',
+      [ws.id, name, url, key],
+    );
     return { workspaceId: ws.id, serverId: server.id, url: `${base}/mcp/${key}` };
   };
   const a = await account('flooder', floodPlan, `${upstreamOrigin}/flood`);

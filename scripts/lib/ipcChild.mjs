@@ -6,7 +6,11 @@ import { fork } from 'node:child_process';
 
 export function forkChild(script, args, { env = {}, extraNodeArgs = [] } = {}) {
   const name = args.join(' ');
-  const proc = fork(script, args, { execArgv: [...process.execArgv, ...extraNodeArgs], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(script, args, {
+    execArgv: [...process.execArgv, ...extraNodeArgs],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = (type) =>
     new Promise((resolve, reject) => {
       const onExit = (code) => reject(new Error(`${name} exited (${code})`));

@@ -5,4 +5,8 @@ import { createRequire } from 'node:module';
 const root = new URL('../..', import.meta.url).pathname;
 // Anchored in scripts/, so a bench requires '../src/…' as it would from its own file.
 export const requireSource = createRequire(new URL('../', import.meta.url));
-requireSource('ts-node').register({ transpileOnly: true, project: `${root}test/tsconfig.json`, compilerOptions: { rootDir: root } });
+requireSource('ts-node').register({
+  transpileOnly: true,
+  project: `${root}test/tsconfig.json`,
+  compilerOptions: { rootDir: root },
+});

@@ -42,7 +42,10 @@ export const ChangePasswordBody = z
       .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
     newPasswordConfirmation: z.string().max(MAX_PASSWORD_LENGTH),
   })
-  .refine((b) => b.newPassword === b.newPasswordConfirmation, { message: 'Passwords do not match', path: ['newPasswordConfirmation'] });
+  .refine((b) => b.newPassword === b.newPasswordConfirmation, {
+    error: 'Passwords do not match',
+    path: ['newPasswordConfirmation'],
+  });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
 export const ChangePasswordResult = z.object({ message: z.string(), signedOutOthers: z.number().int() });
@@ -59,15 +62,27 @@ export const SignInDto = z.object({
 });
 export type SignInDto = z.infer<typeof SignInDto>;
 export const SignInListResult = z.object({ signIns: z.array(SignInDto) });
-export const SignInParams = z.object({ signInId: z.string().uuid('Unknown sign-in') });
+export const SignInParams = z.object({ signInId: z.string().check(z.uuid('Unknown sign-in')) });
 export const RevokeOthersResult = z.object({ revoked: z.number().int() });
 
 export const AccountText = {
   wrongCurrentPassword: 'The current password is not correct',
+  /** An account made by a provider sign-in has no password to give (docs/access.md). */
+  noPasswordYet:
+    'This account signs in with its identity provider and has no password yet: set one with "Forgot password"',
   samePassword: 'The new password must differ from the current one',
   passwordChanged: 'Your password has been changed. Every other sign-in has been signed out.',
   signInNotFound: 'Sign-in not found',
+  wrongPassword: 'The password is not correct',
+  sharedTeamWorkspaces: (names: string[]) =>
+    `Delete your team workspaces that have other members first, or make someone else their owner: ${names.join(', ')}`,
 } as const;
+
+/** DELETE /users/me: the account, its personal workspace and every workspace it alone uses (docs/settings.md "Deleting the account"). */
+export const DeleteAccountBody = z.strictObject({
+  password: z.string({ error: 'Enter your password' }).min(1, { error: 'Enter your password' }).max(1024),
+});
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
 
 // ---- preferences (GET/PUT /users/preferences) ----
 
@@ -88,5 +103,8 @@ export function isKnownTimeZone(name: string): boolean {
   }
 }
 
-export const timeZoneField = z.string().max(64).refine(isKnownTimeZone, 'Unknown time zone (use an IANA name such as Europe/Paris)');
+export const timeZoneField = z
+  .string()
+  .max(64)
+  .refine(isKnownTimeZone, 'Unknown time zone (use an IANA name such as Europe/Paris)');
 export const emailNotificationTypesField = z.array(z.enum(NOTIFICATION_TYPES)).max(NOTIFICATION_TYPES.length);

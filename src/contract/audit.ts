@@ -15,7 +15,24 @@ export const AUDIT_ACTIONS = [
   'auth.locked_out',
   'auth.refresh_token_reused',
   'auth.password_changed',
+  'auth.identity_linked',
+  'key.created',
   'key.revoked',
+  'workspace_key.created',
+  'workspace_key.rotated',
+  'workspace_key.hosts_changed',
+  'workspace_key.deleted',
+  'server.credentials_changed',
+  'integration.created',
+  'integration.updated',
+  'integration.deleted',
+  'exporter.created',
+  'exporter.updated',
+  'exporter.deleted',
+  'deployment.started',
+  'deployment.stopped',
+  'session.deleted',
+  'data.exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -34,7 +51,10 @@ export type AuditEventDto = z.infer<typeof AuditEventDto>;
 export const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional().default(50),
   /** Events strictly older than this ISO time (the previous page's last createdAt). */
-  before: z.string().datetime({ offset: true, message: 'Must be an ISO date-time' }).optional(),
+  before: z
+    .string()
+    .check(z.iso.datetime({ offset: true, error: 'Must be an ISO date-time' }))
+    .optional(),
 });
 export const AuditListResult = z.object({ events: z.array(AuditEventDto) });
 export type AuditListResult = z.infer<typeof AuditListResult>;

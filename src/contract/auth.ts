@@ -3,11 +3,17 @@ import { z } from 'zod';
 // Accounts and tokens (SPEC §3, §7 Auth). Server validates with these; the client infers types.
 // The limits live in constants.ts so screens can show them without loading zod.
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './constants';
-import { ACTIVITY_STREAM_DEFAULTS, DATE_FORMATS, TIME_FORMATS, emailNotificationTypesField, timeZoneField } from './account';
+import {
+  ACTIVITY_STREAM_DEFAULTS,
+  DATE_FORMATS,
+  TIME_FORMATS,
+  emailNotificationTypesField,
+  timeZoneField,
+} from './account';
 import { NOTIFICATION_TYPES } from './notifications';
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 
-const email = z.string().trim().toLowerCase().email('Enter a valid email address').max(254);
+const email = z.string().trim().toLowerCase().check(z.email('Enter a valid email address')).max(254);
 const password = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -23,7 +29,7 @@ export const RegisterBody = z
     lastName: name,
   })
   .refine((b) => b.password === b.passwordConfirmation, {
-    message: 'Passwords do not match',
+    error: 'Passwords do not match',
     path: ['passwordConfirmation'],
   });
 export type RegisterBody = z.infer<typeof RegisterBody>;
@@ -45,10 +51,12 @@ export const OAuthTokenForm = z.object({
 });
 
 export const ForgotPasswordBody = z.object({ email });
+/** Opening the link mailed at sign-up (docs/security.md, "Verified addresses"). */
+export const VerifyEmailBody = z.object({ token: z.string().min(1).max(512) });
 export const ResetPasswordBody = z
   .object({ token: z.string().min(1).max(512), password, passwordConfirmation: z.string().max(MAX_PASSWORD_LENGTH) })
   .refine((b) => b.password === b.passwordConfirmation, {
-    message: 'Passwords do not match',
+    error: 'Passwords do not match',
     path: ['passwordConfirmation'],
   });
 
@@ -60,6 +68,8 @@ export const UserDto = z.object({
   lastName: z.string(),
   fullName: z.string(),
   avatarUrl: z.string().nullable(),
+  /** The address proved by the link mailed at sign-up; invitations need it (docs/security.md). */
+  emailVerified: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
   workspaceCount: z.number().int(),
@@ -74,7 +84,11 @@ export const LoginResult = z.object({
 export type LoginResult = z.infer<typeof LoginResult>;
 
 /** POST /auth/refresh. The server always rotates, so refreshToken is always sent; user too. */
-export const RefreshResult = z.object({ accessToken: z.string(), refreshToken: z.string().optional(), user: UserDto.optional() });
+export const RefreshResult = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string().optional(),
+  user: UserDto.optional(),
+});
 export type RefreshResult = z.infer<typeof RefreshResult>;
 
 export const OAuthTokenResult = z.object({
@@ -120,7 +134,7 @@ export const UpdatePreferencesBody = z
     defaultWorkspaceId: z.string().max(64).nullable().optional(),
   })
   .refine((b) => JSON.stringify(b).length <= MAX_PREFERENCES_BYTES, {
-    message: `Preferences must be at most ${MAX_PREFERENCES_BYTES} bytes`,
+    error: `Preferences must be at most ${MAX_PREFERENCES_BYTES} bytes`,
   });
 export type UpdatePreferencesBody = z.infer<typeof UpdatePreferencesBody>;
 
@@ -132,6 +146,6 @@ export interface AccessTokenClaims {
   iat: number;
   jti: string;
   email?: string;
-  /** The sign-in (refresh-token family) this token was issued to: signing out ends its workspace access and live streams. */
-  sid?: string;
+  /** The sign-in (refresh-token family) this token was issued to: once it ends, the token opens nothing. */
+  sid: string;
 }

@@ -1,6 +1,7 @@
 import type { Flags } from './flags';
 import type { Plan } from './plans';
 import type { DeploymentsSettings } from './deployments';
+import type { SignInProvider } from './signInProviders';
 
 /** GET /api/v1/config (public): what the SPA needs before sign-in. */
 export interface PublicConfig {
@@ -12,4 +13,6 @@ export interface PublicConfig {
   publicUrl: string | null;
   /** Whether this instance runs deployments (TOOLSCOPE_DEPLOYMENTS) and which commands it allows. */
   deployments: DeploymentsSettings;
+  /** Identity providers a user can sign in with (empty: email and password only). */
+  signInProviders: SignInProvider[];
 }

@@ -8,7 +8,15 @@ export type RestartPolicy = (typeof RESTART_POLICIES)[number];
 /** shared: every agent session talks to one process; per-session: a process per agent session. */
 export const SESSION_MODES = ['shared', 'per-session'] as const;
 export type SessionMode = (typeof SESSION_MODES)[number];
-export const DEPLOYMENT_STATUSES = ['pending', 'starting', 'running', 'restarting', 'crashed', 'stopped', 'failed'] as const;
+export const DEPLOYMENT_STATUSES = [
+  'pending',
+  'starting',
+  'running',
+  'restarting',
+  'crashed',
+  'stopped',
+  'failed',
+] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 /** Statuses after which nothing runs and nothing will start on its own. */
 export const FINAL_DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = ['crashed', 'stopped', 'failed'];
@@ -19,12 +27,22 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Set by Toolscope itself for every program. */
 export const RESERVED_ENV_NAMES = ['PATH', 'HOME'] as const;
 
-const NoNul = (max: number) => z.string().max(max).refine((v) => !v.includes('\0'), 'Must not contain NUL characters');
+const NoNul = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((v) => !v.includes('\0'), 'Must not contain NUL characters');
 
 export const DeploymentEnv = z
-  .record(z.string().regex(ENV_NAME, 'Environment names are letters, digits and _ (not starting with a digit)').max(200), NoNul(8192))
+  .record(
+    z.string().regex(ENV_NAME, 'Environment names are letters, digits and _ (not starting with a digit)').max(200),
+    NoNul(8192),
+  )
   .refine((env) => Object.keys(env).length <= 100, 'At most 100 environment variables')
-  .refine((env) => Object.keys(env).every((name) => !(RESERVED_ENV_NAMES as readonly string[]).includes(name)), 'PATH and HOME are set by Toolscope');
+  .refine(
+    (env) => Object.keys(env).every((name) => !(RESERVED_ENV_NAMES as readonly string[]).includes(name)),
+    'PATH and HOME are set by Toolscope',
+  );
 
 export const DeploymentLimits = z.object({
   /** Address-space limit of the program (prlimit --as), MiB. */
@@ -45,7 +63,12 @@ export type DeploymentIsolation = z.infer<typeof DeploymentIsolation>;
 const configFields = {
   name: z.string().trim().min(1, 'Name is required').max(100),
   description: z.string().trim().max(1000),
-  command: z.string().trim().min(1, 'Command is required').max(300).refine((v) => !/[\0\s]/.test(v), 'The command is one program name, without arguments or spaces'),
+  command: z
+    .string()
+    .trim()
+    .min(1, 'Command is required')
+    .max(300)
+    .refine((v) => !/[\0\s]/.test(v), 'The command is one program name, without arguments or spaces'),
   args: z.array(NoNul(4096)).max(100, 'At most 100 arguments'),
   env: DeploymentEnv,
   /** A folder inside the deployment's working folder (relative); empty = the working folder itself. */
@@ -171,7 +194,10 @@ export type DeploymentLogLine = z.infer<typeof DeploymentLogLine>;
 
 export const DeploymentLogsQuery = z.object({
   /** Lines logged after this time (ISO). */
-  since: z.string().datetime({ offset: true, message: 'since must be an ISO date-time' }).optional(),
+  since: z
+    .string()
+    .check(z.iso.datetime({ offset: true, error: 'since must be an ISO date-time' }))
+    .optional(),
   /** Lines before this seq (loading earlier lines). */
   before: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).optional().default(1000),

@@ -29,6 +29,7 @@ export type ApiErrorCode =
   | 'validation_failed'
   | 'unauthorized'
   | 'forbidden'
+  | 'email_unverified'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'

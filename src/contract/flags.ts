@@ -60,10 +60,11 @@ export function parseFlagOverrides(text: string | undefined): Partial<Flags> {
   const out: Partial<Flags> = {};
   if (!text) return out;
   for (const part of text.split(',')) {
-    const [rawName, rawValue] = part.split('=');
-    const name = rawName?.trim();
+    // split() gives at least one part; a bare name (no "=") means on.
+    const [rawName, rawValue = 'true'] = part.split('=');
+    const name = rawName.trim();
     if (!name || !isFlagName(name)) continue;
-    const value = rawValue === undefined ? 'true' : rawValue.trim().toLowerCase();
+    const value = rawValue.trim().toLowerCase();
     out[name] = value === 'true' || value === '1' || value === 'on' || value === 'yes';
   }
   return out;

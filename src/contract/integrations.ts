@@ -31,7 +31,7 @@ export const PagerDutyConfig = z.object({
 });
 export const EmailConfig = z.object({
   to: z
-    .array(z.email({ message: 'Expected an email address' }).max(254))
+    .array(z.email({ error: 'Expected an email address' }).max(254))
     .min(1, 'Name at least one address')
     .max(20, 'At most 20 addresses'),
 });
@@ -41,7 +41,10 @@ export const IntegrationRules = z.object({
   types: z.array(z.enum(NOTIFICATION_TYPES)).max(NOTIFICATION_TYPES.length).default([]),
   minSeverity: z.enum(NOTIFICATION_SEVERITIES).default('warning'),
   /** Only notifications about these servers (by metadata.serverId); absent means all. */
-  serverIds: z.array(z.uuid({ message: 'Expected a server id' })).max(200).optional(),
+  serverIds: z
+    .array(z.uuid({ error: 'Expected a server id' }))
+    .max(200)
+    .optional(),
 });
 export type IntegrationRules = z.infer<typeof IntegrationRules>;
 
@@ -50,14 +53,38 @@ const name = z
   .trim()
   .min(1, 'Required')
   .max(100, 'Must be at most 100 characters')
-  .refine((value) => !/[\u0000-\u001f]/.test(value), 'Must not contain control characters');
+  .refine((value) => !hasControlCharacter(value), 'Must not contain control characters');
 
 /** A create body: the config's shape follows its kind. */
 export const CreateIntegrationBody = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('slack'), name, config: SlackConfig, rules: IntegrationRules.optional(), enabled: z.boolean().optional() }),
-  z.object({ kind: z.literal('webhook'), name, config: WebhookConfig, rules: IntegrationRules.optional(), enabled: z.boolean().optional() }),
-  z.object({ kind: z.literal('pagerduty'), name, config: PagerDutyConfig, rules: IntegrationRules.optional(), enabled: z.boolean().optional() }),
-  z.object({ kind: z.literal('email'), name, config: EmailConfig, rules: IntegrationRules.optional(), enabled: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('slack'),
+    name,
+    config: SlackConfig,
+    rules: IntegrationRules.optional(),
+    enabled: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('webhook'),
+    name,
+    config: WebhookConfig,
+    rules: IntegrationRules.optional(),
+    enabled: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('pagerduty'),
+    name,
+    config: PagerDutyConfig,
+    rules: IntegrationRules.optional(),
+    enabled: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('email'),
+    name,
+    config: EmailConfig,
+    rules: IntegrationRules.optional(),
+    enabled: z.boolean().optional(),
+  }),
 ]);
 export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
 
@@ -99,7 +126,10 @@ export const IntegrationListResult = z.object({ integrations: z.array(Integratio
 /** POST …/{integrationId}/test {config}: the config to try (saved one when absent; masked secrets keep the saved ones). */
 export const TestIntegrationBody = z.object({ config: z.record(z.string(), z.unknown()).optional() }).default({});
 /** POST …/integrations/test: an unsaved integration's kind and config, to try before saving. */
-export const TestUnsavedIntegrationBody = z.object({ kind: z.enum(INTEGRATION_KINDS), config: z.record(z.string(), z.unknown()) });
+export const TestUnsavedIntegrationBody = z.object({
+  kind: z.enum(INTEGRATION_KINDS),
+  config: z.record(z.string(), z.unknown()),
+});
 
 export const DeliveryOutcome = z.object({
   ok: z.boolean(),
@@ -128,7 +158,7 @@ export const IntegrationActivityList = z.object({ activities: z.array(Integratio
 
 export const ActivitiesQuery = z.object({
   limit: z.coerce
-    .number({ message: 'Expected a number' })
+    .number({ error: 'Expected a number' })
     .int('Expected an integer')
     .min(1, 'Must be at least 1')
     .max(ACTIVITIES_MAX_LIMIT, `Must be at most ${ACTIVITIES_MAX_LIMIT}`)
@@ -154,4 +184,10 @@ export interface WebhookEventBody {
       metadata: Record<string, unknown>;
     };
   };
+}
+
+/** Whether the text holds a C0 control character (U+0000–U+001F). */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) if (value.charCodeAt(i) < 0x20) return true;
+  return false;
 }

@@ -28,7 +28,7 @@ export const InvitationPaths = {
 } as const;
 
 export const InviteMemberBody = z.object({
-  email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
+  email: z.string().trim().toLowerCase().check(z.email('Enter a valid email address')).max(254),
   role: z.enum(INVITATION_ROLES).optional().default('member'),
 });
 export type InviteMemberBody = z.input<typeof InviteMemberBody>;
@@ -70,14 +70,20 @@ export const MyInvitationDto = z.object({
 export type MyInvitationDto = z.infer<typeof MyInvitationDto>;
 export const MyInvitationList = z.object({ invitations: z.array(MyInvitationDto) });
 
-export const InvitationParams = z.object({ invitationId: z.string().uuid('Invitation not found') });
-export const WorkspaceInvitationParams = z.object({ workspaceId: z.string().uuid('Unknown workspace'), invitationId: z.string().uuid('Invitation not found') });
+export const InvitationParams = z.object({ invitationId: z.string().check(z.uuid('Invitation not found')) });
+export const WorkspaceInvitationParams = z.object({
+  workspaceId: z.string().check(z.uuid('Unknown workspace')),
+  invitationId: z.string().check(z.uuid('Invitation not found')),
+});
 
 /** Accepting answers with the workspace joined, so a client can switch to it. */
 export const AcceptInvitationResult = z.object({ workspace: WorkspaceDto });
 export type AcceptInvitationResult = z.infer<typeof AcceptInvitationResult>;
 
 /** The answer texts, written once for server and client. */
+/** The 403 code of accepting an invitation before the account's address is verified. */
+export const EMAIL_UNVERIFIED_CODE = 'email_unverified' as const;
+
 export const InvitationText = {
   sent: (email: string) => `Invitation sent to ${email}`,
   notFound: 'Invitation not found',

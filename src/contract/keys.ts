@@ -65,7 +65,7 @@ export type PlatformKeyListResult = z.infer<typeof PlatformKeyListResult>;
 const KeyName = z.string().trim().min(1, 'Name is required').max(100, 'At most 100 characters');
 const ExpiresAt = z
   .string()
-  .datetime({ offset: true, message: 'Must be an ISO date and time' })
+  .check(z.iso.datetime({ offset: true, error: 'Must be an ISO date and time' }))
   .refine((value) => Date.parse(value) > Date.now(), 'Must be in the future')
   .nullable();
 
@@ -105,10 +105,27 @@ export function referencedKeyNames(value: string): string[] {
   return [...value.matchAll(WORKSPACE_KEY_REFERENCE)].map((match) => match[1]);
 }
 
+/**
+ * Where a workspace key may be sent: a host name or address (any port) or `host:port` (that port
+ * only); IPv6 in brackets. Compared with the destination URL's host, lower case.
+ */
+export const KeyHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/,
+    'A host name or address, optionally with :port',
+  )
+  .max(260);
+export const KeyHosts = z.array(KeyHost).max(50, 'At most 50 hosts');
+
 export const WorkspaceKeyDto = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
+  /** The hosts the key may be sent to; a server elsewhere cannot use it. */
+  allowedHosts: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
   lastUsedAt: z.string().nullable(),
@@ -128,6 +145,8 @@ export const CreateWorkspaceKeyBody = z.object({
   name: z.string().trim().regex(WORKSPACE_KEY_NAME, 'Letters, digits and _, not starting with a digit (at most 64)'),
   value: KeyValue,
   description: z.string().trim().max(500, 'At most 500 characters').optional().default(''),
+  /** Set by whoever creates the key; only an owner changes them later (PUT …/keys/{id}/hosts). */
+  allowedHosts: KeyHosts.optional().default([]),
 });
 export type CreateWorkspaceKeyBody = z.input<typeof CreateWorkspaceKeyBody>;
 
@@ -136,5 +155,8 @@ export const UpdateWorkspaceKeyBody = z
   .object({ value: KeyValue.optional(), description: z.string().trim().max(500, 'At most 500 characters').optional() })
   .refine((b) => b.value !== undefined || b.description !== undefined, 'Give a value or a description');
 export type UpdateWorkspaceKeyBody = z.input<typeof UpdateWorkspaceKeyBody>;
+
+export const WorkspaceKeyHostsBody = z.object({ allowedHosts: KeyHosts });
+export type WorkspaceKeyHostsBody = z.input<typeof WorkspaceKeyHostsBody>;
 
 export const PlatformKeyParams = z.object({ workspaceId: z.string(), keyId: z.string() });

@@ -16,6 +16,12 @@ export const LiveMessageTypes = {
   notification: 'notification',
   /** A tool call finished (data: ToolCallDto of contract/sessions). */
   toolCall: 'tool_call',
+  /**
+   * A tool call is in flight (data: ToolCallDto with status 'pending'), sent once when its request
+   * is stored. Its own type: everything that counts finished calls listens to `tool_call` only;
+   * the activity stream shows it pending until the `tool_call` of its answer replaces it.
+   */
+  toolCallStarted: 'tool_call_started',
   /** data: SessionDto */
   sessionStarted: 'session_started',
   /** data: SessionDto */

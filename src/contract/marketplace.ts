@@ -19,7 +19,11 @@ const input = z.looseObject({
 export const CatalogInput = input.extend({ variables: z.record(z.string(), input).optional() });
 export type CatalogInput = z.infer<typeof CatalogInput>;
 
-const argument = CatalogInput.extend({ type: z.enum(['positional', 'named']), valueHint: z.string().optional(), isRepeated: z.boolean().optional() });
+const argument = CatalogInput.extend({
+  type: z.enum(['positional', 'named']),
+  valueHint: z.string().optional(),
+  isRepeated: z.boolean().optional(),
+});
 export type CatalogArgument = z.infer<typeof argument>;
 
 export const CatalogRemote = z.looseObject({
@@ -50,8 +54,12 @@ export const CatalogServerJson = z.looseObject({
   description: z.string().max(2000).default(''),
   version: z.string().max(255).default(''),
   websiteUrl: z.string().optional(),
-  repository: z.looseObject({ url: z.string(), source: z.string().optional(), subfolder: z.string().optional() }).optional(),
-  icons: z.array(z.looseObject({ src: z.string(), mimeType: z.string().optional(), theme: z.string().optional() })).optional(),
+  repository: z
+    .looseObject({ url: z.string(), source: z.string().optional(), subfolder: z.string().optional() })
+    .optional(),
+  icons: z
+    .array(z.looseObject({ src: z.string(), mimeType: z.string().optional(), theme: z.string().optional() }))
+    .optional(),
   remotes: z.array(CatalogRemote).optional(),
   packages: z.array(CatalogPackage).optional(),
   _meta: z.record(z.string(), z.unknown()).optional(),
@@ -112,10 +120,11 @@ export function runKindOf(pkg: Pick<CatalogPackage, 'registryType'>): RunKind | 
 
 function toolscopeMeta(server: CatalogServerJson): { category?: unknown; tags?: unknown; tools?: unknown } {
   const meta = server._meta?.[TOOLSCOPE_META_KEY];
-  return meta && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
+  return meta && typeof meta === 'object' ? meta : {};
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 /** The card's view of one entry. `slug` is decided by the caller (unique within the catalog). */
 export function summarizeServer(server: CatalogServerJson, slug: string): CatalogSummary {
@@ -129,9 +138,14 @@ export function summarizeServer(server: CatalogServerJson, slug: string): Catalo
   const transports = new Set<string>();
   for (const remote of server.remotes ?? []) transports.add(remote.type);
   for (const pkg of server.packages ?? []) transports.add(pkg.transport.type);
-  const secret = (inputs: { isSecret?: boolean; isRequired?: boolean }[] | undefined) => (inputs ?? []).some((i) => i.isSecret && i.isRequired !== false);
-  const needsSecrets = (server.remotes ?? []).some((r) => secret(r.headers)) || (server.packages ?? []).some((p) => secret(p.environmentVariables));
-  const icon = server.icons?.find((i) => i.src.startsWith('https://') && i.theme !== 'light') ?? server.icons?.find((i) => i.src.startsWith('https://'));
+  const secret = (inputs: { isSecret?: boolean; isRequired?: boolean }[] | undefined) =>
+    (inputs ?? []).some((i) => i.isSecret && i.isRequired !== false);
+  const needsSecrets =
+    (server.remotes ?? []).some((r) => secret(r.headers)) ||
+    (server.packages ?? []).some((p) => secret(p.environmentVariables));
+  const icon =
+    server.icons?.find((i) => i.src.startsWith('https://') && i.theme !== 'light') ??
+    server.icons?.find((i) => i.src.startsWith('https://'));
   return {
     slug,
     name: server.name,

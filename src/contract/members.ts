@@ -17,7 +17,7 @@ export const MemberListResult = z.object({ members: z.array(MemberDto) });
 // Adding people is an invitation the invitee accepts: the body, answer and routes are in ./invitations.
 export { InviteMemberBody } from './invitations';
 
-export const MemberParams = z.object({ workspaceId: z.string(), userId: z.string().uuid('Unknown member') });
+export const MemberParams = z.object({ workspaceId: z.string(), userId: z.string().check(z.uuid('Unknown member')) });
 
 /** PUT /workspaces/{id}/members/{userId}: a new role; at least one owner always remains. */
 export const UpdateMemberRoleBody = z.object({ role: z.enum(MEMBER_ROLES) }).strict();

@@ -13,6 +13,9 @@ export const NOTIFICATION_TYPES = [
   'security_alert',
   'performance_warning',
   'deployment_update',
+  // Beyond SPEC §3 (issue 36): the risk check of tool definitions, and the workspace's alert rules.
+  'tool_risk',
+  'alert_rule',
 ] as const;
 export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -40,7 +43,7 @@ export type NotificationDto = z.infer<typeof NotificationDto>;
 // ---- calls of SPEC §7 Notifications (docs/notifications.md) ----
 
 /** Query strings carry booleans as text; anything but true/false is a 400 naming the field. */
-const queryBoolean = z.enum(['true', 'false'], { message: "Expected 'true' or 'false'" }).transform((v) => v === 'true');
+const queryBoolean = z.enum(['true', 'false'], { error: "Expected 'true' or 'false'" }).transform((v) => v === 'true');
 
 export const NOTIFICATION_PAGE_MAX = 100;
 export const NotificationListQuery = z.object({
@@ -50,12 +53,17 @@ export const NotificationListQuery = z.object({
   isArchived: queryBoolean.optional(),
   isRead: queryBoolean.optional(),
   limit: z.coerce
-    .number({ message: 'Expected a number' })
+    .number({ error: 'Expected a number' })
     .int('Expected an integer')
     .min(1, 'Must be at least 1')
     .max(NOTIFICATION_PAGE_MAX, `Must be at most ${NOTIFICATION_PAGE_MAX}`)
     .default(20),
-  offset: z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(0, 'Must be 0 or more').max(10_000_000).default(0),
+  offset: z.coerce
+    .number({ error: 'Expected a number' })
+    .int('Expected an integer')
+    .min(0, 'Must be 0 or more')
+    .max(10_000_000)
+    .default(0),
 });
 export type NotificationListQuery = z.input<typeof NotificationListQuery>;
 /** GET /workspaces/{id}/notifications: the same filter, the workspace comes from the path. */
@@ -75,7 +83,10 @@ export type UnreadCountResult = z.infer<typeof UnreadCountResult>;
 
 export const NOTIFICATION_IDS_MAX = 500;
 export const NotificationIdsBody = z.object({
-  notificationIds: z.array(uuid).min(1, 'At least one notification id').max(NOTIFICATION_IDS_MAX, `At most ${NOTIFICATION_IDS_MAX} ids`),
+  notificationIds: z
+    .array(uuid)
+    .min(1, 'At least one notification id')
+    .max(NOTIFICATION_IDS_MAX, `At most ${NOTIFICATION_IDS_MAX} ids`),
 });
 export type NotificationIdsBody = z.infer<typeof NotificationIdsBody>;
 
@@ -93,11 +104,23 @@ export const NotificationSettings = z.object({
   /** A session alerts when this share of its calls failed (percent). */
   sessionErrorRatePercent: z.number().min(1, 'Must be at least 1').max(100, 'Must be at most 100'),
   /** A session warns when the 95th percentile of its call durations reaches this (ms). */
-  sessionP95LatencyMs: z.number().int('Expected an integer').min(1, 'Must be at least 1').max(600_000, 'Must be at most 600000'),
+  sessionP95LatencyMs: z
+    .number()
+    .int('Expected an integer')
+    .min(1, 'Must be at least 1')
+    .max(600_000, 'Must be at most 600000'),
   /** Calls a session needs before its error rate or latency is judged. */
-  sessionMinCalls: z.number().int('Expected an integer').min(1, 'Must be at least 1').max(100_000, 'Must be at most 100000'),
+  sessionMinCalls: z
+    .number()
+    .int('Expected an integer')
+    .min(1, 'Must be at least 1')
+    .max(100_000, 'Must be at most 100000'),
   /** Repeats of one condition within this many minutes update the unread notification instead of adding one. */
-  groupingWindowMinutes: z.number().int('Expected an integer').min(1, 'Must be at least 1').max(10_080, 'Must be at most 10080'),
+  groupingWindowMinutes: z
+    .number()
+    .int('Expected an integer')
+    .min(1, 'Must be at least 1')
+    .max(10_080, 'Must be at most 10080'),
   /** Types this workspace does not notify about. */
   mutedTypes: z.array(z.enum(NOTIFICATION_TYPES)).max(NOTIFICATION_TYPES.length),
 });

@@ -1,5 +1,7 @@
 // Plans of SPEC §9, defined once. Price ids are placeholders until an operator configures a
 // payment provider (server config TOOLSCOPE_PRICE_IDS); the flow never hard-codes them.
+import { RAW_RETENTION_DAYS, daysText } from './retention';
+
 export type PlanId = 'starter' | 'pro' | 'enterprise';
 export const PLAN_IDS: readonly PlanId[] = ['starter', 'pro', 'enterprise'];
 
@@ -21,6 +23,8 @@ export interface Plan {
   agentCallsPerMonth: number | null;
   /** Workspaces the account may own; null = unlimited. */
   workspaces: number | null;
+  /** Days raw sessions, messages, calls and payloads are kept (contract/retention.ts). */
+  rawRetentionDays: number;
   /**
    * The card's lines. Each is what the server enforces (docs/settings.md "Plans": which rule
    * backs which line; test/server/billing/planCards.test.ts checks them).
@@ -38,9 +42,11 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     agentCallsPerMonth: 1_000,
     workspaces: 1,
+    rawRetentionDays: RAW_RETENTION_DAYS.starter,
     features: [
       { name: 'Agent calls per month', included: true, limit: '1,000' },
       { name: 'Workspaces', included: true, limit: '1' },
+      { name: 'Raw data kept', included: true, limit: daysText(RAW_RETENTION_DAYS.starter) },
       { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },
@@ -59,9 +65,11 @@ export const PLANS: readonly Plan[] = [
     popular: true,
     agentCallsPerMonth: 100_000,
     workspaces: 5,
+    rawRetentionDays: RAW_RETENTION_DAYS.pro,
     features: [
       { name: 'Agent calls per month', included: true, limit: '100,000' },
       { name: 'Workspaces', included: true, limit: '5' },
+      { name: 'Raw data kept', included: true, limit: daysText(RAW_RETENTION_DAYS.pro) },
       { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },
@@ -78,9 +86,11 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     agentCallsPerMonth: null,
     workspaces: null,
+    rawRetentionDays: RAW_RETENTION_DAYS.enterprise,
     features: [
       { name: 'Agent calls per month', included: true, limit: 'Unlimited' },
       { name: 'Workspaces', included: true, limit: 'Unlimited' },
+      { name: 'Raw data kept', included: true, limit: daysText(RAW_RETENTION_DAYS.enterprise) },
       { name: 'Invite members', included: true },
       { name: 'Live activity stream', included: true },
       { name: 'Session replay', included: true },

@@ -30,26 +30,136 @@ export interface ModelPrice {
 }
 
 export const MODEL_PRICES: readonly ModelPrice[] = [
-  { id: 'gpt-5', name: 'GPT-5', vendor: 'OpenAI', inputPerMillion: 1.25, outputPerMillion: 10, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'gpt-5-mini', name: 'GPT-5 mini', vendor: 'OpenAI', inputPerMillion: 0.25, outputPerMillion: 2, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'gpt-4.1', name: 'GPT-4.1', vendor: 'OpenAI', inputPerMillion: 2, outputPerMillion: 8, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', vendor: 'OpenAI', inputPerMillion: 0.4, outputPerMillion: 1.6, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'gpt-4o', name: 'GPT-4o', vendor: 'OpenAI', inputPerMillion: 2.5, outputPerMillion: 10, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'gpt-4o-mini', name: 'GPT-4o mini', vendor: 'OpenAI', inputPerMillion: 0.15, outputPerMillion: 0.6, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'o3', name: 'o3', vendor: 'OpenAI', inputPerMillion: 2, outputPerMillion: 8, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'o4-mini', name: 'o4-mini', vendor: 'OpenAI', inputPerMillion: 1.1, outputPerMillion: 4.4, exactTokenizer: true, correctionFactor: 1 },
-  { id: 'claude-opus-4.1', name: 'Claude Opus 4.1', vendor: 'Anthropic', inputPerMillion: 15, outputPerMillion: 75, exactTokenizer: false, correctionFactor: 1.2 },
-  { id: 'claude-sonnet-4.5', name: 'Claude Sonnet 4.5', vendor: 'Anthropic', inputPerMillion: 3, outputPerMillion: 15, exactTokenizer: false, correctionFactor: 1.2 },
-  { id: 'claude-haiku-4.5', name: 'Claude Haiku 4.5', vendor: 'Anthropic', inputPerMillion: 1, outputPerMillion: 5, exactTokenizer: false, correctionFactor: 1.2 },
-  { id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', vendor: 'Google', inputPerMillion: 1.25, outputPerMillion: 10, exactTokenizer: false, correctionFactor: 1.1 },
-  { id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vendor: 'Google', inputPerMillion: 0.3, outputPerMillion: 2.5, exactTokenizer: false, correctionFactor: 1.1 },
+  {
+    id: 'gpt-5',
+    name: 'GPT-5',
+    vendor: 'OpenAI',
+    inputPerMillion: 1.25,
+    outputPerMillion: 10,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'gpt-5-mini',
+    name: 'GPT-5 mini',
+    vendor: 'OpenAI',
+    inputPerMillion: 0.25,
+    outputPerMillion: 2,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'gpt-4.1',
+    name: 'GPT-4.1',
+    vendor: 'OpenAI',
+    inputPerMillion: 2,
+    outputPerMillion: 8,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'gpt-4.1-mini',
+    name: 'GPT-4.1 mini',
+    vendor: 'OpenAI',
+    inputPerMillion: 0.4,
+    outputPerMillion: 1.6,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'gpt-4o',
+    name: 'GPT-4o',
+    vendor: 'OpenAI',
+    inputPerMillion: 2.5,
+    outputPerMillion: 10,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'gpt-4o-mini',
+    name: 'GPT-4o mini',
+    vendor: 'OpenAI',
+    inputPerMillion: 0.15,
+    outputPerMillion: 0.6,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'o3',
+    name: 'o3',
+    vendor: 'OpenAI',
+    inputPerMillion: 2,
+    outputPerMillion: 8,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'o4-mini',
+    name: 'o4-mini',
+    vendor: 'OpenAI',
+    inputPerMillion: 1.1,
+    outputPerMillion: 4.4,
+    exactTokenizer: true,
+    correctionFactor: 1,
+  },
+  {
+    id: 'claude-opus-4.1',
+    name: 'Claude Opus 4.1',
+    vendor: 'Anthropic',
+    inputPerMillion: 15,
+    outputPerMillion: 75,
+    exactTokenizer: false,
+    correctionFactor: 1.2,
+  },
+  {
+    id: 'claude-sonnet-4.5',
+    name: 'Claude Sonnet 4.5',
+    vendor: 'Anthropic',
+    inputPerMillion: 3,
+    outputPerMillion: 15,
+    exactTokenizer: false,
+    correctionFactor: 1.2,
+  },
+  {
+    id: 'claude-haiku-4.5',
+    name: 'Claude Haiku 4.5',
+    vendor: 'Anthropic',
+    inputPerMillion: 1,
+    outputPerMillion: 5,
+    exactTokenizer: false,
+    correctionFactor: 1.2,
+  },
+  {
+    id: 'gemini-2.5-pro',
+    name: 'Gemini 2.5 Pro',
+    vendor: 'Google',
+    inputPerMillion: 1.25,
+    outputPerMillion: 10,
+    exactTokenizer: false,
+    correctionFactor: 1.1,
+  },
+  {
+    id: 'gemini-2.5-flash',
+    name: 'Gemini 2.5 Flash',
+    vendor: 'Google',
+    inputPerMillion: 0.3,
+    outputPerMillion: 2.5,
+    exactTokenizer: false,
+    correctionFactor: 1.1,
+  },
 ];
 
 export const DEFAULT_MODEL_ID = 'claude-sonnet-4.5';
 export const MODEL_IDS = MODEL_PRICES.map((model) => model.id) as [string, ...string[]];
 
 export function modelPrice(id: string): ModelPrice {
-  return MODEL_PRICES.find((model) => model.id === id) ?? MODEL_PRICES.find((model) => model.id === DEFAULT_MODEL_ID)!;
+  return MODEL_PRICES.find((model) => model.id === id) ?? defaultModelPrice();
+}
+
+function defaultModelPrice(): ModelPrice {
+  const model = MODEL_PRICES.find((price) => price.id === DEFAULT_MODEL_ID);
+  if (!model) throw new Error(`DEFAULT_MODEL_ID ${DEFAULT_MODEL_ID} is not in MODEL_PRICES`);
+  return model;
 }
 
 /** Money is kept to 6 decimals (a millionth of a dollar: one token of the cheapest model is less). */
@@ -93,23 +203,34 @@ export const PricingSettings = z.object({
 });
 export type PricingSettings = z.infer<typeof PricingSettings>;
 
-const price = z.number({ message: 'Expected a number' }).min(0, 'Must not be negative').max(100_000, 'Must be at most 100000');
+const price = z
+  .number({ error: 'Expected a number' })
+  .min(0, 'Must not be negative')
+  .max(100_000, 'Must be at most 100000');
 
 /**
  * PUT …/analytics/pricing. Every key is optional; `null` returns a number to the table's value.
  * `toolPrices`, when sent, replaces the whole list (a price of 0 or an absent tool costs nothing per call).
  */
 export const UpdatePricingBody = z.strictObject({
-  model: z.enum(MODEL_IDS, { message: `Expected one of ${MODEL_IDS.join(', ')}` }).optional(),
+  model: z.enum(MODEL_IDS, { error: `Expected one of ${MODEL_IDS.join(', ')}` }).optional(),
   inputPerMillion: price.nullable().optional(),
   outputPerMillion: price.nullable().optional(),
-  correctionFactor: z.number({ message: 'Expected a number' }).min(0.1, 'Must be at least 0.1').max(10, 'Must be at most 10').nullable().optional(),
+  correctionFactor: z
+    .number({ error: 'Expected a number' })
+    .min(0.1, 'Must be at least 0.1')
+    .max(10, 'Must be at most 10')
+    .nullable()
+    .optional(),
   toolPrices: z
     .array(
       z.strictObject({
-        serverId: z.uuid({ message: 'Expected a server id' }),
+        serverId: z.uuid({ error: 'Expected a server id' }),
         tool: z.string().min(1, 'Required').max(200, 'At most 200 characters'),
-        pricePerCall: z.number({ message: 'Expected a number' }).min(0, 'Must not be negative').max(1000, 'Must be at most 1000'),
+        pricePerCall: z
+          .number({ error: 'Expected a number' })
+          .min(0, 'Must not be negative')
+          .max(1000, 'Must be at most 1000'),
       }),
     )
     .max(500, 'At most 500 tool prices')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RiskFinding } from './toolRisk';
 
 // SPEC §7 Schemas: what Toolscope knows about the tools, prompts and resources of one server.
 // Each schema keeps every definition it has had as numbered versions; a version after the first
@@ -35,6 +36,13 @@ export const SchemaDto = z.object({
   definition: Definition,
   /** The upstream changed this definition after it was first seen and nobody accepted it yet. */
   drifted: z.boolean(),
+  /** What the risk check found in the current definition (docs/security.md). */
+  riskFindings: z.array(RiskFinding),
+  /**
+   * The current definition added a high finding, so the check pinned the previous version and
+   * agents keep being served that one until someone accepts the change (rollback to current).
+   */
+  riskHeld: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -72,7 +80,7 @@ export type PatchListResult = z.infer<typeof PatchListResult>;
 const NAME_MAX = 1000;
 const DEFINITION_MAX_BYTES = 256 * 1024;
 const boundedDefinition = Definition.refine((d) => JSON.stringify(d).length <= DEFINITION_MAX_BYTES, {
-  message: `Definition must be at most ${DEFINITION_MAX_BYTES} bytes of JSON`,
+  error: `Definition must be at most ${DEFINITION_MAX_BYTES} bytes of JSON`,
 });
 
 export const CreateSchemaBody = z.object({
@@ -85,7 +93,9 @@ export type CreateSchemaBody = z.input<typeof CreateSchemaBody>;
 export const CreateSchemaVersionBody = z.object({ definition: boundedDefinition });
 export type CreateSchemaVersionBody = z.input<typeof CreateSchemaVersionBody>;
 
-export const RollbackSchemaBody = z.object({ version: z.number().int('Version must be a whole number').min(1, 'Version must be 1 or more') });
+export const RollbackSchemaBody = z.object({
+  version: z.number().int('Version must be a whole number').min(1, 'Version must be 1 or more'),
+});
 export type RollbackSchemaBody = z.input<typeof RollbackSchemaBody>;
 
 /** POST …/schemas/discover answers what one discovery run found and changed. */

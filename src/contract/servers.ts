@@ -18,6 +18,8 @@ export const ServerDto = z.object({
   description: z.string(),
   workspaceId: z.string(),
   schemaCount: z.number().int(),
+  /** High findings of the risk check on its current definitions (docs/security.md). */
+  riskFindingCount: z.number().int(),
   status: z.enum(SERVER_STATUSES),
   lastHealthStatus: z.boolean().nullable(),
   lastChecked: z.string().nullable(),
@@ -30,6 +32,8 @@ export const ServerDto = z.object({
   /** How long the proxy waits for this server's answer; null = the instance's default (60 s). */
   timeoutMs: z.number().int().nullable(),
   kind: z.enum(SERVER_KINDS),
+  /** Browser origins allowed to call the proxy URL (CORS); empty = none but Toolscope's own. */
+  allowedOrigins: z.array(z.string()),
 });
 export type ServerDto = z.infer<typeof ServerDto>;
 
@@ -63,10 +67,16 @@ const RESERVED_HEADERS = new Set([
 export const UpstreamHeaders = z
   .record(
     z.string().regex(HEADER_NAME, 'Invalid header name').max(100),
-    z.string().max(8192).refine((v) => !/[\r\n\0]/.test(v), 'Invalid header value'),
+    z
+      .string()
+      .max(8192)
+      .refine((v) => !/[\r\n\0]/.test(v), 'Invalid header value'),
   )
   .refine((h) => Object.keys(h).length <= 20, 'At most 20 headers')
-  .refine((h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase())), 'This header is set by the proxy');
+  .refine(
+    (h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase())),
+    'This header is set by the proxy',
+  );
 export type UpstreamHeaders = z.infer<typeof UpstreamHeaders>;
 
 const ServerUrl = z
@@ -84,7 +94,37 @@ const ServerUrl = z
   }, 'URL must be an http or https URL');
 
 /** Milliseconds the proxy waits for the server's answer (null = the instance's default). */
-const ServerTimeout = z.number().int().min(100, 'At least 100 ms').max(600_000, 'At most 600000 ms (10 minutes)').nullable();
+const ServerTimeout = z
+  .number()
+  .int()
+  .min(100, 'At least 100 ms')
+  .max(600_000, 'At most 600000 ms (10 minutes)')
+  .nullable();
+
+/** At most this many browser origins per server. */
+export const MAX_ALLOWED_ORIGINS = 20;
+/**
+ * A browser origin as browsers send it: scheme://host[:port], lower case, no path, http or https.
+ * `*` is not taken: a proxy URL admits agents by their platform key, and any page on the web
+ * calling it with a visitor's network position is what the DNS-rebinding check is there to stop.
+ */
+export const BrowserOrigin = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.toLowerCase();
+    } catch {
+      return false;
+    }
+  }, 'Must be an origin such as https://app.example.com (scheme, host and port only)')
+  .transform((value) => value.toLowerCase());
+export const AllowedOrigins = z
+  .array(BrowserOrigin)
+  .max(MAX_ALLOWED_ORIGINS, `At most ${MAX_ALLOWED_ORIGINS} origins`)
+  .transform((origins) => [...new Set(origins)]);
 
 export const RegisterServerBody = z.object({
   url: ServerUrl,
@@ -93,6 +133,7 @@ export const RegisterServerBody = z.object({
   transport: z.enum(SERVER_TRANSPORTS).optional().default('streamable-http'),
   headers: UpstreamHeaders.optional(),
   timeoutMs: ServerTimeout.optional(),
+  allowedOrigins: AllowedOrigins.optional().default([]),
 });
 export type RegisterServerBody = z.input<typeof RegisterServerBody>;
 
@@ -105,6 +146,8 @@ export const UpdateServerBody = z.object({
   headers: UpstreamHeaders.optional(),
   /** null goes back to the instance's default. */
   timeoutMs: ServerTimeout.optional(),
+  /** Replaces the list; [] allows no other origin. */
+  allowedOrigins: AllowedOrigins.optional(),
 });
 export type UpdateServerBody = z.input<typeof UpdateServerBody>;
 

@@ -1,3 +1,4 @@
+import { RangeRetention } from './retention';
 import { z } from 'zod';
 import { isoTime, uuid } from './queryFields';
 
@@ -17,7 +18,8 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
  * dropped stream), or `timeout` (no answer within the recorder's bound, or none before its session
  * ended). An error, in every count, is a call that ended `error` or `timeout`.
  */
-export const TOOL_CALL_STATUSES = ['ok', 'error', 'timeout', 'pending'] as const;
+// cancelled: the agent (or the server) sent notifications/cancelled for it — its own choice, no failure.
+export const TOOL_CALL_STATUSES = ['ok', 'error', 'timeout', 'cancelled', 'pending'] as const;
 export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];
 /** The statuses counted as errors (sessions, dashboard, activity, analytics). */
 export const FAILED_CALL_STATUSES: readonly ToolCallStatus[] = ['error', 'timeout'];
@@ -30,7 +32,20 @@ export function isFailedCall(status: ToolCallStatus): boolean {
  * is open. The recorder counts a call into `durationHistogramIndex(ms)`; readers estimate
  * percentiles from the counts (a percentile is reported as the upper bound of its bucket).
  */
-export const DURATION_HISTOGRAM_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, Number.POSITIVE_INFINITY] as const;
+export const DURATION_HISTOGRAM_BOUNDS_MS = [
+  5,
+  10,
+  25,
+  50,
+  100,
+  250,
+  500,
+  1000,
+  2500,
+  5000,
+  10000,
+  Number.POSITIVE_INFINITY,
+] as const;
 
 export function durationHistogramIndex(durationMs: number): number {
   const index = DURATION_HISTOGRAM_BOUNDS_MS.findIndex((bound) => durationMs <= bound);
@@ -94,7 +109,11 @@ export const ToolCallDto = z.object({
   durationMs: z.number().int().nullable(),
   requestBytes: z.number().int(),
   responseBytes: z.number().int(),
-  tokensEstimate: z.number().int(),
+  /**
+   * o200k_base tokens of the call's arguments and result, as analytics counts them (docs/analytics.md
+   * "Token"); null until the recorder has counted them (a call still waiting for its answer).
+   */
+  tokens: z.number().int().nullable(),
   /** The request's params._meta (where agents put progress tokens, trace context, reasoning). */
   meta: z.unknown(),
   traceparent: z.string().nullable(),
@@ -104,8 +123,18 @@ export type ToolCallDto = z.infer<typeof ToolCallDto>;
 // ---- query strings (every value arrives as a string; bad values give 400 naming the field) ----
 
 const pageLimit = (max: number, fallback: number) =>
-  z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(1, 'Must be at least 1').max(max, `Must be at most ${max}`).default(fallback);
-const pageOffset = z.coerce.number({ message: 'Expected a number' }).int('Expected an integer').min(0, 'Must be 0 or more').max(10_000_000).default(0);
+  z.coerce
+    .number({ error: 'Expected a number' })
+    .int('Expected an integer')
+    .min(1, 'Must be at least 1')
+    .max(max, `Must be at most ${max}`)
+    .default(fallback);
+const pageOffset = z.coerce
+  .number({ error: 'Expected a number' })
+  .int('Expected an integer')
+  .min(0, 'Must be 0 or more')
+  .max(10_000_000)
+  .default(0);
 const fromBeforeTo = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to);
 
 export const SESSION_PAGE_MAX = 200;
@@ -124,7 +153,7 @@ const SessionListFilterFields = z.object({
   serverId: uuid.optional(),
   /** Client name (case-insensitive prefix), e.g. "claude" matches "claude-code". */
   client: z.string().trim().min(1).max(200).optional(),
-  status: z.enum(SESSION_STATUSES, { message: "Expected 'active' or 'ended'" }).optional(),
+  status: z.enum(SESSION_STATUSES, { error: "Expected 'active' or 'ended'" }).optional(),
   /** Sessions started at or after. */
   from: isoTime.optional(),
   /** Sessions started at or before. */
@@ -136,22 +165,22 @@ const SessionListFilterFields = z.object({
   q: z.string().trim().min(1).max(200).optional(),
   /** true: only sessions with at least one error (docs/sessions.md "Definitions"); false: only those without. */
   hasErrors: z
-    .enum(['true', 'false'], { message: "Expected 'true' or 'false'" })
+    .enum(['true', 'false'], { error: "Expected 'true' or 'false'" })
     .transform((flag) => flag === 'true')
     .optional(),
-  sort: z.enum(SESSION_SORTS, { message: `Expected one of ${SESSION_SORTS.join(', ')}` }).default('startedAt'),
-  order: z.enum(SORT_ORDERS, { message: "Expected 'asc' or 'desc'" }).default('desc'),
+  sort: z.enum(SESSION_SORTS, { error: `Expected one of ${SESSION_SORTS.join(', ')}` }).default('startedAt'),
+  order: z.enum(SORT_ORDERS, { error: "Expected 'asc' or 'desc'" }).default('desc'),
 });
 
 export const SessionListQuery = SessionListFilterFields.extend({
   limit: pageLimit(SESSION_PAGE_MAX, 50),
   offset: pageOffset,
-}).refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
+}).refine(fromBeforeTo, { error: 'Must not be before from', path: ['to'] });
 export type SessionListQuery = z.input<typeof SessionListQuery>;
 
 export const SessionExportQuery = SessionListFilterFields.extend({
-  format: z.enum(SESSION_EXPORT_FORMATS, { message: "Expected 'csv' or 'json'" }).default('csv'),
-}).refine(fromBeforeTo, { message: 'Must not be before from', path: ['to'] });
+  format: z.enum(SESSION_EXPORT_FORMATS, { error: "Expected 'csv' or 'json'" }).default('csv'),
+}).refine(fromBeforeTo, { error: 'Must not be before from', path: ['to'] });
 export type SessionExportQuery = z.input<typeof SessionExportQuery>;
 
 /**
@@ -169,6 +198,7 @@ export const SessionListResult = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
+  retention: RangeRetention.optional(), // since when sessions are kept (contract/retention.ts)
 });
 export type SessionListResult = z.infer<typeof SessionListResult>;
 
@@ -181,6 +211,10 @@ export const SessionExport = z.object({
 });
 export type SessionExport = z.infer<typeof SessionExport>;
 
+export const SessionText = {
+  stillActive: 'This session is still active: it can be deleted once it has ended',
+  onlyManagersDelete: 'Only owners and admins can delete sessions',
+} as const;
 export const REPLAY_PAGE_MAX = 1000;
 export const ReplayQuery = z
   .object({
@@ -192,7 +226,7 @@ export const ReplayQuery = z
     endTime: isoTime.optional(),
   })
   .refine((q) => !q.startTime || !q.endTime || Date.parse(q.startTime) <= Date.parse(q.endTime), {
-    message: 'Must not be before startTime',
+    error: 'Must not be before startTime',
     path: ['endTime'],
   });
 export type ReplayQuery = z.input<typeof ReplayQuery>;
@@ -220,7 +254,9 @@ export const ActivityStreamQuery = z.object({
   serverId: uuid.optional(),
   /** Exact tool name. */
   tool: z.string().trim().min(1).max(200).optional(),
-  status: z.enum(TOOL_CALL_STATUSES, { message: "Expected 'ok', 'error', 'timeout' or 'pending'" }).optional(),
+  status: z
+    .enum(TOOL_CALL_STATUSES, { error: "Expected 'ok', 'error', 'timeout', 'cancelled' or 'pending'" })
+    .optional(),
   /**
    * Calls the client shows as pending, comma-separated (at most ACTIVITY_PENDING_MAX): their
    * current state comes back too, whatever `since` says — a poll only asks for what started after
@@ -230,8 +266,8 @@ export const ActivityStreamQuery = z.object({
   pendingCallIds: z
     .string()
     .transform((text) => text.split(',').filter(Boolean))
-    .refine((ids) => ids.length <= ACTIVITY_PENDING_MAX, { message: `At most ${ACTIVITY_PENDING_MAX} ids` })
-    .refine((ids) => ids.every((id) => UUID_TEXT.test(id)), { message: 'Expected UUIDs separated by commas' })
+    .refine((ids) => ids.length <= ACTIVITY_PENDING_MAX, { error: `At most ${ACTIVITY_PENDING_MAX} ids` })
+    .refine((ids) => ids.every((id) => UUID_TEXT.test(id)), { error: 'Expected UUIDs separated by commas' })
     .optional(),
 });
 export type ActivityStreamQuery = z.input<typeof ActivityStreamQuery>;

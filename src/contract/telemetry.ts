@@ -10,18 +10,35 @@ export type TelemetrySignal = (typeof TELEMETRY_SIGNALS)[number];
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the exporter sets itself, or that would change how the request travels. */
-const RESERVED = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'te', 'expect', 'upgrade', 'proxy-authorization', 'keep-alive']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'te',
+  'expect',
+  'upgrade',
+  'proxy-authorization',
+  'keep-alive',
+]);
 
-const endpoint = httpUrlField({ withoutCredentials: true, message: 'Expected an http or https URL without credentials (put keys in headers)' });
+const endpoint = httpUrlField({
+  withoutCredentials: true,
+  message: 'Expected an http or https URL without credentials (put keys in headers)',
+});
 
 export const ExporterHeaders = z
   .record(z.string(), z.string().max(4096, 'Header values are at most 4096 characters'))
   .refine((headers) => Object.keys(headers).length <= 20, 'At most 20 headers')
   .superRefine((headers, ctx) => {
     for (const [name, value] of Object.entries(headers)) {
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `Not a valid header name: ${name}`, path: [name] });
-      else if (RESERVED.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: `${name} is set by Toolscope`, path: [name] });
-      if (/[\r\n\u0000]/.test(value)) ctx.addIssue({ code: 'custom', message: 'Header values must not contain line breaks', path: [name] });
+      if (!HEADER_NAME.test(name))
+        ctx.addIssue({ code: 'custom', message: `Not a valid header name: ${name}`, path: [name] });
+      else if (RESERVED.has(name.toLowerCase()))
+        ctx.addIssue({ code: 'custom', message: `${name} is set by Toolscope`, path: [name] });
+      if (/[\r\n]/.test(value) || value.includes('\u0000'))
+        ctx.addIssue({ code: 'custom', message: 'Header values must not contain line breaks', path: [name] });
     }
   });
 
@@ -30,7 +47,7 @@ const name = z
   .trim()
   .min(1, 'Required')
   .max(100, 'Must be at most 100 characters')
-  .refine((value) => !/[\u0000-\u001f]/.test(value), 'Must not contain control characters');
+  .refine((value) => !hasControlCharacter(value), 'Must not contain control characters');
 
 export const CreateExporterBody = z.object({
   name,
@@ -38,8 +55,16 @@ export const CreateExporterBody = z.object({
   endpoint,
   protocol: z.enum(OTLP_PROTOCOLS).default('http/protobuf'),
   headers: ExporterHeaders.default({}),
-  signals: z.array(z.enum(TELEMETRY_SIGNALS)).min(1, 'Choose traces, metrics or both').max(2).default(['traces', 'metrics']),
-  samplingRatio: z.number({ message: 'Expected a number' }).min(0, 'Must be at least 0').max(1, 'Must be at most 1').default(1),
+  signals: z
+    .array(z.enum(TELEMETRY_SIGNALS))
+    .min(1, 'Choose traces, metrics or both')
+    .max(2)
+    .default(['traces', 'metrics']),
+  samplingRatio: z
+    .number({ error: 'Expected a number' })
+    .min(0, 'Must be at least 0')
+    .max(1, 'Must be at most 1')
+    .default(1),
   enabled: z.boolean().default(true),
 });
 export type CreateExporterBody = z.input<typeof CreateExporterBody>;
@@ -51,7 +76,11 @@ export const UpdateExporterBody = z.object({
   protocol: z.enum(OTLP_PROTOCOLS).optional(),
   headers: ExporterHeaders.optional(),
   signals: z.array(z.enum(TELEMETRY_SIGNALS)).min(1, 'Choose traces, metrics or both').max(2).optional(),
-  samplingRatio: z.number({ message: 'Expected a number' }).min(0, 'Must be at least 0').max(1, 'Must be at most 1').optional(),
+  samplingRatio: z
+    .number({ error: 'Expected a number' })
+    .min(0, 'Must be at least 0')
+    .max(1, 'Must be at most 1')
+    .optional(),
   enabled: z.boolean().optional(),
 });
 export type UpdateExporterBody = z.infer<typeof UpdateExporterBody>;
@@ -103,7 +132,14 @@ export interface ExporterPreset {
 }
 
 export const EXPORTER_PRESETS: readonly ExporterPreset[] = [
-  { id: 'otlp', label: 'OpenTelemetry Collector', endpoint: 'http://localhost:4318', protocol: 'http/protobuf', headers: {}, help: "A collector's OTLP/HTTP receiver (port 4318 by default)." },
+  {
+    id: 'otlp',
+    label: 'OpenTelemetry Collector',
+    endpoint: 'http://localhost:4318',
+    protocol: 'http/protobuf',
+    headers: {},
+    help: "A collector's OTLP/HTTP receiver (port 4318 by default).",
+  },
   {
     id: 'grafana',
     label: 'Grafana Cloud',
@@ -112,8 +148,22 @@ export const EXPORTER_PRESETS: readonly ExporterPreset[] = [
     headers: { Authorization: 'Basic base64(instanceId:token)' },
     help: 'The OTLP endpoint of your stack (Connections → OpenTelemetry); the token needs write scopes.',
   },
-  { id: 'honeycomb', label: 'Honeycomb', endpoint: 'https://api.honeycomb.io', protocol: 'http/protobuf', headers: { 'x-honeycomb-team': 'your API key' }, help: 'Use https://api.eu1.honeycomb.io in the EU.' },
-  { id: 'datadog', label: 'Datadog (via the Agent)', endpoint: 'http://localhost:4318', protocol: 'http/protobuf', headers: {}, help: 'The Datadog Agent with OTLP ingestion enabled receives OTLP/HTTP on port 4318.' },
+  {
+    id: 'honeycomb',
+    label: 'Honeycomb',
+    endpoint: 'https://api.honeycomb.io',
+    protocol: 'http/protobuf',
+    headers: { 'x-honeycomb-team': 'your API key' },
+    help: 'Use https://api.eu1.honeycomb.io in the EU.',
+  },
+  {
+    id: 'datadog',
+    label: 'Datadog (via the Agent)',
+    endpoint: 'http://localhost:4318',
+    protocol: 'http/protobuf',
+    headers: {},
+    help: 'The Datadog Agent with OTLP ingestion enabled receives OTLP/HTTP on port 4318.',
+  },
   {
     id: 'langfuse',
     label: 'Langfuse',
@@ -123,3 +173,9 @@ export const EXPORTER_PRESETS: readonly ExporterPreset[] = [
     help: 'Langfuse accepts traces over OTLP/HTTP (metrics are not ingested: choose traces only).',
   },
 ];
+
+/** Whether the text holds a C0 control character (U+0000–U+001F). */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) if (value.charCodeAt(i) < 0x20) return true;
+  return false;
+}

@@ -31,16 +31,18 @@ export const TIME_SERIES_MAX_POINTS = 1500;
 
 export const TimeSeriesQuery = z
   .object({
-    period: z.enum(TIME_SERIES_PERIODS, { message: `Expected one of ${TIME_SERIES_PERIODS.join(', ')}` }).default('24h'),
-    interval: z.enum(TIME_SERIES_INTERVALS, { message: `Expected one of ${TIME_SERIES_INTERVALS.join(', ')}` }).optional(),
+    period: z.enum(TIME_SERIES_PERIODS, { error: `Expected one of ${TIME_SERIES_PERIODS.join(', ')}` }).default('24h'),
+    interval: z
+      .enum(TIME_SERIES_INTERVALS, { error: `Expected one of ${TIME_SERIES_INTERVALS.join(', ')}` })
+      .optional(),
     serverId: uuid.optional(),
   })
   .refine((q) => !q.interval || DURATION_MS[q.interval] <= DURATION_MS[q.period], {
-    message: 'Must not be longer than the period',
+    error: 'Must not be longer than the period',
     path: ['interval'],
   })
   .refine((q) => !q.interval || DURATION_MS[q.period] / DURATION_MS[q.interval] <= TIME_SERIES_MAX_POINTS, {
-    message: `Too many points for this period (at most ${TIME_SERIES_MAX_POINTS})`,
+    error: `Too many points for this period (at most ${TIME_SERIES_MAX_POINTS})`,
     path: ['interval'],
   });
 export type TimeSeriesQuery = z.input<typeof TimeSeriesQuery>;
@@ -51,7 +53,7 @@ export const TimeSeriesPoint = z.object({
   calls: z.number().int(),
   errors: z.number().int(),
   avgDurationMs: z.number().nullable(),
-  /** Estimated from the duration histogram; absent when the bucket has no calls. */
+  /** From the merged latency sketches, as every p95 of the analytics screens; absent when the bucket has no calls. */
   p95DurationMs: z.number().nullable().optional(),
   tokens: z.number().int(),
 });

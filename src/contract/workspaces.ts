@@ -26,7 +26,7 @@ export type CreateWorkspaceBody = z.input<typeof CreateWorkspaceBody>;
 
 /** PUT /workspaces/{id} by owners and admins: only the fields given change. */
 
-export const WorkspaceParams = z.object({ workspaceId: z.string().uuid('Unknown workspace') });
+export const WorkspaceParams = z.object({ workspaceId: z.string().check(z.uuid('Unknown workspace')) });
 
 export const WorkspaceListResult = z.object({ workspaces: z.array(WorkspaceDto) });
 export const CreateWorkspaceResult = WorkspaceDto;
@@ -39,7 +39,7 @@ export const UpdateWorkspaceBody = z
   .object({
     name: z.string().trim().min(1, 'Workspace name is required').max(100).optional(),
     description: z.string().trim().max(500).optional(),
-    requirePlatformKey: z.boolean({ message: 'Expected true or false' }).optional(),
+    requirePlatformKey: z.boolean({ error: 'Expected true or false' }).optional(),
   })
   .strict();
 export type UpdateWorkspaceBody = z.infer<typeof UpdateWorkspaceBody>;

@@ -50,7 +50,12 @@ export { Paths };
 export class GiveUp extends Error {}
 
 /** Waits until `probe` returns a value (not undefined), polling; throws after `timeoutMs`. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -61,7 +66,10 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | undefi
       if (error instanceof GiveUp) throw error;
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out waiting for ${what}${lastError ? `: ${lastError instanceof Error ? String(lastError) : JSON.stringify(lastError)}` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }

@@ -38,8 +38,8 @@ export function descendantsOf(root: number): ProcessEntry[] {
   }
   const found: ProcessEntry[] = [];
   const queue = [root];
-  while (queue.length) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of children.get(pid) ?? []) {
       found.push(child);
       queue.push(child.pid);
     }

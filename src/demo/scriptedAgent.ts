@@ -32,36 +32,104 @@ interface PlannedCall {
 const PLANS: Record<TargetName, PlannedCall[][]> = {
   everything: [
     [
-      { tool: 'echo', arguments: { message: 'ping from the agent' }, reasoning: 'Check the tool server answers before starting the task.' },
-      { tool: 'get-sum', arguments: { a: 19, b: 23 }, reasoning: 'The user asked for the total of two line items; add them exactly instead of guessing.' },
-      { tool: 'trigger-long-running-operation', arguments: { duration: 2, steps: 4 }, reasoning: 'Rebuild the index; it takes a while, so follow its progress.', progress: true },
+      {
+        tool: 'echo',
+        arguments: { message: 'ping from the agent' },
+        reasoning: 'Check the tool server answers before starting the task.',
+      },
+      {
+        tool: 'get-sum',
+        arguments: { a: 19, b: 23 },
+        reasoning: 'The user asked for the total of two line items; add them exactly instead of guessing.',
+      },
+      {
+        tool: 'trigger-long-running-operation',
+        arguments: { duration: 2, steps: 4 },
+        reasoning: 'Rebuild the index; it takes a while, so follow its progress.',
+        progress: true,
+      },
     ],
     [
       { tool: 'get-sum', arguments: { a: 'seven', b: 5 }, reasoning: 'Add the numbers the user typed (as written).' },
-      { tool: 'get-sum', arguments: { a: 7, b: 5 }, reasoning: 'The last call failed on a string argument; retry with numbers.' },
+      {
+        tool: 'get-sum',
+        arguments: { a: 7, b: 5 },
+        reasoning: 'The last call failed on a string argument; retry with numbers.',
+      },
       { tool: 'get-tiny-image', arguments: {}, reasoning: 'The report needs a placeholder image.' },
     ],
     [
-      { tool: 'echo', arguments: { message: 'summarise the open incidents' }, reasoning: 'Repeat the task back so the transcript shows what was asked.' },
-      { tool: 'search_everything', arguments: { query: 'incidents' }, reasoning: 'Look for an incident search tool (it may not exist here).' },
-      { tool: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 }, reasoning: 'No search tool: fall back to a full scan and watch its progress.', progress: true },
+      {
+        tool: 'echo',
+        arguments: { message: 'summarise the open incidents' },
+        reasoning: 'Repeat the task back so the transcript shows what was asked.',
+      },
+      {
+        tool: 'search_everything',
+        arguments: { query: 'incidents' },
+        reasoning: 'Look for an incident search tool (it may not exist here).',
+      },
+      {
+        tool: 'trigger-long-running-operation',
+        arguments: { duration: 1, steps: 2 },
+        reasoning: 'No search tool: fall back to a full scan and watch its progress.',
+        progress: true,
+      },
     ],
   ],
   ops: [
     [
-      { tool: 'lookup_customer', arguments: { customerId: 'cus_1042' }, reasoning: 'The ticket mentions Northwind; find their plan before answering.' },
-      { tool: 'search_docs', arguments: { query: 'rotate API key', pages: 3 }, reasoning: 'The customer cannot rotate their API key; find the documented steps.', progress: true },
-      { tool: 'create_ticket', arguments: { title: 'Northwind: API key rotation fails', priority: 'normal' }, reasoning: 'The docs do not cover their case; open a ticket for engineering.' },
+      {
+        tool: 'lookup_customer',
+        arguments: { customerId: 'cus_1042' },
+        reasoning: 'The ticket mentions Northwind; find their plan before answering.',
+      },
+      {
+        tool: 'search_docs',
+        arguments: { query: 'rotate API key', pages: 3 },
+        reasoning: 'The customer cannot rotate their API key; find the documented steps.',
+        progress: true,
+      },
+      {
+        tool: 'create_ticket',
+        arguments: { title: 'Northwind: API key rotation fails', priority: 'normal' },
+        reasoning: 'The docs do not cover their case; open a ticket for engineering.',
+      },
     ],
     [
-      { tool: 'lookup_customer', arguments: { customerId: 'cus_9999' }, reasoning: 'Find the customer from the email signature.' },
-      { tool: 'lookup_customer', arguments: { customerId: 'cus_3141' }, reasoning: 'That id was wrong; the signature says Initech, try their id.' },
-      { tool: 'create_ticket', arguments: { title: 'Initech: webhooks delayed', priority: 'urgent' }, reasoning: 'Webhooks are degraded for a paying customer: escalate as urgent.' },
-      { tool: 'create_ticket', arguments: { title: 'Initech: webhooks delayed', priority: 'normal' }, reasoning: 'The urgent queue is full; file it as normal and tell the customer.' },
+      {
+        tool: 'lookup_customer',
+        arguments: { customerId: 'cus_9999' },
+        reasoning: 'Find the customer from the email signature.',
+      },
+      {
+        tool: 'lookup_customer',
+        arguments: { customerId: 'cus_3141' },
+        reasoning: 'That id was wrong; the signature says Initech, try their id.',
+      },
+      {
+        tool: 'create_ticket',
+        arguments: { title: 'Initech: webhooks delayed', priority: 'urgent' },
+        reasoning: 'Webhooks are degraded for a paying customer: escalate as urgent.',
+      },
+      {
+        tool: 'create_ticket',
+        arguments: { title: 'Initech: webhooks delayed', priority: 'normal' },
+        reasoning: 'The urgent queue is full; file it as normal and tell the customer.',
+      },
     ],
     [
-      { tool: 'search_docs', arguments: { query: 'rate limits' }, reasoning: 'The user hit 429s; check the documented limits first.', progress: true },
-      { tool: 'lookup_customer', arguments: { customerId: 'cus_2077' }, reasoning: 'Enterprise customers have higher limits: confirm the plan.' },
+      {
+        tool: 'search_docs',
+        arguments: { query: 'rate limits' },
+        reasoning: 'The user hit 429s; check the documented limits first.',
+        progress: true,
+      },
+      {
+        tool: 'lookup_customer',
+        arguments: { customerId: 'cus_2077' },
+        reasoning: 'Enterprise customers have higher limits: confirm the plan.',
+      },
     ],
   ],
 };
@@ -81,6 +149,9 @@ export interface AgentStats {
   failedEpisodes: number;
 }
 
+/** The most tools/call one episode makes: the pacer budgets by it. */
+export const MOST_CALLS_PER_EPISODE = Math.max(...Object.values(PLANS).flatMap((plans) => plans.map((p) => p.length)));
+
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export class ScriptedAgent {
@@ -99,7 +170,10 @@ export class ScriptedAgent {
   /** One session: connect, list, call the plan's tools, use a prompt and a resource, end (or stay open). */
   async runEpisode(options: EpisodeOptions): Promise<void> {
     const transport = new StreamableHTTPClientTransport(new URL(this.targets[options.target]));
-    const client = new Client({ name: options.client, version: options.client === 'claude-code' ? '2.1.4' : options.client === 'cursor' ? '1.7.0' : '0.3.0' });
+    const client = new Client({
+      name: options.client,
+      version: options.client === 'claude-code' ? '2.1.4' : options.client === 'cursor' ? '1.7.0' : '0.3.0',
+    });
     const handle = { client, transport };
     this.open.add(handle);
     try {
@@ -117,7 +191,8 @@ export class ScriptedAgent {
       if (!options.keepOpen) await transport.terminateSession();
     } catch (error) {
       this.stats.failedEpisodes++;
-      if (!this.stopped) this.log(`${options.client} → ${options.target}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!this.stopped)
+        this.log(`${options.client} → ${options.target}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       this.stats.episodes++;
       if (!options.keepOpen || this.stopped) {
@@ -131,7 +206,11 @@ export class ScriptedAgent {
     this.stats.calls++;
     const _meta = { 'dev.toolscope.demo/reasoning': call.reasoning, traceparent: `00-${traceId}-${hex(8)}-01` };
     try {
-      await client.callTool({ name: call.tool, arguments: call.arguments, _meta }, undefined, call.progress ? { onprogress: () => undefined, timeout: 30_000 } : { timeout: 30_000 });
+      await client.callTool(
+        { name: call.tool, arguments: call.arguments, _meta },
+        undefined,
+        call.progress ? { onprogress: () => undefined, timeout: 30_000 } : { timeout: 30_000 },
+      );
     } catch {
       // A protocol error (an unknown tool, bad arguments) is part of the show; the agent carries on.
     }
@@ -141,12 +220,19 @@ export class ScriptedAgent {
     const capabilities = client.getServerCapabilities();
     if (capabilities?.prompts) {
       const { prompts } = await client.listPrompts();
-      const prompt = prompts.find((p) => !p.arguments?.some((a) => a.required)) ?? prompts.find((p) => p.name === 'triage_ticket');
-      if (prompt) await client.getPrompt({ name: prompt.name, arguments: prompt.name === 'triage_ticket' ? { ticketId: `TCK-${1000 + plan}` } : {} }).catch(() => undefined);
+      const prompt =
+        prompts.find((p) => !p.arguments?.some((a) => a.required)) ?? prompts.find((p) => p.name === 'triage_ticket');
+      if (prompt)
+        await client
+          .getPrompt({
+            name: prompt.name,
+            arguments: prompt.name === 'triage_ticket' ? { ticketId: `TCK-${1000 + plan}` } : {},
+          })
+          .catch(() => undefined);
     }
     if (capabilities?.resources) {
       const { resources } = await client.listResources();
-      const resource = resources[plan % Math.max(1, resources.length)];
+      const resource = resources.at(plan % Math.max(1, resources.length));
       if (resource) await client.readResource({ uri: resource.uri }).catch(() => undefined);
     }
   }
@@ -170,15 +256,28 @@ export class ScriptedAgent {
     await Promise.all(episodes);
   }
 
-  /** A gentle trickle: one episode every `everyMs` (±30 %), rotating clients, servers and plans. */
+  /** The next episode of the trickle, rotating clients, servers and plans (the paced trickle calls it too). */
+  launchNext(): void {
+    if (this.stopped) return;
+    const n = this.tick++;
+    void this.launch({
+      client: DEMO_CLIENTS[n % DEMO_CLIENTS.length],
+      target: n % 2 === 0 ? 'everything' : 'ops',
+      plan: Math.floor(n / 2),
+    });
+  }
+
+  /** One episode every `everyMs` (±30 %); the demo paces it to its plan instead (pacedTrickle.ts). */
   startTrickle(everyMs = 5_000): void {
     const next = () => {
       if (this.stopped) return;
-      this.trickleTimer = setTimeout(() => {
-        const n = this.tick++;
-        void this.launch({ client: DEMO_CLIENTS[n % DEMO_CLIENTS.length], target: n % 2 === 0 ? 'everything' : 'ops', plan: Math.floor(n / 2) });
-        next();
-      }, everyMs * (0.7 + Math.random() * 0.6));
+      this.trickleTimer = setTimeout(
+        () => {
+          this.launchNext();
+          next();
+        },
+        everyMs * (0.7 + Math.random() * 0.6),
+      );
     };
     next();
   }
@@ -188,7 +287,10 @@ export class ScriptedAgent {
     this.stopped = true;
     clearTimeout(this.trickleTimer);
     let grace: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => (grace = setTimeout(resolve, graceMs))),
+    ]);
     clearTimeout(grace);
     for (const handle of [...this.open]) {
       this.open.delete(handle);

@@ -33,7 +33,10 @@ export async function freePort(): Promise<number> {
  * hand the agent proxy URLs of another address).
  */
 function demoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _database, TOOLSCOPE_PUBLIC_URL: _publicUrl, TOOLSCOPE_DATA_DIR: _dataDir, ...rest } = env;
+  const rest = { ...env };
+  delete rest.DATABASE_URL;
+  delete rest.TOOLSCOPE_PUBLIC_URL;
+  delete rest.TOOLSCOPE_DATA_DIR;
   return rest;
 }
 
@@ -46,7 +49,12 @@ export async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-export async function startToolscope(root: string, port: number, env: Record<string, string>, onError: (line: string) => void): Promise<ToolscopeProcess> {
+export async function startToolscope(
+  root: string,
+  port: number,
+  env: Partial<Record<string, string>>,
+  onError: (line: string) => void,
+): Promise<ToolscopeProcess> {
   const host = env.HOST ?? '127.0.0.1';
   const child = spawn(process.execPath, [path.join(root, 'dist/node/server/main.js')], {
     cwd: root,
@@ -71,12 +79,12 @@ export async function startToolscope(root: string, port: number, env: Record<str
       if (line.trim()) onError(line);
     }
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const parts = buffered.split('\n');
-      buffered = parts.pop()!;
+      buffered = parts.pop() ?? '';
       parts.forEach(onLine);
     });
   }

@@ -7,6 +7,9 @@ import helmet from '@fastify/helmet';
 import { securityHeaders } from './http/securityHeaders';
 import { shutdownDrain } from './http/shutdownDrain';
 import { installSafeJsonParser } from './http/safeJson';
+import { fastifyTrustProxy, trustedPeer } from './http/trustedProxies';
+import { bindLegacyKeyHosts } from './data/keys/legacyKeyHosts';
+import { capConnectionsPerClient, httpServerOptions } from './http/connectionLimits';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -26,8 +29,10 @@ import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
 import { integrationsPlugin } from './integrations/integrationsPlugin';
 import { telemetryPlugin } from './telemetry/telemetryPlugin';
+import { retentionPlugin } from './modules/retention/retentionPlugin';
 import { prometheusPlugin } from './metrics/prometheusPlugin';
 import { registerBackgroundServices } from './monitor/backgroundServices';
+import { alertRulesPlugin } from './modules/alertRules/alertRulesPlugin';
 import { API } from '../contract/routes';
 import { createOutboundClient } from './net/outboundClient';
 import { installProxy } from './proxy/plugin';
@@ -79,11 +84,19 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
-    // X-Forwarded-* is believed only when the operator says a reverse proxy sets it.
-    trustProxy: config.trustProxy,
+    // X-Forwarded-* is believed only from the hops the operator names (http/trustedProxies.ts).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Our own 503 while closing (below) so the body has the API's {message, code} shape.
     return503OnClosing: false,
+    // Slow clients: headers and the whole request within limits (http/connectionLimits.ts).
+    requestTimeout: config.requestTimeoutMs,
+    http: httpServerOptions({
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      perClient: config.connectionsPerClient,
+    }),
   }).withTypeProvider<ZodTypeProvider>();
+  capConnectionsPerClient(app.server, config.connectionsPerClient, trustedPeer(config.trustProxy));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -111,7 +124,13 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const { minRole, roleRefusal } = route.config ?? {};
     for (const method of methods) {
-      if (method !== 'HEAD') app.routeList.push({ method, url: route.url, ...(minRole ? { minRole } : {}), ...(roleRefusal ? { roleRefusal } : {}) });
+      if (method !== 'HEAD')
+        app.routeList.push({
+          method,
+          url: route.url,
+          ...(minRole ? { minRole } : {}),
+          ...(roleRefusal ? { roleRefusal } : {}),
+        });
     }
   });
 
@@ -120,19 +139,24 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   // idle keep-alive socket holds the process open past the grace period.
   let closing = false;
   const drain = shutdownDrain(app.server);
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', () => {
     closing = true;
     drain.start();
+    return Promise.resolve();
   });
   // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
   // it up front. The proxy's URLs are the agent's business and pass as they are.
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api') && /%00/i.test(request.url)) throw badRequest('The URL must not contain the NUL character (%00)');
+  app.addHook('onRequest', (request) => {
+    if (request.url.startsWith('/api') && /%00/i.test(request.url))
+      return Promise.reject(badRequest('The URL must not contain the NUL character (%00)'));
+    return Promise.resolve();
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    return reply.status(503).send({ message: 'Toolscope is shutting down; retry shortly', code: 'service_unavailable' });
+    return reply
+      .status(503)
+      .send({ message: 'Toolscope is shutting down; retry shortly', code: 'service_unavailable' });
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
@@ -140,18 +164,29 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   });
 
+  // Keys from before they carried hosts are bound to where they are used now (migration 027).
+  app.addHook('onReady', async () => {
+    await bindLegacyKeyHosts(db, config.secret).catch((err: unknown) =>
+      app.log.error({ err }, 'binding workspace keys to their hosts failed'),
+    );
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
       for (const issue of error.validation) {
-        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(issue.params?.issue && (issue.params.issue as { path?: unknown[] }).path?.join('.') || 'body');
+        const issuePath = (issue.params.issue as { path?: unknown[] } | null | undefined)?.path?.join('.');
+        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || issuePath || 'body';
         fields[key] ??= issue.message ?? 'Invalid value';
       }
-      const first = Object.entries(fields)[0];
-      return reply.status(400).send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
+      const first = Object.entries(fields).at(0);
+      return reply
+        .status(400)
+        .send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
     }
     if (error instanceof HttpError) {
-      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
       return reply.status(error.statusCode).send(error.toBody());
     }
     const status = error.statusCode ?? 500;
@@ -165,8 +200,10 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
 
   await app.register(notificationsPlugin);
   await app.register(integrationsPlugin);
+  await app.register(alertRulesPlugin);
   await app.register(telemetryPlugin);
   await app.register(prometheusPlugin);
+  await app.register(retentionPlugin);
   await registerBackgroundServices(app);
   await app.register(helmet, securityHeaders(config));
   await app.register(formbody);
@@ -175,7 +212,11 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Toolscope API', version: config.version, description: 'REST API of Toolscope. The MCP proxy lives at /mcp/{proxyKey}.' },
+      info: {
+        title: 'Toolscope API',
+        version: config.version,
+        description: 'REST API of Toolscope. The MCP proxy lives at /mcp/{proxyKey}.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
@@ -219,7 +260,9 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
       // History fallback: client routes are the SPA's to resolve (including its not-found page).
       return reply.type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send({ message: `Route ${request.method} ${url.split('?')[0]} not found`, code: 'not_found' });
+    return reply
+      .status(404)
+      .send({ message: `Route ${request.method} ${url.split('?')[0]} not found`, code: 'not_found' });
   });
 
   return app;

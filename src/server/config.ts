@@ -1,23 +1,20 @@
-import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { deploymentsConfigOf, deploymentsEnv, type DeploymentsConfig } from './deploymentsConfig';
+import { bool, int } from './envValues';
+import { oidcConfigOf, oidcEnv, type OidcConfig } from './oidcConfig';
 import { parseFlagOverrides, resolveFlags, type Flags } from '../contract/flags';
-import { isLoopbackHost, parsePrivateUpstreamAllowList, type PrivateUpstreamAllowList } from './net/privateNetworkPolicy';
+import {
+  isLoopbackHost,
+  parsePrivateUpstreamAllowList,
+  type PrivateUpstreamAllowList,
+} from './net/privateNetworkPolicy';
+import { parseTrustedProxies, type TrustedProxies } from './http/trustedProxies';
 
 // Every setting comes from the environment, validated here, with defaults that make
-// `npm start` work on a fresh machine. Nothing else reads process.env.
-const bool = (fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
-const int = (fallback: number, min = 0) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? fallback : Number(v)))
-    .pipe(z.number().int().min(min));
+// `npm start` work on a fresh machine. Nothing else reads process.env (the deployments' and
+// sandbox's settings: deploymentsConfig.ts).
 
 const EnvSchema = z.object({
   PORT: int(4000, 0),
@@ -25,10 +22,13 @@ const EnvSchema = z.object({
   HOST: z.string().optional().default('127.0.0.1'),
   TOOLSCOPE_DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z.string().optional(),
-  TOOLSCOPE_PUBLIC_URL: z.string().url().optional(),
+  TOOLSCOPE_PUBLIC_URL: z.url().optional(),
   TOOLSCOPE_SECRET: z.string().min(32).optional(),
   TOOLSCOPE_FLAGS: z.string().optional(),
-  TOOLSCOPE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  TOOLSCOPE_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .default('info'),
   TOOLSCOPE_BODY_LIMIT_BYTES: int(1_048_576, 1024),
   TOOLSCOPE_PROXY_BODY_LIMIT_BYTES: int(4 * 1_048_576, 1024),
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
@@ -52,7 +52,12 @@ const EnvSchema = z.object({
   TOOLSCOPE_PRICE_IDS: z.string().optional(),
   TOOLSCOPE_CLIENT_DIR: z.string().optional(),
   TOOLSCOPE_SHUTDOWN_GRACE_MS: int(10_000, 0),
-  TOOLSCOPE_TRUST_PROXY: bool(false),
+  // Unset/false: X-Forwarded-* ignored; a hop count (true = 1) or proxy addresses/CIDRs (trustedProxies.ts).
+  TOOLSCOPE_TRUST_PROXY: z.string().optional(),
+  // Slow clients (docs/security.md "Slow clients"): header and request timeouts, connections per address.
+  TOOLSCOPE_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  TOOLSCOPE_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  TOOLSCOPE_CONNECTIONS_PER_CLIENT: int(256, 1),
   // The proxy's limits under load (docs/proxy.md "Limits").
   TOOLSCOPE_STREAM_KEEPALIVE_MS: int(15_000, 0),
   TOOLSCOPE_PROXY_KEY_CACHE_MS: int(5_000, 0),
@@ -60,29 +65,34 @@ const EnvSchema = z.object({
   TOOLSCOPE_STREAMS_PER_SESSION: int(2, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE: int(2000, 1),
   TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER: int(1000, 1),
-  TOOLSCOPE_CATALOG_URL: z.string().url().optional(),
+  TOOLSCOPE_CATALOG_URL: z.url().optional(),
   TOOLSCOPE_CATALOG_FILE: z.string().optional(),
-  TOOLSCOPE_DEPLOYMENTS: bool(false),
-  TOOLSCOPE_DEPLOYMENT_COMMANDS: z.string().optional().default('node,npx,uvx,python3'),
-  TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST: z.string().optional().default('127.0.0.1'),
-  TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT: int(0, 0).pipe(z.number().max(65535)),
-  TOOLSCOPE_DEPLOYMENT_BRIDGE_URL: z.string().url().optional(),
-  TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: int(5_000, 0),
-  TOOLSCOPE_INSTANCE_ID: z.string().min(1).max(200).optional(),
-  PATH: z.string().optional(),
-  HOME: z.string().optional(),
+  ...deploymentsEnv,
+  ...oidcEnv,
   TOOLSCOPE_INTEGRATION_RETRY_BASE_MS: int(30_000, 10),
   TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS: int(60_000, 100),
   /** Bearer token for GET /metrics (Prometheus); unset = the route is off. */
   TOOLSCOPE_METRICS_TOKEN: z.string().min(16).optional(),
+  /** Host names the proxy answers under (DNS rebinding, proxy/browserAccess.ts); `*` = any. */
+  TOOLSCOPE_ALLOWED_HOSTS: z.string().optional(),
+  // Data retention (docs/operations.md "Retention"): a cap on every workspace's raw days (0/unset:
+  // the plans' days), how often the expiry job runs (0: never), and the daily export folder.
+  TOOLSCOPE_RAW_RETENTION_MAX_DAYS: int(0, 0),
+  TOOLSCOPE_RETENTION_INTERVAL_MS: int(3_600_000, 0),
+  TOOLSCOPE_EXPORT_DIR: z.string().optional(),
 });
 
-export interface Config {
+export interface Config extends DeploymentsConfig, OidcConfig {
   port: number;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
+  /**
+   * TOOLSCOPE_ALLOWED_HOSTS: the host names the proxy answers under (besides the public URL's);
+   * ['*'] = any; empty = the default (loopback names when HOST is loopback, else any).
+   */
+  allowedHosts: string[];
   /** HMAC key for access tokens and the key that encrypts upstream credentials at rest. */
   secret: string;
   flags: Flags;
@@ -119,28 +129,18 @@ export interface Config {
   /** Where the built SPA lives; undefined = no SPA (API only). */
   clientDir: string | undefined;
   shutdownGraceMs: number;
-  /** Believe X-Forwarded-* (client ip, host, protocol): only behind a reverse proxy you run. */
-  trustProxy: boolean;
+  /** A request's headers must arrive within this (ms). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (ms); answers may stream longer. */
+  requestTimeoutMs: number;
+  /** Connections one client address may hold at once (long-lived streams not counted). */
+  connectionsPerClient: number;
+  /** Which peers' X-Forwarded-* are believed (client ip, host, protocol): none, a hop count or proxy addresses. */
+  trustProxy: TrustedProxies;
   /** A registry speaking the MCP Registry API v0 for the marketplace (docs/marketplace.md). */
   catalogUrl: string | undefined;
   /** An operator's catalog file ({ servers: [server.json…] } or a registry list answer). */
   catalogFile: string | undefined;
-  /** Deployments run programs on this host: off unless the operator says TOOLSCOPE_DEPLOYMENTS=on. */
-  deploymentsEnabled: boolean;
-  /** Commands a deployment config may name (TOOLSCOPE_DEPLOYMENT_COMMANDS, comma-separated). */
-  deploymentCommands: string[];
-  /** Where the stdio ↔ Streamable HTTP bridge listens (loopback by default; port 0 = any free port). */
-  deploymentBridgeHost: string;
-  deploymentBridgePort: number;
-  /** How other instances reach this one's bridge (multi-instance); default http://{host}:{port}. */
-  deploymentBridgeUrl: string | undefined;
-  /** Between SIGTERM to a program's process group and SIGKILL. */
-  deploymentStopGraceMs: number;
-  /** Names this instance in deployment leases (default: the host name). */
-  instanceId: string;
-  /** The only two variables of Toolscope's own environment a deployed program gets. */
-  deploymentPath: string;
-  deploymentHome: string;
   /** The first retry of an integration delivery waits this long, doubling up to 8 attempts. */
   integrationRetryBaseMs: number;
   /** How often each exporter sends its metric points (OTLP). */
@@ -159,6 +159,12 @@ export interface Config {
   /** POSTs carrying requests in flight at once, per workspace and per server. */
   callsInFlightPerWorkspace: number;
   callsInFlightPerServer: number;
+  /** TOOLSCOPE_RAW_RETENTION_MAX_DAYS: the most days any workspace keeps raw data; null = the plans' days. */
+  rawRetentionMaxDays: number | null;
+  /** How often the expiry job runs; 0 = never (tests run it themselves). */
+  retentionIntervalMs: number;
+  /** TOOLSCOPE_EXPORT_DIR: where scheduled daily exports are written; unset = scheduling is off. */
+  exportDir: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -166,7 +172,7 @@ export class ConfigError extends Error {}
 function parsePriceIds(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (text ?? '').split(',')) {
-    const [key, value] = part.split('=').map((s) => s?.trim());
+    const [key, value] = part.split('=').map((s) => s.trim());
     if (key && value) out[key] = value;
   }
   return out;
@@ -190,10 +196,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   } catch (error) {
     throw new ConfigError(`Invalid configuration: TOOLSCOPE_PRIVATE_UPSTREAMS: ${(error as Error).message}`);
   }
+  let trustProxy: TrustedProxies;
+  try {
+    trustProxy = parseTrustedProxies(e.TOOLSCOPE_TRUST_PROXY);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: TOOLSCOPE_TRUST_PROXY: ${(error as Error).message}`);
+  }
   const explicitPrivate = e.TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS;
   const host = overrides.host ?? e.HOST;
   const allowPrivateUpstreams =
-    explicitPrivate === undefined || explicitPrivate === '' ? isLoopbackHost(host) : ['1', 'true', 'yes', 'on'].includes(explicitPrivate);
+    explicitPrivate === undefined || explicitPrivate === ''
+      ? isLoopbackHost(host)
+      : ['1', 'true', 'yes', 'on'].includes(explicitPrivate);
   const defaultClientDir = path.resolve(__dirname, '../../client');
   return {
     port: e.PORT,
@@ -201,6 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(e.TOOLSCOPE_DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
     publicUrl: e.TOOLSCOPE_PUBLIC_URL?.replace(/\/+$/, ''),
+    allowedHosts: (e.TOOLSCOPE_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
     secret: e.TOOLSCOPE_SECRET ?? '',
     flags: resolveFlags(parseFlagOverrides(e.TOOLSCOPE_FLAGS)),
     logLevel: e.TOOLSCOPE_LOG_LEVEL,
@@ -216,7 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     authRateLimitPerMinute: e.TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE,
     recorderQueueLimit: e.TOOLSCOPE_RECORDER_QUEUE_LIMIT,
     recorderFlushMs: e.TOOLSCOPE_RECORDER_FLUSH_MS,
-    journalDir: e.TOOLSCOPE_JOURNAL_DIR === 'off' ? undefined : path.resolve(e.TOOLSCOPE_JOURNAL_DIR || path.join(e.TOOLSCOPE_DATA_DIR, 'journal')),
+    journalDir:
+      e.TOOLSCOPE_JOURNAL_DIR === 'off'
+        ? undefined
+        : path.resolve(e.TOOLSCOPE_JOURNAL_DIR || path.join(e.TOOLSCOPE_DATA_DIR, 'journal')),
     journalFsyncMs: e.TOOLSCOPE_JOURNAL_FSYNC_MS,
     journalMaxBytes: e.TOOLSCOPE_JOURNAL_MAX_BYTES,
     pgliteNice: e.TOOLSCOPE_PGLITE_NICE,
@@ -226,18 +247,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // Empty = API only (npm run dev, where Vite serves the SPA).
     clientDir: e.TOOLSCOPE_CLIENT_DIR === undefined ? defaultClientDir : e.TOOLSCOPE_CLIENT_DIR || undefined,
     shutdownGraceMs: e.TOOLSCOPE_SHUTDOWN_GRACE_MS,
-    trustProxy: e.TOOLSCOPE_TRUST_PROXY,
+    trustProxy,
+    headersTimeoutMs: e.TOOLSCOPE_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: Math.max(e.TOOLSCOPE_REQUEST_TIMEOUT_MS, e.TOOLSCOPE_HEADERS_TIMEOUT_MS),
+    connectionsPerClient: e.TOOLSCOPE_CONNECTIONS_PER_CLIENT,
     catalogUrl: e.TOOLSCOPE_CATALOG_URL || undefined,
     catalogFile: e.TOOLSCOPE_CATALOG_FILE ? path.resolve(e.TOOLSCOPE_CATALOG_FILE) : undefined,
-    deploymentsEnabled: e.TOOLSCOPE_DEPLOYMENTS,
-    deploymentCommands: e.TOOLSCOPE_DEPLOYMENT_COMMANDS.split(',').map((c) => c.trim()).filter(Boolean),
-    deploymentBridgeHost: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_HOST,
-    deploymentBridgePort: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_PORT,
-    deploymentBridgeUrl: e.TOOLSCOPE_DEPLOYMENT_BRIDGE_URL?.replace(/\/+$/, ''),
-    deploymentStopGraceMs: e.TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS,
-    instanceId: e.TOOLSCOPE_INSTANCE_ID ?? os.hostname(),
-    deploymentPath: e.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    deploymentHome: e.HOME ?? os.homedir(),
+    ...deploymentsConfigOf(e),
+    ...oidcConfigOf(e),
     integrationRetryBaseMs: e.TOOLSCOPE_INTEGRATION_RETRY_BASE_MS,
     telemetryMetricsIntervalMs: e.TOOLSCOPE_TELEMETRY_METRICS_INTERVAL_MS,
     metricsToken: e.TOOLSCOPE_METRICS_TOKEN,
@@ -248,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     streamsPerSession: e.TOOLSCOPE_STREAMS_PER_SESSION,
     callsInFlightPerWorkspace: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_WORKSPACE,
     callsInFlightPerServer: e.TOOLSCOPE_CALLS_IN_FLIGHT_PER_SERVER,
+    rawRetentionMaxDays: e.TOOLSCOPE_RAW_RETENTION_MAX_DAYS || null,
+    retentionIntervalMs: e.TOOLSCOPE_RETENTION_INTERVAL_MS,
+    exportDir: e.TOOLSCOPE_EXPORT_DIR ? path.resolve(e.TOOLSCOPE_EXPORT_DIR) : undefined,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { loadOrCreateSecret } from './db/secret';
+import { dataPermissionsWarning } from './files/privatePaths';
 
 // Process entry: read config, open the database, migrate, listen; on SIGTERM/SIGINT stop
 // accepting (503), let in-flight requests finish, flush what is queued, close the database.
@@ -20,7 +21,11 @@ async function main(): Promise<void> {
   }
   if (!config.secret) config = { ...config, secret: loadOrCreateSecret(config.dataDir) };
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteNice: config.pgliteNice });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteNice: config.pgliteNice,
+  });
   await migrate(db);
   const app = await buildApp({
     config,
@@ -59,11 +64,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  // Created private by this version; an older one (or an operator's mkdir) may have left them wide.
+  const permissions = dataPermissionsWarning(config.dataDir, config.journalDir);
+  if (permissions) app.log.warn(permissions);
+
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Toolscope listening on ${address} (database: ${db.engine}${db.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+  app.log.info(
+    `Toolscope listening on ${address} (database: ${db.engine}${db.engine === 'pglite' ? ` in ${config.dataDir}` : ''})`,
+  );
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
   console.error('Toolscope failed to start:', error);
   process.exit(1);
 });

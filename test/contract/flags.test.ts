@@ -10,7 +10,9 @@ describe('feature flags (SPEC §2)', () => {
   });
 
   it('reads TOOLSCOPE_FLAGS overrides and ignores unknown names', () => {
-    const overrides = parseFlagOverrides('show_upgrade_pro=true, show_marketplace=false,nonsense=true,show_schema_studio');
+    const overrides = parseFlagOverrides(
+      'show_upgrade_pro=true, show_marketplace=false,nonsense=true,show_schema_studio',
+    );
     expect(overrides).toEqual({ show_upgrade_pro: true, show_marketplace: false, show_schema_studio: true });
     const flags = resolveFlags(overrides);
     expect(flags.show_upgrade_pro).toBe(true);

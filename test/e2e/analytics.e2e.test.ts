@@ -49,7 +49,12 @@ describeInBrowser('analytics journey', () => {
       lastName: 'Lovelace',
     });
     const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
-    const server = await api('POST', `/api/v1/workspaces/${workspaces[0].id}/servers`, { url: upstream.url, name: 'Everything', description: 'The reference server' }, accessToken);
+    const server = await api(
+      'POST',
+      `/api/v1/workspaces/${workspaces[0].id}/servers`,
+      { url: upstream.url, name: 'Everything', description: 'The reference server' },
+      accessToken,
+    );
     proxyUrl = server.proxyUrl;
 
     chromium = await launchChromium();
@@ -68,7 +73,7 @@ describeInBrowser('analytics journey', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.stop();
+    await (upstream as EverythingServer | undefined)?.stop();
   });
 
   const shoot = (name: string) => screenshotIfAsked(page, name);
@@ -85,11 +90,14 @@ describeInBrowser('analytics journey', () => {
   it('shows an empty state leading to /servers, then the call count of new traffic without a reload', async () => {
     await page.goto(`${app.baseUrl}/analytics`);
     await page.getByText('No traffic in this range').waitFor();
-    await expect(page.getByRole('link', { name: 'Connect a tool server' }).getAttribute('href')).resolves.toBe('/servers');
+    await expect(page.getByRole('link', { name: 'Connect a tool server' }).getAttribute('href')).resolves.toBe(
+      '/servers',
+    );
 
     await agent('research-agent', async (client) => {
       await client.listTools();
-      for (const message of ['find the quarterly report', 'summarise it', 'list the open questions']) await client.callTool({ name: 'echo', arguments: { message } });
+      for (const message of ['find the quarterly report', 'summarise it', 'list the open questions'])
+        await client.callTool({ name: 'echo', arguments: { message } });
       await client.callTool({ name: 'get-sum', arguments: { a: 19, b: 23 } });
       await client.callTool({ name: 'no-such-tool', arguments: {} });
     });
@@ -109,6 +117,22 @@ describeInBrowser('analytics journey', () => {
     await page.getByRole('table', { name: 'Top tools' }).getByText('echo').waitFor();
     await page.getByRole('list', { name: 'Top clients' }).getByText('research-agent').waitFor();
     await shoot('analytics');
+  });
+
+  it('shows the same tokens and p95 on the dashboard as on /analytics for that traffic', async () => {
+    // Issue 29: the dashboard said 39,406 tokens where Analytics said 3,890, and p95 2.50 s against
+    // 247 ms. Both now read the same rollups through the same code: the same text on both screens.
+    await page.goto(`${app.baseUrl}/dashboard`);
+    await page.getByTestId('stat-Tool calls today').filter({ hasText: /^7$/ }).waitFor({ timeout: 20_000 });
+    const dashboardTokens = (await page.getByText(/^[\d,]+ tokens, /).innerText()).split(' tokens')[0];
+    const dashboardP95 = await page.getByTestId('stat-Latency p95').innerText();
+    await page.goto(`${app.baseUrl}/analytics?range=24h`);
+    await page.getByTestId('kpi-Calls').filter({ hasText: /^7$/ }).waitFor({ timeout: 20_000 });
+    expect({
+      tokens: await page.getByTestId('kpi-Tokens').innerText(),
+      p95: await page.getByTestId('kpi-p95 latency').innerText(),
+    }).toEqual({ tokens: dashboardTokens, p95: dashboardP95 });
+    expect(dashboardP95).not.toBe('—');
   });
 
   it('keeps the range in the URL across the screens; /performance shows the slowest tools and errors by class', async () => {
@@ -139,13 +163,22 @@ describeInBrowser('analytics journey', () => {
     await page.waitForURL(/by=tool/);
     const rows = page.getByTestId('attribution-row');
     for (const tool of ['echo', 'get-sum', 'no-such-tool']) await rows.filter({ hasText: tool }).waitFor();
-    const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => (td as HTMLElement).innerText.trim())));
-    expect(shown.map((cells) => cells[0]).sort()).toEqual(['echo', 'get-sum', 'no-such-tool']);
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => (td as HTMLElement).innerText.trim())),
+    );
+    // The tool definitions' tokens belong to no tool: their own row makes the breakdown add up to the total.
+    expect(shown.map((cells) => cells[0]).sort()).toEqual(['Tool definitions', 'echo', 'get-sum', 'no-such-tool']);
     await shoot('cost-attribution');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^cost-attribution-tool-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r\n/);
+    const csv = fs
+      .readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r\n/);
     expect(csv[0]).toBe('tool,id,server,calls,tokens,cost_usd,share_percent');
     const exported = csv.slice(1).map((line) => line.split(','));
     // Same rows, same order, same names, servers and call counts as the table.

@@ -35,7 +35,10 @@ describe('npm run demo', () => {
 
   const waitForOutput = (pattern: RegExp, timeoutMs: number) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the demo did not print ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the demo did not print ${pattern} within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      );
       const check = () => {
         const match = pattern.exec(output);
         if (match) {
@@ -50,7 +53,8 @@ describe('npm run demo', () => {
 
   beforeAll(async () => {
     for (const file of ['dist/node/demo/runDemo.js', 'dist/client/index.html']) {
-      if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run \`npm run build\` before the browser journeys.`);
+      if (!fs.existsSync(path.join(ROOT, file)))
+        throw new Error(`${file} is missing: run \`npm run build\` before the browser journeys.`);
     }
     demo = spawn(process.execPath, ['scripts/demo.mjs', '--no-build', '--port', '0'], {
       cwd: ROOT,
@@ -58,11 +62,12 @@ describe('npm run demo', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     exited = new Promise((resolve) => demo.once('exit', (code) => resolve(code)));
-    registerStopper(async () => {
-      if (demo.exitCode !== null || demo.signalCode !== null) return;
+    registerStopper(() => {
+      if (demo.exitCode !== null || demo.signalCode !== null) return Promise.resolve();
       const left = descendantsOf(demo.pid!);
       demo.kill('SIGKILL');
       for (const entry of left) if (isStillRunning(entry)) process.kill(entry.pid, 'SIGKILL');
+      return Promise.resolve();
     });
     const collect = (chunk: Buffer) => void (output += chunk.toString());
     demo.stdout!.on('data', collect);
@@ -85,7 +90,9 @@ describe('npm run demo', () => {
     const [, ready] = await waitForOutput(/Every screen has data, ([\d.]+) s/, 120_000);
     // The figures of a run on this machine (docs/benchmarks.md): printed, not asserted, as the
     // machine is shared with other suites.
-    console.log(`demo: first call after ${live} s, every screen after ${ready} s (spawn to output: ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
+    console.log(
+      `demo: first call after ${live} s, every screen after ${ready} s (spawn to output: ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`,
+    );
     expect(output).not.toMatch(/The demo failed/);
     expect(output).not.toMatch(/\[agent\]/);
   });
@@ -102,7 +109,11 @@ describe('npm run demo', () => {
     await page.waitForURL((url) => url.pathname !== '/login');
     await page.goto(`${baseUrl}/dashboard`);
     for (const label of ['Tool calls today', 'Sessions today']) {
-      await page.waitForFunction((l) => Number(document.querySelector(`[data-testid="stat-${l}"]`)?.textContent ?? '0') > 0, label, { timeout: 30_000 });
+      await page.waitForFunction(
+        (l) => Number(document.querySelector(`[data-testid="stat-${l}"]`)?.textContent ?? '0') > 0,
+        label,
+        { timeout: 30_000 },
+      );
     }
     await page.getByRole('list', { name: 'Latest tool calls' }).waitFor();
     await page.getByRole('status', { name: 'Live: connected' }).waitFor();

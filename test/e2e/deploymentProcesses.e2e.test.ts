@@ -8,15 +8,33 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { DeploymentConfigDto, DeploymentDto } from '../../src/contract/deployments';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { stopEverythingStarted } from './helpers/processRegistry';
-import { EVERYTHING_ENTRY, processesWithMarker, waitFor } from '../server/deployments/support/processes';
+import { processesWithMarker, waitFor } from '../server/deployments/support/processes';
 
 // Toolscope's own life and its children's (issue 21): SIGTERM stops every program before Toolscope
 // exits; a kill -9 of Toolscope leaves no program behind either (the watchdog sees its parent
 // go); and a deployment that was running starts again when Toolscope starts on the same data.
+// The program is the attacker's of issue 30: it leaves a detached grandchild in a session of its
+// own that ignores SIGTERM, beside server-everything — the sandbox's PID namespace takes it too.
+const ORPHAN_MAKER = path.resolve(__dirname, '../fixtures/deployments/orphan-maker.js');
+/** The watchdog, bwrap and its PID namespace's init, the program, server-everything and the grandchild. */
+const PROCESSES = 6;
+/** An answer of the API: its status, and its body read as the caller expects it. */
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
 describe('deployed programs live and die with Toolscope', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-deploy-life-'));
   const marker = `TOOLSCOPE_LIFE_MARKER_${randomUUID().replace(/-/g, '')}`;
-  const env = { TOOLSCOPE_DEPLOYMENTS: 'on', TOOLSCOPE_SECRET: randomBytes(48).toString('base64url'), TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000', TOOLSCOPE_CLIENT_DIR: '' };
+  const env = {
+    TOOLSCOPE_DEPLOYMENTS: 'on',
+    TOOLSCOPE_SECRET: randomBytes(48).toString('base64url'),
+    TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000',
+    TOOLSCOPE_CLIENT_DIR: '',
+    // The program is a file of the test's: the sandbox shows it read-only, as an operator would.
+    TOOLSCOPE_SANDBOX_READONLY_PATHS: path.dirname(ORPHAN_MAKER),
+  };
   let app: BuiltApp;
   let token: string;
   let deploymentId: string;
@@ -26,10 +44,13 @@ describe('deployed programs live and die with Toolscope', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function api<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+  async function api<T>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
     const res = await fetch(`${app.baseUrl}${url}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -37,7 +58,25 @@ describe('deployed programs live and die with Toolscope', () => {
   }
 
   const statusOf = async () => (await api<DeploymentDto>('GET', `/api/v1/deployments/${deploymentId}/status`)).body;
-  const running = () => waitFor('the deployment to run', async () => ((await statusOf()).status === 'running' ? true : undefined), 60_000, 200);
+  const running = async () => {
+    await waitFor(
+      'the deployment to run',
+      async () => ((await statusOf()).status === 'running' ? true : undefined),
+      60_000,
+      200,
+    ).catch(async (error: unknown) => {
+      const logs = await api<{ lines: { text: string }[] }>('GET', `/api/v1/deployments/${deploymentId}/logs`);
+      throw new Error(
+        `${String(error)}: ${JSON.stringify(await statusOf())}\n${logs.body.lines.map((l) => l.text).join('\n')}`,
+      );
+    });
+    await waitFor(
+      'the program, server-everything and the detached grandchild',
+      () => (processesWithMarker(marker).length >= PROCESSES ? true : undefined),
+      60_000,
+      100,
+    );
+  };
 
   it('runs a deployment of the built app', async () => {
     app = await startBuiltApp(env, 90_000, { dataDir });
@@ -55,7 +94,7 @@ describe('deployed programs live and die with Toolscope', () => {
       workspace_id: workspaces.body.workspaces[0].id,
       name: 'everything',
       command: 'node',
-      args: [EVERYTHING_ENTRY, 'stdio'],
+      args: [ORPHAN_MAKER],
       env: { [marker]: '1' },
     });
     expect(config.status).toBe(201);
@@ -63,11 +102,10 @@ describe('deployed programs live and die with Toolscope', () => {
     expect(deployed.status).toBe(201);
     deploymentId = deployed.body.id;
     await running();
-    // The program and its watchdog.
-    expect(processesWithMarker(marker)).toHaveLength(2);
+    expect(processesWithMarker(marker)).toHaveLength(PROCESSES);
   });
 
-  it('stops every program when Toolscope gets SIGTERM, before it exits', async () => {
+  it('stops every program, the detached grandchild too, when Toolscope gets SIGTERM, before it exits', async () => {
     await app.stop();
     expect(processesWithMarker(marker)).toEqual([]);
   });
@@ -75,12 +113,17 @@ describe('deployed programs live and die with Toolscope', () => {
   it('starts the deployment again when Toolscope starts', async () => {
     app = await startBuiltApp(env, 90_000, { dataDir });
     await running();
-    expect(processesWithMarker(marker)).toHaveLength(2);
+    expect(processesWithMarker(marker)).toHaveLength(PROCESSES);
   });
 
-  it('leaves no program behind after a kill -9 of Toolscope', async () => {
+  it('leaves no program and no grandchild behind after a kill -9 of Toolscope, and a restart runs it again', async () => {
     process.kill(app.pid, 'SIGKILL');
-    await waitFor('every program to be gone', () => (processesWithMarker(marker).length === 0 ? true : undefined), 10_000, 50);
+    await waitFor(
+      'every program to be gone',
+      () => (processesWithMarker(marker).length === 0 ? true : undefined),
+      10_000,
+      50,
+    );
     // And it comes back once more with the next start (the lease of the dead instance was its own).
     app = await startBuiltApp(env, 90_000, { dataDir });
     await running();

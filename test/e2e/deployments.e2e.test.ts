@@ -24,7 +24,14 @@ describeInBrowser('hosted servers journey', () => {
 
   beforeAll(async () => {
     // A loaded machine can take over a minute to open PGlite and listen.
-    app = await startBuiltApp({ TOOLSCOPE_DEPLOYMENTS: 'on', TOOLSCOPE_FLAGS: 'show_deployments=true', TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000' }, 150_000);
+    app = await startBuiltApp(
+      {
+        TOOLSCOPE_DEPLOYMENTS: 'on',
+        TOOLSCOPE_FLAGS: 'show_deployments=true',
+        TOOLSCOPE_DEPLOYMENT_STOP_GRACE_MS: '2000',
+      },
+      150_000,
+    );
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
@@ -84,11 +91,21 @@ describeInBrowser('hosted servers journey', () => {
 
   it('stops it: the chip says Stopped and no process is left', async () => {
     await card().getByRole('button', { name: 'Stop' }).click();
-    await page.getByRole('dialog', { name: /^Stop / }).getByRole('button', { name: 'Stop' }).click();
+    await page
+      .getByRole('dialog', { name: /^Stop / })
+      .getByRole('button', { name: 'Stop' })
+      .click();
     await card().locator('[data-testid=deployment-status][data-status=stopped]').waitFor({ timeout: 30_000 });
     // The live tail got the supervisor's note about the stop.
-    await card().getByRole('log', { name: 'Deployment log' }).getByText(/The program (exited|was killed)/).waitFor();
-    await waitFor('no process of the deployment', () => (processesWithMarker(marker).length === 0 ? true : undefined), 10_000);
+    await card()
+      .getByRole('log', { name: 'Deployment log' })
+      .getByText(/The program (exited|was killed)/)
+      .waitFor();
+    await waitFor(
+      'no process of the deployment',
+      () => (processesWithMarker(marker).length === 0 ? true : undefined),
+      10_000,
+    );
     expect(problems).toEqual([]);
   });
 });

@@ -69,7 +69,9 @@ describeInBrowser('dialogs journey', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Create Workspace' });
     await dialog.getByRole('button', { name: 'Upgrade to Create' }).waitFor();
-    expect(await dialog.getByRole('alert').innerText()).toBe('Your Starter plan allows 1 workspace. Upgrade to create more.');
+    expect(await dialog.getByRole('alert').innerText()).toBe(
+      'Your Starter plan allows 1 workspace. Upgrade to create more.',
+    );
     expect(await dialog.getByRole('textbox', { name: 'Name' }).isDisabled()).toBe(true);
     await shoot('create-workspace-limit');
   });

@@ -77,6 +77,7 @@ describeInBrowser('foundation journey', () => {
       'Activity Stream',
       'Tool Reasoning',
       'Analytics',
+      'Alert Rules',
       'Cost Analytics',
       'Cost Attribution',
       'Performance',
@@ -87,7 +88,10 @@ describeInBrowser('foundation journey', () => {
     for (const name of names.map((n) => n.trim())) {
       await sidebar.getByRole('link', { name, exact: true }).click();
       await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
-      expect({ name, errorBoundary: await page.getByTestId('error-boundary').count() }).toEqual({ name, errorBoundary: 0 });
+      expect({ name, errorBoundary: await page.getByTestId('error-boundary').count() }).toEqual({
+        name,
+        errorBoundary: 0,
+      });
     }
     expect(problems).toEqual([]);
   });
@@ -128,7 +132,10 @@ describeInBrowser('foundation journey', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
-    const tokens = await page.evaluate(() => [localStorage.getItem('access_token'), localStorage.getItem('refresh_token')]);
+    const tokens = await page.evaluate(() => [
+      localStorage.getItem('access_token'),
+      localStorage.getItem('refresh_token'),
+    ]);
     expect(tokens).toEqual([null, null]);
     // Signed out for real: a protected page sends us back to sign in.
     await page.goto(`${app.baseUrl}/sessions`);

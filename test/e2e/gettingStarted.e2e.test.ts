@@ -36,7 +36,7 @@ describeInBrowser('getting started: from sign-up to the first recorded call of y
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.stop();
+    await (upstream as EverythingServer | undefined)?.stop();
   });
 
   it('2. creates an account and is led to Tool Servers', async () => {
@@ -71,7 +71,9 @@ describeInBrowser('getting started: from sign-up to the first recorded call of y
     await card.getByRole('button', { name: 'Connect a client' }).click();
     await card.getByRole('tab', { name: 'Claude Code' }).click();
     // The line docs/getting-started.md and the README give.
-    expect(await card.getByLabel('Claude Code configuration', { exact: true }).innerText()).toBe(`claude mcp add --transport http my-tools ${proxyUrl}`);
+    expect(await card.getByLabel('Claude Code configuration', { exact: true }).innerText()).toBe(
+      `claude mcp add --transport http my-tools ${proxyUrl}`,
+    );
     await page.mouse.move(0, 0);
     await page.waitForTimeout(500);
     await shoot('getting-started-proxy-url');

@@ -21,7 +21,10 @@ jest.setTimeout(300_000);
 // stream on instance B sees the calls made through instance A.
 const base = process.env.TEST_DATABASE_URL;
 const unavailable = base ? null : ownPostgresUnavailable();
-if (unavailable) console.error(`\n!!! instancesBehindBalancer.e2e.test.ts has no PostgreSQL (TEST_DATABASE_URL unset, and: ${unavailable}). NOT tested here. !!!\n`);
+if (unavailable)
+  console.error(
+    `\n!!! instancesBehindBalancer.e2e.test.ts has no PostgreSQL (TEST_DATABASE_URL unset, and: ${unavailable}). NOT tested here. !!!\n`,
+  );
 
 interface ReplayMessage {
   seq: number;
@@ -53,7 +56,9 @@ describe('two instances behind a round-robin balancer', () => {
   }
 
   const api = (app: AppProcess, account: AppAccount, route: string) =>
-    fetch(`${app.baseUrl}/api/v1/workspaces/${account.workspaceId}${route}`, { headers: bearer(account.accessToken) }).then((r) => r.json());
+    fetch(`${app.baseUrl}/api/v1/workspaces/${account.workspaceId}${route}`, {
+      headers: bearer(account.accessToken),
+    }).then((r) => r.json());
 
   it('serves every session on any instance, records each whole, and streams live events across instances', async () => {
     if (unavailable) return; // said loudly above
@@ -71,7 +76,10 @@ describe('two instances behind a round-robin balancer', () => {
     // A dashboard on B, listening before anything is called.
     const live: { type: string; data: { arguments?: { text?: string } } }[] = [];
     const abort = new AbortController();
-    const stream = await fetch(`${b.baseUrl}/api/v1/workspaces/${account.workspaceId}/platform/sse?token=${account.accessToken}`, { signal: abort.signal });
+    const stream = await fetch(
+      `${b.baseUrl}/api/v1/workspaces/${account.workspaceId}/platform/sse?token=${account.accessToken}`,
+      { signal: abort.signal },
+    );
     expect(stream.status).toBe(200);
     void (async () => {
       const decoder = new TextDecoder();
@@ -102,14 +110,17 @@ describe('two instances behind a round-robin balancer', () => {
       await client.connect(transport);
       for (let n = 0; n < callsEach; n++) {
         const text = `balanced-${i}-${n}`;
-        expect(await client.callTool({ name: 'echo', arguments: { text } })).toMatchObject({ content: [{ text: `echo: ${text}` }] });
+        expect(await client.callTool({ name: 'echo', arguments: { text } })).toMatchObject({
+          content: [{ text: `echo: ${text}` }],
+        });
       }
       sessionIds.push(transport.sessionId!);
       await transport.terminateSession();
       await client.close();
     }
     // The sessions did cross instances: both got POSTs, and GET streams and DELETEs were spread.
-    const byBackend = (backend: number, method: string) => balancer!.sent.filter((s) => s.backend === backend && s.method === method).length;
+    const byBackend = (backend: number, method: string) =>
+      balancer!.sent.filter((s) => s.backend === backend && s.method === method).length;
     expect([byBackend(0, 'POST'), byBackend(1, 'POST')].every((n) => n >= clients * 3)).toBe(true);
     expect(byBackend(0, 'DELETE') + byBackend(1, 'DELETE')).toBe(clients);
     // The agent never sees the upstream's own session id.
@@ -119,23 +130,40 @@ describe('two instances behind a round-robin balancer', () => {
     const direct = new Client({ name: 'direct-to-a', version: '1' });
     await direct.connect(new StreamableHTTPClientTransport(new URL(proxyPath, a.baseUrl)));
     await direct.callTool({ name: 'echo', arguments: { text: 'through-a' } });
-    await until(() => live.some((m) => m.type === 'tool_call' && m.data.arguments?.text === 'through-a'), "B's live stream to show the call made through A", 30_000);
+    await until(
+      () => live.some((m) => m.type === 'tool_call' && m.data.arguments?.text === 'through-a'),
+      "B's live stream to show the call made through A",
+      30_000,
+    );
     await direct.close();
     abort.abort();
 
     // Each balanced session is one recorded session, ended, holding its whole replay.
-    await until(async () => {
-      const listed = (await api(a, account, '/sessions?limit=50')) as { sessions: { clientName: string | null; status: string }[] };
-      return listed.sessions.filter((s) => s.clientName?.startsWith('balanced-') && s.status === 'ended').length === clients;
-    }, 'the balanced sessions to be stored as ended', 30_000);
+    await until(
+      async () => {
+        const listed = (await api(a, account, '/sessions?limit=50')) as {
+          sessions: { clientName: string | null; status: string }[];
+        };
+        return (
+          listed.sessions.filter((s) => s.clientName?.startsWith('balanced-') && s.status === 'ended').length ===
+          clients
+        );
+      },
+      'the balanced sessions to be stored as ended',
+      30_000,
+    );
     // Counts are taken again from the stored rows shortly after the end (several instances wrote them).
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const listed = (await api(b, account, '/sessions?limit=50')) as { sessions: { id: string; clientName: string | null; status: string; callCount: number; messageCount: number }[] };
+    const listed = (await api(b, account, '/sessions?limit=50')) as {
+      sessions: { id: string; clientName: string | null; status: string; callCount: number; messageCount: number }[];
+    };
     const balanced = listed.sessions.filter((s) => s.clientName?.startsWith('balanced-'));
     expect(balanced).toHaveLength(clients);
     for (const session of balanced) {
       expect(session).toMatchObject({ status: 'ended', callCount: callsEach });
-      const replay = (await api(b, account, `/sessions/${session.id}/replay?limit=500`)) as { messages: ReplayMessage[] };
+      const replay = (await api(b, account, `/sessions/${session.id}/replay?limit=500`)) as {
+        messages: ReplayMessage[];
+      };
       const seqs = replay.messages.map((m) => m.seq);
       expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
       expect(new Set(seqs).size).toBe(seqs.length);

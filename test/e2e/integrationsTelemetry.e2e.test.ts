@@ -24,7 +24,11 @@ async function startReceiver() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describeInBrowser('integrations and telemetry journey', () => {
@@ -77,11 +81,17 @@ describeInBrowser('integrations and telemetry journey', () => {
     await card.waitFor();
     await card.getByRole('button', { name: 'Send test' }).click();
     await page.getByText('Ops webhook answered 200', { exact: false }).waitFor();
-    expect(receiver.received.some((r) => r.path === '/hooks/toolscope' && typeof r.headers['webhook-signature'] === 'string')).toBe(true);
+    expect(
+      receiver.received.some(
+        (r) => r.path === '/hooks/toolscope' && typeof r.headers['webhook-signature'] === 'string',
+      ),
+    ).toBe(true);
     await screenshotIfAsked(page, 'integrations');
 
     const workspaceId = await page.evaluate(async () => {
-      const res = await fetch('/api/v1/workspaces', { headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` } });
+      const res = await fetch('/api/v1/workspaces', {
+        headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` },
+      });
       return ((await res.json()) as { workspaces: { id: string }[] }).workspaces[0].id;
     });
     await page.goto(`${app.baseUrl}/workspace/${workspaceId}/settings?tab=telemetry`);

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
-import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems, signUpInBrowser } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 17's journey in Chromium against the built app: Workspace Settings → Security, create a
@@ -28,20 +28,11 @@ describeInBrowser('platform keys journey', () => {
   afterAll(() => closeBrowserAndApp(context, chromium, app));
 
   it('creates a key, copies it once, never shows it again, and revokes it with a reason', async () => {
-    await page.goto(`${app.baseUrl}/register`);
-    await page.getByLabel('First name').fill('Radia');
-    await page.getByLabel('Last name').fill('Perlman');
-    await page.getByLabel('Email').fill(`radia+${Date.now()}@example.com`);
-    await page.getByLabel('Password', { exact: false }).first().fill('spanning-tree-1985');
-    await page.getByLabel('Confirm password').fill('spanning-tree-1985');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    const onboarding = page.getByRole('dialog').filter({ hasText: 'Welcome to Toolscope' });
-    await onboarding.getByRole('button', { name: 'Skip setup' }).click();
-    await onboarding.waitFor({ state: 'detached' });
-
-    const workspaceId = await page.evaluate(async () => {
-      const res = await fetch('/api/v1/workspaces', { headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` } });
-      return ((await res.json()) as { workspaces: { id: string }[] }).workspaces[0].id;
+    const workspaceId = await signUpInBrowser(page, app.baseUrl, {
+      firstName: 'Radia',
+      lastName: 'Perlman',
+      emailName: 'radia',
+      password: 'spanning-tree-1985',
     });
     await page.goto(`${app.baseUrl}/workspace/${workspaceId}/settings`);
     await page.getByRole('tab', { name: 'Security' }).click();
@@ -82,9 +73,26 @@ describeInBrowser('platform keys journey', () => {
     // The proxy refuses the revoked key (a made-up proxy URL would be 404 either way: a real one).
     const status = await page.evaluate(
       async ({ ws, key }) => {
-        const headers = { authorization: `Bearer ${localStorage.getItem('access_token')}`, 'content-type': 'application/json' };
-        const server = await (await fetch(`/api/v1/workspaces/${ws}/servers`, { method: 'POST', headers, body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp', name: 'nowhere' }) })).json();
-        const res = await fetch(new URL(server.proxyUrl).pathname, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+        const headers = {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          'content-type': 'application/json',
+        };
+        const server = await (
+          await fetch(`/api/v1/workspaces/${ws}/servers`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ url: 'http://127.0.0.1:9/mcp', name: 'nowhere' }),
+          })
+        ).json();
+        const res = await fetch(new URL(server.proxyUrl).pathname, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        });
         return res.status;
       },
       { ws: workspaceId, key: secret },

@@ -38,7 +38,10 @@ describeInBrowser('notifications journey', () => {
   const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${app.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${tokens.accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${tokens.accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
@@ -52,14 +55,25 @@ describeInBrowser('notifications journey', () => {
     const registered = await fetch(`${app.baseUrl}${Paths.register}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `ops+${Date.now()}@example.com`, password, passwordConfirmation: password, firstName: 'Olive', lastName: 'Ops' }),
+      body: JSON.stringify({
+        email: `ops+${Date.now()}@example.com`,
+        password,
+        passwordConfirmation: password,
+        firstName: 'Olive',
+        lastName: 'Ops',
+      }),
     });
     tokens = (await registered.json()) as LoginResult;
     const list = await api<{ workspaces: { id: string }[] } | { id: string }[]>('GET', Paths.workspaces);
     workspaceId = (Array.isArray(list) ? list : list.workspaces)[0].id;
-    serverId = (await api<{ id: string }>('POST', Paths.servers(workspaceId), { url: upstream.url, name: 'Calculator' })).id;
+    serverId = (
+      await api<{ id: string }>('POST', Paths.servers(workspaceId), { url: upstream.url, name: 'Calculator' })
+    ).id;
     await eventually(
-      async () => ((await api<{ status: string }>('GET', Paths.server(workspaceId, serverId))).status === 'online' ? true : undefined),
+      async () =>
+        (await api<{ status: string }>('GET', Paths.server(workspaceId, serverId))).status === 'online'
+          ? true
+          : undefined,
       'the server to be online',
     );
 
@@ -80,7 +94,7 @@ describeInBrowser('notifications journey', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.stop();
+    await (upstream as FixtureMcpServer | undefined)?.stop();
   });
 
   it('shows the server going offline in the bell without a reload, and opens it', async () => {
@@ -103,7 +117,10 @@ describeInBrowser('notifications journey', () => {
     await item.getByRole('button').first().click();
     await page.waitForURL((url) => url.pathname === '/servers' && url.searchParams.get('serverId') === serverId);
 
-    const { notifications } = await api<{ notifications: NotificationDto[] }>('GET', `${Paths.notifications}?workspaceId=${workspaceId}`);
+    const { notifications } = await api<{ notifications: NotificationDto[] }>(
+      'GET',
+      `${Paths.notifications}?workspaceId=${workspaceId}`,
+    );
     const offline = notifications.find((n) => n.type === 'tool_server_status' && n.metadata.status === 'offline');
     expect(offline).toMatchObject({ isRead: true, actionUrl: `/servers?serverId=${serverId}` });
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();

@@ -35,11 +35,17 @@ function assetsOfCurrentBuild(): { entry: string; files: string[] } {
 
 function npmRunBuild(buildId: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build'], { cwd: ROOT, env: { ...process.env, VITE_BUILD_ID: buildId }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', 'build'], {
+      cwd: ROOT,
+      env: { ...process.env, VITE_BUILD_ID: buildId },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`npm run build exited with ${code}:\n${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`npm run build exited with ${code}:\n${output}`)),
+    );
   });
 }
 
@@ -62,11 +68,15 @@ describeInBrowser('building beside a running instance', () => {
 
   it('leaves every asset of the running page loadable after a second npm run build', async () => {
     await page.goto(`${app.baseUrl}/login`);
-    await page.getByRole('button', { name: /sign in/i }).first().waitFor();
+    await page
+      .getByRole('button', { name: /sign in/i })
+      .first()
+      .waitFor();
     const before = assetsOfCurrentBuild();
     const failedAssets: string[] = [];
     page.on('response', (response) => {
-      if (response.url().includes('/assets/') && response.status() >= 400) failedAssets.push(`${response.status()} ${response.url()}`);
+      if (response.url().includes('/assets/') && response.status() >= 400)
+        failedAssets.push(`${response.status()} ${response.url()}`);
     });
 
     await npmRunBuild(`rebuild-${Date.now()}`);
@@ -83,13 +93,24 @@ describeInBrowser('building beside a running instance', () => {
     expect(unloadable).toEqual([]);
 
     // The open page (not reloaded) still loads a lazy page of its own build…
-    await page.getByRole('link', { name: /sign up|create an account|register/i }).first().click();
+    await page
+      .getByRole('link', { name: /sign up|create an account|register/i })
+      .first()
+      .click();
     await page.waitForURL(/\/register$/);
-    await page.getByRole('button', { name: /create account|sign up|register/i }).first().waitFor();
+    await page
+      .getByRole('button', { name: /create account|sign up|register/i })
+      .first()
+      .waitFor();
     // …and a reload runs the new build, whose files the server serves without a restart.
     await page.reload();
-    await page.getByRole('button', { name: /create account|sign up|register/i }).first().waitFor();
-    const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src]')].map((s) => (s as HTMLScriptElement).src));
+    await page
+      .getByRole('button', { name: /create account|sign up|register/i })
+      .first()
+      .waitFor();
+    const scripts = await page.evaluate(() =>
+      [...document.querySelectorAll('script[src]')].map((s) => (s as HTMLScriptElement).src),
+    );
     expect(scripts.some((src) => src.endsWith(after.entry))).toBe(true);
     expect(failedAssets).toEqual([]);
     // A missing asset is a 404, not the SPA's HTML.
@@ -108,7 +129,10 @@ describeInBrowser('building beside a running instance', () => {
     // The chunk is reachable again: the Reload button brings the page back.
     await blocked.unroute(/\/assets\/RegisterPage-[^/]+\.js$/);
     await alert.getByRole('button', { name: 'Reload' }).click();
-    await blocked.getByRole('button', { name: /create account|sign up|register/i }).first().waitFor();
+    await blocked
+      .getByRole('button', { name: /create account|sign up|register/i })
+      .first()
+      .waitFor();
     await expect(blocked.getByTestId('error-boundary').count()).resolves.toBe(0);
     await blocked.close();
   });

@@ -16,11 +16,17 @@ jest.setTimeout(300_000);
 // answering, the recorder's journal grows and the health route says recording is behind and by
 // how much; once PostgreSQL is back everything drains: every answered call is recorded, once.
 const unavailable = ownPostgresUnavailable();
-if (unavailable) console.error(`\n!!! recordingDatabaseOutage.e2e.test.ts cannot start a PostgreSQL of its own: ${unavailable}. The outage is NOT tested on this machine. !!!\n`);
+if (unavailable)
+  console.error(
+    `\n!!! recordingDatabaseOutage.e2e.test.ts cannot start a PostgreSQL of its own: ${unavailable}. The outage is NOT tested on this machine. !!!\n`,
+  );
 
 interface RecorderHealth {
   message: string;
-  details: { writeFailed: boolean; behind: { queuedRows: number; oldestQueuedMs: number | null; journalBytes: number | null } };
+  details: {
+    writeFailed: boolean;
+    behind: { queuedRows: number; oldestQueuedMs: number | null; journalBytes: number | null };
+  };
 }
 
 describe('recording through a 20 s PostgreSQL outage', () => {
@@ -34,7 +40,8 @@ describe('recording through a 20 s PostgreSQL outage', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const recorderHealth = async (app: AppProcess) => (await (await fetch(`${app.baseUrl}/api/v1/services/recorder/health`)).json()) as RecorderHealth;
+  const recorderHealth = async (app: AppProcess) =>
+    (await (await fetch(`${app.baseUrl}/api/v1/services/recorder/health`)).json()) as RecorderHealth;
 
   it('keeps answering, journals what waits, and drains with nothing lost', async () => {
     if (unavailable) return; // said loudly above
@@ -44,19 +51,30 @@ describe('recording through a 20 s PostgreSQL outage', () => {
     const app = await startAppProcess({ TOOLSCOPE_DATA_DIR: dataDir, DATABASE_URL: pg.url });
     const account = await signUp(app.baseUrl);
     const proxyPath = await registerServer(app.baseUrl, account, upstream.url);
-    const load = await startAgentLoad(new URL(proxyPath, app.baseUrl), { clients: 8, perClient: 120, tag: 'outage', pauseMs: 250 });
+    const load = await startAgentLoad(new URL(proxyPath, app.baseUrl), {
+      clients: 8,
+      perClient: 120,
+      tag: 'outage',
+      pauseMs: 250,
+    });
     await until(() => load.answered.size >= 100, 'the first answers');
 
     pg.stop();
     const stoppedAt = Date.now();
     const answeredAtStop = load.answered.size;
-    await until(async () => (await recorderHealth(app)).message.startsWith('Behind:'), 'the health route to say the recorder is behind', 20_000);
+    await until(
+      async () => (await recorderHealth(app)).message.startsWith('Behind:'),
+      'the health route to say the recorder is behind',
+      20_000,
+    );
     const early = await recorderHealth(app);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - stoppedAt))));
     const late = await recorderHealth(app);
     const answeredDuringOutage = load.answered.size - answeredAtStop;
     pg.start();
-    console.log(`outage: ${answeredDuringOutage} calls answered while PostgreSQL was stopped; health said "${late.message}"`);
+    console.log(
+      `outage: ${answeredDuringOutage} calls answered while PostgreSQL was stopped; health said "${late.message}"`,
+    );
     expect(answeredDuringOutage).toBeGreaterThan(200);
     expect(late.details.writeFailed).toBe(true);
     expect(late.details.behind.queuedRows).toBeGreaterThan(early.details.behind.queuedRows);
@@ -65,7 +83,11 @@ describe('recording through a 20 s PostgreSQL outage', () => {
 
     await load.done;
     expect(load.failures).toEqual([]);
-    await until(async () => (await recorderHealth(app)).details.behind.queuedRows === 0, 'the recorder to drain', 90_000);
+    await until(
+      async () => (await recorderHealth(app)).details.behind.queuedRows === 0,
+      'the recorder to drain',
+      90_000,
+    );
     const drained = await recorderHealth(app);
     expect(drained.message).not.toMatch(/^Behind/);
     expect(drained.details.writeFailed).toBe(false);
@@ -80,7 +102,9 @@ describe('recording through a 20 s PostgreSQL outage', () => {
     const twice = [...seen].filter(([, n]) => n > 1).map(([text]) => text);
     expect({ missing, twice }).toEqual({ missing: [], twice: [] });
     expect(calls.filter((call) => call.status !== 'ok')).toEqual([]);
-    console.log(`outage: ${load.answered.size} calls answered in all, ${calls.length} recorded, drained ${Math.round((Date.now() - stoppedAt) / 1000)} s after the stop`);
+    console.log(
+      `outage: ${load.answered.size} calls answered in all, ${calls.length} recorded, drained ${Math.round((Date.now() - stoppedAt) / 1000)} s after the stop`,
+    );
     await load.close();
     await app.kill('SIGTERM');
   });

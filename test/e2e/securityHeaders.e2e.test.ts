@@ -28,7 +28,11 @@ describeInBrowser('security headers journey', () => {
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(
+          `${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+        ),
+      );
     });
   });
   afterAll(async () => {
@@ -69,7 +73,10 @@ describeInBrowser('security headers journey', () => {
     const accountMenu = page.getByRole('button', { name: 'Account menu' });
     const deadline = Date.now() + 30_000;
     for (;;) {
-      await skip.or(accountMenu).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+      await skip
+        .or(accountMenu)
+        .first()
+        .waitFor({ timeout: Math.max(1, deadline - Date.now()) });
       if (await skip.isVisible()) {
         await skip.click();
         await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -83,7 +90,9 @@ describeInBrowser('security headers journey', () => {
     await accountMenu.waitFor();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     // MUI's styles applied: the sidebar has a real layout, not unstyled HTML.
-    const sidebarWidth = await page.getByRole('navigation', { name: 'Main' }).evaluate((el) => el.getBoundingClientRect().width);
+    const sidebarWidth = await page
+      .getByRole('navigation', { name: 'Main' })
+      .evaluate((el) => el.getBoundingClientRect().width);
     expect(sidebarWidth).toBeGreaterThan(100);
     const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     expect(violations).toEqual([]);

@@ -42,10 +42,12 @@ describeInBrowser('session page layout with a long error', () => {
       stateful: true,
       build: () => {
         const server = buildMcpServer();
-        server.registerTool('explode', { description: 'Fails with a long message', inputSchema: {} }, async () => ({
-          content: [{ type: 'text', text: LONG_ERROR }],
-          isError: true,
-        }));
+        server.registerTool('explode', { description: 'Fails with a long message', inputSchema: {} }, () =>
+          Promise.resolve({
+            content: [{ type: 'text', text: LONG_ERROR }],
+            isError: true,
+          }),
+        );
         return server;
       },
     });
@@ -61,7 +63,12 @@ describeInBrowser('session page layout with a long error', () => {
     const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
     const workspaceId = workspaces[0].id as string;
     tokens = { accessToken, refreshToken, workspaceId };
-    const server = await api('POST', `/api/v1/workspaces/${workspaceId}/servers`, { url: upstream.url, name: 'Long errors', description: 'a tool that fails loudly' }, accessToken);
+    const server = await api(
+      'POST',
+      `/api/v1/workspaces/${workspaceId}/servers`,
+      { url: upstream.url, name: 'Long errors', description: 'a tool that fails loudly' },
+      accessToken,
+    );
 
     const client = new Client({ name: 'layout-agent', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.proxyUrl));
@@ -87,7 +94,7 @@ describeInBrowser('session page layout with a long error', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.close();
+    await (upstream as SdkUpstream | undefined)?.close();
   });
 
   it.each([
@@ -138,8 +145,14 @@ describeInBrowser('session page layout with a long error', () => {
     for (const link of await nav.getByRole('link').all()) {
       await link.scrollIntoViewIfNeeded();
       const box = (await link.boundingBox())!;
-      const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? null, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-      expect({ link: await link.innerText(), onTop }).toEqual({ link: await link.innerText(), onTop: await link.textContent() });
+      const onTop = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.textContent ?? null,
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      );
+      expect({ link: await link.innerText(), onTop }).toEqual({
+        link: await link.innerText(),
+        onTop: await link.textContent(),
+      });
     }
 
     // The sessions list (item 11's columns) does not scroll sideways either; on a phone each

@@ -47,7 +47,12 @@ describeInBrowser('sessions journey', () => {
       lastName: 'Hopper',
     });
     const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
-    const server = await api('POST', `/api/v1/workspaces/${workspaces[0].id}/servers`, { url: upstream.url, name: 'Fixture tools', description: 'echo and a failing tool' }, accessToken);
+    const server = await api(
+      'POST',
+      `/api/v1/workspaces/${workspaces[0].id}/servers`,
+      { url: upstream.url, name: 'Fixture tools', description: 'echo and a failing tool' },
+      accessToken,
+    );
     proxyUrl = server.proxyUrl;
 
     chromium = await launchChromium();
@@ -66,7 +71,7 @@ describeInBrowser('sessions journey', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.close();
+    await (upstream as SdkUpstream | undefined)?.close();
   });
 
   const shoot = (name: string) => screenshotIfAsked(page, name);
@@ -79,16 +84,34 @@ describeInBrowser('sessions journey', () => {
     const client = new Client({ name: 'journey-agent', version: '3.1.0' });
     const transport = new StreamableHTTPClientTransport(new URL(proxyUrl));
     await client.connect(transport);
-    await client.callTool({ name: 'echo', arguments: { text: 'look up the release notes' }, _meta: { 'com.example/reasoning': 'The user asked what changed in the last release.' } });
+    await client.callTool({
+      name: 'echo',
+      arguments: { text: 'look up the release notes' },
+      _meta: { 'com.example/reasoning': 'The user asked what changed in the last release.' },
+    });
     await feedRows().filter({ hasText: 'echo' }).first().waitFor();
     await client.callTool({ name: 'fail', arguments: {} });
-    await client.callTool({ name: 'echo', arguments: { text: 'summarise what you found' }, _meta: { thought: 'The lookup failed; answer from the first result.' } });
+    await client.callTool({
+      name: 'echo',
+      arguments: { text: 'summarise what you found' },
+      _meta: { thought: 'The lookup failed; answer from the first result.' },
+    });
     await transport.terminateSession();
     await client.close();
 
     await page.getByText('journey-agent 3.1.0 ended a session').waitFor({ timeout: 15_000 });
     const texts = await feedRows().allInnerTexts();
-    const order = texts.map((t) => (t.includes('ended a session') ? 'end' : t.includes('started a session') ? 'start' : t.includes('fail') ? 'fail' : t.includes('echo') ? 'echo' : 'other'));
+    const order = texts.map((t) =>
+      t.includes('ended a session')
+        ? 'end'
+        : t.includes('started a session')
+          ? 'start'
+          : t.includes('fail')
+            ? 'fail'
+            : t.includes('echo')
+              ? 'echo'
+              : 'other',
+    );
     expect(order).toEqual(['end', 'echo', 'fail', 'echo', 'start']);
     await expect(feedRows().filter({ hasText: 'fail' }).first().innerText()).resolves.toContain('the tool broke');
     await shoot('activity-stream');
@@ -107,7 +130,11 @@ describeInBrowser('sessions journey', () => {
     await timeline.waitFor();
     const calls = page.getByRole('article');
     await calls.first().waitFor();
-    expect(await calls.evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')))).toEqual(['Tool call echo', 'Tool call fail', 'Tool call echo']);
+    expect(await calls.evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')))).toEqual([
+      'Tool call echo',
+      'Tool call fail',
+      'Tool call echo',
+    ]);
     await expect(calls.nth(1).getByRole('alert').innerText()).resolves.toContain('the tool broke');
 
     // Step through from the start: the first messages are the handshake, then the calls in order.
@@ -127,7 +154,11 @@ describeInBrowser('sessions journey', () => {
     const chain = page.getByRole('list', { name: 'Tool call chain' });
     await chain.waitFor();
     const steps = chain.getByRole('listitem');
-    expect(await steps.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')))).toEqual(['Call 1: echo', 'Call 2: fail', 'Call 3: echo']);
+    expect(await steps.evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')))).toEqual([
+      'Call 1: echo',
+      'Call 2: fail',
+      'Call 3: echo',
+    ]);
     await expect(steps.nth(0).innerText()).resolves.toContain('The user asked what changed in the last release.');
     await expect(steps.nth(1).innerText()).resolves.toContain('Switched to echo');
     await expect(steps.nth(2).innerText()).resolves.toContain('The lookup failed; answer from the first result.');

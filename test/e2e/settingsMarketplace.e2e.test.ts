@@ -37,17 +37,30 @@ describeInBrowser('settings and marketplace journey', () => {
             description: 'The MCP reference test server, running on this machine.',
             version: '1.0.0',
             remotes: [{ type: 'streamable-http', url: upstream.url }],
-            _meta: { 'io.toolscope/catalog': { category: 'Testing', tags: ['reference', 'local'], tools: ['echo', 'get-sum'] } },
+            _meta: {
+              'io.toolscope/catalog': { category: 'Testing', tags: ['reference', 'local'], tools: ['echo', 'get-sum'] },
+            },
           },
-          { name: 'io.example.local/weather', title: 'Weather', description: 'Forecasts.', version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'weather-mcp', version: '1.0.0', transport: { type: 'stdio' } }] },
+          {
+            name: 'io.example.local/weather',
+            title: 'Weather',
+            description: 'Forecasts.',
+            version: '1.0.0',
+            packages: [
+              { registryType: 'npm', identifier: 'weather-mcp', version: '1.0.0', transport: { type: 'stdio' } },
+            ],
+          },
         ],
       }),
     );
-    app = await startBuiltApp({
-      TOOLSCOPE_HEALTH_INTERVAL_MS: '1000',
-      TOOLSCOPE_CATALOG_FILE: catalogFile,
-      TOOLSCOPE_FLAGS: 'show_personal_preferences=true,show_personal_security=true',
-    }, 240_000);
+    app = await startBuiltApp(
+      {
+        TOOLSCOPE_HEALTH_INTERVAL_MS: '1000',
+        TOOLSCOPE_CATALOG_FILE: catalogFile,
+        TOOLSCOPE_FLAGS: 'show_personal_preferences=true,show_personal_security=true',
+      },
+      240_000,
+    );
     chromium = await launchChromium();
     context = await chromium.browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
@@ -56,7 +69,7 @@ describeInBrowser('settings and marketplace journey', () => {
 
   afterAll(async () => {
     await closeBrowserAndApp(context, chromium, app);
-    await upstream?.stop();
+    await (upstream as EverythingServer | undefined)?.stop();
   });
 
   const shoot = (name: string) => screenshotIfAsked(page, name);
@@ -76,7 +89,10 @@ describeInBrowser('settings and marketplace journey', () => {
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.goto(`${app.baseUrl}/settings?tab=profile`);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await page.getByRole('dialog').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .getByRole('dialog')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     expect(await headerAvatar().getAttribute('alt')).toBe('Margaret Hamilton');
   });
 
@@ -85,7 +101,9 @@ describeInBrowser('settings and marketplace journey', () => {
     await page.getByLabel('Last name').fill('Hopper');
     await page.getByRole('button', { name: 'Save name' }).click();
     await toast('Profile updated').waitFor();
-    await page.waitForFunction(() => document.querySelector('[aria-label="Account menu"] img')?.getAttribute('alt') === 'Grace Hopper');
+    await page.waitForFunction(
+      () => document.querySelector('[aria-label="Account menu"] img')?.getAttribute('alt') === 'Grace Hopper',
+    );
     // And it was saved: a reload shows it too.
     await page.reload();
     await page.getByLabel('First name').waitFor();

@@ -21,7 +21,8 @@ export type AnalyticsArgs = { workspaceId: string } & AnalyticsQuery;
 /** Drops empty values so the query string holds only what the user chose. */
 function params(query: object): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') out[key] = String(value);
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') out[key] = String(value);
   return out;
 }
 
@@ -38,15 +39,24 @@ export const analyticsApi = apiSlice.injectEndpoints({
       providesTags: tags,
     }),
     getPerformanceSummary: build.query<PerformanceSummaryResult, AnalyticsArgs>({
-      query: ({ workspaceId, ...query }) => ({ url: Paths.analytics(workspaceId, 'performance'), params: params({ ...query, format: 'summary' }) }),
+      query: ({ workspaceId, ...query }) => ({
+        url: Paths.analytics(workspaceId, 'performance'),
+        params: params({ ...query, format: 'summary' }),
+      }),
       providesTags: tags,
     }),
     getPerformanceSeries: build.query<PerformanceSeriesResult, AnalyticsArgs>({
-      query: ({ workspaceId, ...query }) => ({ url: Paths.analytics(workspaceId, 'performance'), params: params(query) }),
+      query: ({ workspaceId, ...query }) => ({
+        url: Paths.analytics(workspaceId, 'performance'),
+        params: params(query),
+      }),
       providesTags: tags,
     }),
     getUsageDaily: build.query<UsageDailyResult, AnalyticsArgs>({
-      query: ({ workspaceId, ...query }) => ({ url: Paths.analytics(workspaceId, 'usage/daily'), params: params(query) }),
+      query: ({ workspaceId, ...query }) => ({
+        url: Paths.analytics(workspaceId, 'usage/daily'),
+        params: params(query),
+      }),
       providesTags: tags,
     }),
     getToolAnalytics: build.query<AnalyticsToolsResult, AnalyticsArgs>({

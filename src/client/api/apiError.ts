@@ -37,13 +37,16 @@ export function errorMessage(error: unknown, fallback = 'Unknown error'): string
   if (isApiError(error)) return error.message;
   if (error instanceof Error && error.message) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) {
-    const message = (error as { message: unknown }).message;
+    const message = error.message;
     if (typeof message === 'string' && message) return message;
   }
   return fallback;
 }
 
+/** Texts shown at a form's inputs, keyed by input name: a field without a mistake has none. */
+export type FieldErrors = Partial<Record<string, string>>;
+
 /** Field errors of a 4xx validation answer, keyed by input name (empty when none). */
-export function fieldErrors(error: unknown): Record<string, string> {
+export function fieldErrors(error: unknown): FieldErrors {
   return isApiError(error) && error.fields ? error.fields : {};
 }

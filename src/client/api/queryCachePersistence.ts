@@ -23,7 +23,11 @@ interface PersistedApiState {
 function freshQueries(queries: Record<string, CachedQuery | undefined> | undefined, now: number) {
   const kept: Record<string, CachedQuery> = {};
   for (const [key, entry] of Object.entries(queries ?? {})) {
-    if (entry?.status === 'fulfilled' && typeof entry.fulfilledTimeStamp === 'number' && now - entry.fulfilledTimeStamp < QUERY_PERSIST_MAX_AGE_MS) {
+    if (
+      entry?.status === 'fulfilled' &&
+      typeof entry.fulfilledTimeStamp === 'number' &&
+      now - entry.fulfilledTimeStamp < QUERY_PERSIST_MAX_AGE_MS
+    ) {
       kept[key] = entry;
     }
   }
@@ -44,7 +48,10 @@ function providedFor(provided: Partial<PersistedApiState['provided']> | undefine
 }
 
 /** Keeps fulfilled queries younger than 24 h and the tags they provide; drops everything else. */
-export function selectPersistableQueryCache(apiState: Partial<PersistedApiState> | undefined, now = Date.now()): PersistedApiState {
+export function selectPersistableQueryCache(
+  apiState: Partial<PersistedApiState> | undefined,
+  now = Date.now(),
+): PersistedApiState {
   const queries = freshQueries(apiState?.queries, now);
   return { queries, mutations: {}, provided: providedFor(apiState?.provided, new Set(Object.keys(queries))) };
 }

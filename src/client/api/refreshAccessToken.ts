@@ -47,7 +47,11 @@ async function exchangeRefreshToken(dispatch: Dispatch): Promise<RefreshOutcome>
     if (getRefreshToken() !== refreshToken && storedNow && !needsRefreshBeforeUse(storedNow)) {
       return { ok: true, accessToken: storedNow };
     }
-    return endSession(dispatch, { status, message: ErrorText.tokenRefreshFailed(status), serverMessage: result.error.serverMessage });
+    return endSession(dispatch, {
+      status,
+      message: ErrorText.tokenRefreshFailed(status),
+      serverMessage: result.error.serverMessage,
+    });
   }
   const body = result.data as Partial<RefreshResult> | undefined;
   if (!body || typeof body.accessToken !== 'string' || body.accessToken === '') {
@@ -66,7 +70,7 @@ async function exchangeRefreshToken(dispatch: Dispatch): Promise<RefreshOutcome>
 function withCrossTabLock<T>(task: () => Promise<T>): Promise<T> {
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
   if (!locks || typeof locks.request !== 'function') return task();
-  return locks.request('toolscope.token-refresh', task) as Promise<T>;
+  return locks.request('toolscope.token-refresh', task);
 }
 
 /**
@@ -81,7 +85,12 @@ export async function refreshAccessToken(
   return refreshMutex.runExclusive(() =>
     withCrossTabLock(async () => {
       const current = getAccessToken();
-      if (staleAccessToken !== undefined && current && current !== staleAccessToken && !needsRefreshBeforeUse(current)) {
+      if (
+        staleAccessToken !== undefined &&
+        current &&
+        current !== staleAccessToken &&
+        !needsRefreshBeforeUse(current)
+      ) {
         return { ok: true, accessToken: current };
       }
       return exchangeRefreshToken(dispatch);

@@ -17,6 +17,8 @@ export interface ApiRequestArgs {
   authenticate?: boolean;
   /** 'text': the body as it came (a CSV download), not parsed as JSON. */
   responseType?: 'json' | 'text';
+  /** Each piece of a text body as it arrives (a long export's progress); the whole text is still the result. */
+  onTextChunk?: (chunk: string) => void;
 }
 export type ApiRequest = string | ApiRequestArgs;
 
@@ -54,7 +56,7 @@ export function messageFromErrorBody(text: string): { message: string; body?: Pa
     if (parsed && typeof parsed === 'object') {
       const record = parsed as Record<string, unknown>;
       const fromField = [record.message, record.error].find((v) => typeof v === 'string' && v.trim() !== '');
-      return { message: (fromField as string | undefined) ?? trimmed, body: record as Partial<ApiErrorBody> };
+      return { message: (fromField as string | undefined) ?? trimmed, body: record };
     }
     return { message: trimmed };
   } catch {
@@ -73,11 +75,36 @@ function retryAfterSeconds(response: Response): number | undefined {
 
 function httpError(response: Response, text: string): ApiError {
   const { message, body } = messageFromErrorBody(text);
-  const error: ApiError = { status: response.status, message: ErrorText.apiError(response.status, message), serverMessage: message };
+  const error: ApiError = {
+    status: response.status,
+    message: ErrorText.apiError(response.status, message),
+    serverMessage: message,
+  };
   if (body && typeof body.code === 'string') error.code = body.code;
   if (body && body.fields && typeof body.fields === 'object') error.fields = body.fields;
   if (response.status === 429) error.retryAfterSeconds = retryAfterSeconds(response);
   return error;
+}
+
+/** The body as text, handing each decoded piece to `onChunk` as it arrives. */
+async function readInChunks(response: Response, onChunk: (chunk: string) => void): Promise<string> {
+  if (!response.body) {
+    const text = await response.text();
+    onChunk(text);
+    return text;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    const piece = decoder.decode(value, { stream: !done });
+    if (piece) {
+      pieces.push(piece);
+      onChunk(piece);
+    }
+    if (done) return pieces.join('');
+  }
 }
 
 /**
@@ -104,7 +131,7 @@ export async function sendApiRequest(
 
   let text: string;
   try {
-    text = await response.text();
+    text = args.onTextChunk && response.ok ? await readInChunks(response, args.onTextChunk) : await response.text();
   } catch (cause) {
     const message = cause instanceof Error && cause.message ? cause.message : 'Network error';
     return { error: { status: 'FETCH_ERROR', message } };

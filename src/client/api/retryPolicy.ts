@@ -30,19 +30,31 @@ export function queryRetryDelayMs(retry: number): number {
   return Math.min(QUERY_RETRY_BASE_MS * 2 ** (retry - 1), QUERY_RETRY_MAX_MS);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`; true when the wait ran out, false when the request was aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
-      resolve();
+      resolve(false);
     };
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
-      resolve();
+      resolve(true);
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * The endpoint's own limit, or the SPEC's. RTK passes the endpoint's `extraOptions` as they are:
+ * undefined for an endpoint that sets none, whatever BaseQueryFn's type says.
+ */
+function maxAttemptsOf(extraOptions: RetryExtraOptions | undefined, isMutation: boolean): number {
+  return extraOptions?.maxAttempts ?? (isMutation ? MUTATION_MAX_ATTEMPTS : QUERY_MAX_ATTEMPTS);
 }
 
 /** Wraps a base query with the retry policy of SPEC §8/§9 (queries: 3 attempts; mutations: 2). */
@@ -51,14 +63,13 @@ export function withRetryPolicy<Args>(
 ): BaseQueryFn<Args, unknown, ApiError, RetryExtraOptions> {
   return async (args, api, extraOptions) => {
     const isMutation = api.type === 'mutation';
-    const maxAttempts = extraOptions?.maxAttempts ?? (isMutation ? MUTATION_MAX_ATTEMPTS : QUERY_MAX_ATTEMPTS);
+    const maxAttempts = maxAttemptsOf(extraOptions, isMutation);
     for (let attempt = 1; ; attempt += 1) {
       const result = await baseQuery(args, api, extraOptions);
       if (!result.error || attempt >= maxAttempts || !isRetryableError(result.error) || api.signal.aborted) {
         return result;
       }
-      await sleep(isMutation ? MUTATION_RETRY_DELAY_MS : queryRetryDelayMs(attempt), api.signal);
-      if (api.signal.aborted) return result;
+      if (!(await sleep(isMutation ? MUTATION_RETRY_DELAY_MS : queryRetryDelayMs(attempt), api.signal))) return result;
     }
   };
 }

@@ -56,7 +56,7 @@ export function decodeExp(token: string | null | undefined): number | null {
   try {
     const claims: unknown = JSON.parse(decodeBase64Url(payload));
     if (claims && typeof claims === 'object' && 'exp' in claims) {
-      const exp = (claims as { exp: unknown }).exp;
+      const exp = claims.exp;
       return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
     }
     return null;

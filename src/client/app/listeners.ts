@@ -1,9 +1,10 @@
 import { createListenerMiddleware } from '@reduxjs/toolkit';
-import type { AppDispatch, RootState } from './store';
+import type { AppDispatch, RootState } from './rootState';
 
 /**
- * Cross-feature reactions ("when X happens, do Y"). Features register theirs at module scope in
- * a `<feature>Listeners.ts` imported by app/reducers.ts.
+ * Cross-feature reactions ("when X happens, do Y"). A feature exports a `<feature>Listeners`
+ * function that registers its reactions; app/appListeners.ts calls each of them once. Components
+ * that react only while mounted call `startAppListening` themselves and stop on unmount.
  */
 export const listenerMiddleware = createListenerMiddleware();
 

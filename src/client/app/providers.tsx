@@ -11,7 +11,9 @@ import { theme } from './theme';
 // The token lifecycle (XState) renders nothing, so it need not delay the first screen: its code
 // arrives just after the entry chunk. It reads the stored tokens when it mounts, so nothing that
 // happened before is missed; until it has checked them, protected routes show a skeleton.
-const TokenLifecycle = lazy(() => import('../features/auth/TokenLifecycle').then((module) => ({ default: module.TokenLifecycle })));
+const TokenLifecycle = lazy(() =>
+  import('../features/auth/TokenLifecycle').then((module) => ({ default: module.TokenLifecycle })),
+);
 
 /** Everything the app runs inside: store, theme (always dark), toasts, router, token lifecycle. */
 export function AppProviders({ children }: { children: ReactNode }) {

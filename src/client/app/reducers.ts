@@ -5,10 +5,6 @@ import { notificationsReducer } from '../features/notifications/notificationsSli
 import { dialogsReducer } from './dialogsSlice';
 import { liveReducer } from '../features/live/liveSlice';
 import { serversCacheReducer } from '../features/servers/serversCacheSlice';
-// Listener modules register their reactions when imported.
-import '../features/auth/authListeners';
-import '../features/workspaces/workspaceListeners';
-import '../features/settings/settingsListeners';
 
 /** Every slice of the store. A feature adds its slice with one line here. */
 export const reducers = {

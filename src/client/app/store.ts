@@ -1,14 +1,17 @@
-import { combineReducers, configureStore, type Reducer } from '@reduxjs/toolkit';
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import storage from 'redux-persist/lib/storage';
 import { apiSlice } from '../api/apiSlice';
 import { PERSIST_KEY, queryCacheTransform } from '../api/queryCachePersistence';
+import { registerAppListeners } from './appListeners';
 import { listenerMiddleware } from './listeners';
 import { persistedSliceKeys, reducers } from './reducers';
+import type { RootState } from './rootState';
 
 const rootReducer = combineReducers(reducers);
-export type RootState = ReturnType<typeof rootReducer>;
+export type { RootState };
+registerAppListeners();
 
 // redux-persist's types predate RTK 2's partial preloaded state; the reducer is the same function.
 const persistedRootReducer = persistReducer<RootState>(
@@ -19,7 +22,7 @@ const persistedRootReducer = persistReducer<RootState>(
     whitelist: [apiSlice.reducerPath, ...persistedSliceKeys],
     transforms: [queryCacheTransform],
   },
-  rootReducer as Reducer<RootState>,
+  rootReducer,
 );
 
 /** A new store; tests make one each with the state they need (nothing is persisted unless persistStore runs). */

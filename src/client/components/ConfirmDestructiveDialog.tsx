@@ -21,7 +21,15 @@ export interface ConfirmDestructiveDialogProps {
 }
 
 /** Asks before an action that cannot be undone; stays open with the error when it fails. */
-export function ConfirmDestructiveDialog({ title, children, confirmLabel, busyLabel, onConfirm, onClose, after }: ConfirmDestructiveDialogProps) {
+export function ConfirmDestructiveDialog({
+  title,
+  children,
+  confirmLabel,
+  busyLabel,
+  onConfirm,
+  onClose,
+  after,
+}: ConfirmDestructiveDialogProps) {
   const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

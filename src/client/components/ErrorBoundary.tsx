@@ -49,7 +49,8 @@ export class ErrorBoundary extends Component<Props, State> {
           {unloaded ? (
             <>
               <AlertTitle>This page could not be loaded</AlertTitle>
-              Toolscope may have been updated since this tab was opened, or the network dropped. Reload to get the current version.
+              Toolscope may have been updated since this tab was opened, or the network dropped. Reload to get the
+              current version.
             </>
           ) : (
             <>

@@ -23,7 +23,19 @@ interface FormTextFieldProps {
  * screens use it because TextField also bundles the Select machinery (menus, popovers), which
  * would weigh on the login page's first load.
  */
-export function FormTextField({ label, name, value, onChange, type = 'text', autoComplete, autoFocus, required, disabled, error, helperText }: FormTextFieldProps) {
+export function FormTextField({
+  label,
+  name,
+  value,
+  onChange,
+  type = 'text',
+  autoComplete,
+  autoFocus,
+  required,
+  disabled,
+  error,
+  helperText,
+}: FormTextFieldProps) {
   const id = useId();
   const helperId = `${id}-helper`;
   return (

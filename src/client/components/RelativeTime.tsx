@@ -1,5 +1,5 @@
 import Tooltip from '@mui/material/Tooltip';
-import { tickFor, useClock } from './useClock';
+import { useClockFor } from './useClock';
 import { formatDateTime, useDateDisplay } from './dates/dateDisplay';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -31,13 +31,15 @@ export function formatRelativeTime(value: string | number | Date, now: number = 
 export function RelativeTime({ value, now }: { value: string | number | Date; now?: number }) {
   const date = new Date(value);
   const time = date.getTime();
-  const clock = useClock(tickFor(Math.abs(Date.now() - time)));
+  const clock = useClockFor(time);
   const current = now ?? clock;
   const valid = Number.isFinite(time);
   const display = useDateDisplay();
   return (
     <Tooltip title={valid ? formatDateTime(date, display) : ''}>
-      <time dateTime={valid ? date.toISOString() : undefined}>{valid ? formatRelativeTime(time, Math.max(current, time)) : ''}</time>
+      <time dateTime={valid ? date.toISOString() : undefined}>
+        {valid ? formatRelativeTime(time, Math.max(current, time)) : ''}
+      </time>
     </Tooltip>
   );
 }

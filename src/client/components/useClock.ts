@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 
 // Shared clocks: one timer per period for every component that shows a time relative to now,
 // running only while someone listens (a list of 200 relative times costs one interval, not 200).
@@ -45,6 +45,21 @@ export function useClock(periodMs: number): number {
   // call never settles, and React re-renders until it gives up ("Maximum update depth exceeded").
   const subscribeToClock = useCallback((listener: () => void) => subscribe(periodMs, listener), [periodMs]);
   return useSyncExternalStore(subscribeToClock, () => currentTime(periodMs));
+}
+
+/**
+ * The current time to show `time` relative to: from the clock that redraws it as often as its label
+ * needs (tickFor). The period is chosen from the clocks' own readings, not from Date.now() during
+ * render; while `time` stays it only grows (an age only grows), so choosing settles in two steps.
+ */
+export function useClockFor(time: number): number {
+  const [tick, setTick] = useState({ time, periodMs: 1_000 });
+  const sameTime = Object.is(tick.time, time);
+  const periodMs = sameTime ? tick.periodMs : 1_000;
+  const now = useClock(periodMs);
+  const wanted = Number.isFinite(time) ? tickFor(Math.abs(now - time)) : periodMs;
+  if (!sameTime || wanted > periodMs) setTick({ time, periodMs: Math.max(wanted, periodMs) });
+  return now;
 }
 
 /** The clock's time; a clock nobody runs is brought forward at most once per period. */

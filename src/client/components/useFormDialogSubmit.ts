@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
+import type { FieldErrors } from '../api/apiError';
 
 /** What a dialog's submit handler resolves to when the server refused: a message and per-field texts. */
 export interface FormFailure {
   message: string;
-  fields: Record<string, string>;
+  fields: FieldErrors;
 }
 
 /**
@@ -15,7 +16,7 @@ export function useFormDialogSubmit(submitValues: () => Promise<FormFailure | nu
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<FormFailure | null>(null);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     if (blank || busy) return;
     setBusy(true);

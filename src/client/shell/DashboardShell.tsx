@@ -34,7 +34,10 @@ export function DashboardShell() {
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Header isSmallScreen={isSmallScreen} sidebarCollapsed={collapsed} onToggleSidebar={toggleSidebar} />
         <NoServersBanner />
-        <Box component="main" sx={{ flex: 1, p: { xs: 2, md: 3 }, maxWidth: 1440, width: '100%', minWidth: 0, mx: 'auto' }}>
+        <Box
+          component="main"
+          sx={{ flex: 1, p: { xs: 2, md: 3 }, maxWidth: 1440, width: '100%', minWidth: 0, mx: 'auto' }}
+        >
           <ErrorBoundary resetKey={pathname}>
             <Suspense fallback={<PageSkeleton />}>
               <Outlet />

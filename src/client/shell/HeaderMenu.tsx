@@ -18,7 +18,17 @@ export function useHeaderMenu() {
 }
 
 /** A dropdown menu hanging from the right edge of its header button. */
-export function HeaderMenu({ anchor, onClose, minWidth, children }: { anchor: HTMLElement | null; onClose: () => void; minWidth: number; children: ReactNode }) {
+export function HeaderMenu({
+  anchor,
+  onClose,
+  minWidth,
+  children,
+}: {
+  anchor: HTMLElement | null;
+  onClose: () => void;
+  minWidth: number;
+  children: ReactNode;
+}) {
   return (
     <Menu
       anchorEl={anchor}

@@ -32,8 +32,21 @@ export function SidebarContent({ collapsed, onNavigate }: SidebarContentProps) {
   const scrollsFurther = useScrollsFurther(scroller);
 
   return (
-    <Box component="nav" aria-label="Main" sx={{ display: 'flex', flexDirection: 'column', height: '100%', overflowX: 'hidden' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25, px: collapsed ? 0 : 2.5, height: 64, justifyContent: collapsed ? 'center' : 'flex-start' }}>
+    <Box
+      component="nav"
+      aria-label="Main"
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%', overflowX: 'hidden' }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.25,
+          px: collapsed ? 0 : 2.5,
+          height: 64,
+          justifyContent: collapsed ? 'center' : 'flex-start',
+        }}
+      >
         <HubOutlinedIcon color="primary" />
         {!collapsed && (
           <Typography variant="h6" component="span" sx={{ fontWeight: 700, letterSpacing: '-0.01em' }}>
@@ -47,7 +60,11 @@ export function SidebarContent({ collapsed, onNavigate }: SidebarContentProps) {
         card at the bottom. A fade and an arrow say when more lies below.
       */}
       <Box sx={{ position: 'relative', flex: 1, minHeight: 0 }}>
-        <Box ref={scroller} data-testid="sidebar-scroll" sx={{ height: '100%', overflowY: 'auto', display: 'flex', flexDirection: 'column' }}>
+        <Box
+          ref={scroller}
+          data-testid="sidebar-scroll"
+          sx={{ height: '100%', overflowY: 'auto', display: 'flex', flexDirection: 'column' }}
+        >
           <Box sx={{ pb: 1, flexShrink: 0 }}>
             {visibleSections(flags).map((section) => (
               <List
@@ -56,7 +73,11 @@ export function SidebarContent({ collapsed, onNavigate }: SidebarContentProps) {
                 disablePadding
                 aria-label={section.title ?? 'Overview'}
                 subheader={
-                  section.title && !collapsed ? <ListSubheader component="div" sx={{ px: 2.5, mt: 1 }}>{section.title}</ListSubheader> : undefined
+                  section.title && !collapsed ? (
+                    <ListSubheader component="li" sx={{ px: 2.5, mt: 1 }}>
+                      {section.title}
+                    </ListSubheader>
+                  ) : undefined
                 }
                 sx={{ mt: section.title && collapsed ? 1.5 : 0 }}
               >

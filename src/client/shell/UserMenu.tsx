@@ -20,25 +20,21 @@ export function UserMenu() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const { anchor, close, triggerProps } = useHeaderMenu();
-  const name = user?.fullName?.trim() || FALLBACK_USER_NAME;
+  const name = user?.fullName.trim() || FALLBACK_USER_NAME;
   const go = (to: string) => {
     close();
-    navigate(to);
+    void navigate(to);
   };
   const signOut = async () => {
     close();
     // logout() calls the server and then always clears the tokens and the user (SPEC §4).
     await dispatch(logout());
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 
   return (
     <>
-      <IconButton
-        aria-label="Account menu"
-        {...triggerProps}
-        size="small"
-      >
+      <IconButton aria-label="Account menu" {...triggerProps} size="small">
         <Avatar
           src={user?.avatarUrl ?? undefined}
           alt={name}

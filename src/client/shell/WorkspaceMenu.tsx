@@ -81,7 +81,7 @@ export function WorkspaceMenu() {
           disabled={!currentId}
           onClick={() => {
             close();
-            if (currentId) navigate(`/workspace/${currentId}/settings`);
+            if (currentId) void navigate(`/workspace/${currentId}/settings`);
           }}
         >
           Workspace Settings

@@ -6,6 +6,7 @@ import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import StreamOutlinedIcon from '@mui/icons-material/StreamOutlined';
 import PsychologyOutlinedIcon from '@mui/icons-material/PsychologyOutlined';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
+import NotificationsActiveOutlinedIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import PaidOutlinedIcon from '@mui/icons-material/PaidOutlined';
 import PieChartOutlineIcon from '@mui/icons-material/PieChartOutlined';
 import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
@@ -48,15 +49,26 @@ export const NAV_SECTIONS: NavSection[] = [
     items: [
       { label: 'Sessions', to: '/sessions', icon: <ForumOutlinedIcon /> },
       { label: 'Activity Stream', to: '/activity-stream', icon: <StreamOutlinedIcon /> },
-      { label: 'Tool Reasoning', to: '/thought-tracing', icon: <PsychologyOutlinedIcon />, flag: 'show_thought_tracing' },
+      {
+        label: 'Tool Reasoning',
+        to: '/thought-tracing',
+        icon: <PsychologyOutlinedIcon />,
+        flag: 'show_thought_tracing',
+      },
       { label: 'Analytics', to: '/analytics', icon: <InsightsOutlinedIcon /> },
+      { label: 'Alert Rules', to: '/alert-rules', icon: <NotificationsActiveOutlinedIcon /> },
     ],
   },
   {
     title: 'Cost & Performance',
     items: [
       { label: 'Cost Analytics', to: '/cost-analytics', icon: <PaidOutlinedIcon />, flag: 'show_cost_analytics' },
-      { label: 'Cost Attribution', to: '/cost-attribution', icon: <PieChartOutlineIcon />, flag: 'show_cost_attribution' },
+      {
+        label: 'Cost Attribution',
+        to: '/cost-attribution',
+        icon: <PieChartOutlineIcon />,
+        flag: 'show_cost_attribution',
+      },
       { label: 'Performance', to: '/performance', icon: <SpeedOutlinedIcon />, flag: 'show_performance' },
     ],
   },

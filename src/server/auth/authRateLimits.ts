@@ -18,5 +18,5 @@ export function authRateLimit(perMinute: number): FastifyContextConfig {
       return tooManyRequests(`Too many requests from this address. Try again in ${seconds} seconds.`, seconds);
     },
   };
-  return { rateLimit } as FastifyContextConfig;
+  return { rateLimit };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { ACCOUNT_BACKOFF } from './accountBackoff';
 import { LOGIN_THROTTLE } from './loginThrottle';
 
 // Signing in leaves rows behind that nothing reads once they are past use: every refresh replaces
@@ -12,7 +13,7 @@ import { LOGIN_THROTTLE } from './loginThrottle';
 //   idle client comes back with it.
 // - password resets a day past their expiry, used or not;
 // - throttle rows whose failure window and lock both ended a day ago (the next failure would start
-//   a new window anyway).
+//   a new window anyway), and account backoff rows quiet for as long (accountBackoff.ts).
 // In chunks, so that on PGlite (one session) requests and recorder writes run between them. Each
 // chunk's delete checks its condition again on the rows it deletes: on PostgreSQL a row changed
 // after the chunk was chosen (a throttle row that has just locked an account) is re-read, and is
@@ -24,6 +25,7 @@ export interface ExpiredCredentialsDeleted {
   refreshTokens: number;
   passwordResets: number;
   loginThrottles: number;
+  accountBackoffs: number;
 }
 
 export interface DeleteExpiredOptions {
@@ -49,12 +51,29 @@ const EXPIRED: Record<keyof ExpiredCredentialsDeleted, { table: string; key: str
     where: `window_start < now() - interval '1 day' - make_interval(secs => ${LOGIN_THROTTLE.windowSeconds})
             and (locked_until is null or locked_until < now() - interval '1 day')`,
   },
+  accountBackoffs: {
+    table: 'login_account_backoff',
+    key: 'email',
+    where: `last_failure_at < now() - interval '1 day' - make_interval(secs => ${ACCOUNT_BACKOFF.quietSeconds})
+            and (blocked_until is null or blocked_until < now() - interval '1 day')`,
+  },
 };
 
-export async function deleteExpiredCredentials(db: Queryable, options: DeleteExpiredOptions = {}): Promise<ExpiredCredentialsDeleted> {
+export async function deleteExpiredCredentials(
+  db: Queryable,
+  options: DeleteExpiredOptions = {},
+): Promise<ExpiredCredentialsDeleted> {
   const chunkRows = options.chunkRows ?? CHUNK_ROWS;
-  const deleted: ExpiredCredentialsDeleted = { refreshTokens: 0, passwordResets: 0, loginThrottles: 0 };
-  for (const [kind, { table, key, where }] of Object.entries(EXPIRED) as [keyof ExpiredCredentialsDeleted, (typeof EXPIRED)[keyof ExpiredCredentialsDeleted]][]) {
+  const deleted: ExpiredCredentialsDeleted = {
+    refreshTokens: 0,
+    passwordResets: 0,
+    loginThrottles: 0,
+    accountBackoffs: 0,
+  };
+  for (const [kind, { table, key, where }] of Object.entries(EXPIRED) as [
+    keyof ExpiredCredentialsDeleted,
+    (typeof EXPIRED)[keyof ExpiredCredentialsDeleted],
+  ][]) {
     for (;;) {
       if (options.shouldStop?.()) return deleted;
       const [{ n }] = await db.query<{ n: number }>(

@@ -1,10 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { MemberRole } from '../../contract/workspaces';
 import { forbidden, notFound, unauthorized } from '../http/errors';
 import { verifyAccessToken } from './accessToken';
 
-// The two hooks every protected route uses. `authenticate` reads the bearer header (or, for the
-// SSE live stream only, the `token` query parameter, since EventSource cannot set headers);
+// The two hooks every protected route uses. `authenticate` is the one authentication path: it reads
+// the bearer header (or, for the SSE live stream only, the `token` query parameter, since
+// EventSource cannot set headers), checks the token, and checks that its sign-in still holds — on
+// every authenticated route, user-level and workspace alike, so an ended sign-in acts nowhere.
 // `requireWorkspace` answers 404 — not 403 — for a workspace the caller is not a member of, so
 // ids of other workspaces leak nothing.
 declare module 'fastify' {
@@ -12,8 +14,8 @@ declare module 'fastify' {
     userId: string;
     /** When the request's access token expires (ms since the epoch): long-lived streams end then. */
     accessTokenExpiresAt: number;
-    /** The sign-in (refresh-token family) the access token belongs to; absent in older tokens. */
-    accessTokenSid?: string;
+    /** The sign-in (refresh-token family) the access token belongs to. */
+    accessTokenSid: string;
     workspaceRole?: MemberRole;
   }
 }
@@ -24,18 +26,29 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export async function authenticate(request: FastifyRequest): Promise<void> {
   const token = bearerToken(request) ?? queryToken(request);
   if (!token) throw unauthorized('Authentication required');
   const claims = verifyAccessToken(token, request.server.config.secret);
   if (!claims) throw unauthorized('Invalid or expired access token');
+  // A signed-out, password-changed or reuse-revoked sign-in's access token stays cryptographically
+  // valid for up to 15 minutes; this query is what makes "sign out" and "revoke other sign-ins"
+  // take effect at once (one indexed lookup: refresh_tokens_user_family).
+  const signIn = await request.server.db.query<{ held: boolean }>(
+    `select exists (select 1 from refresh_tokens
+       where user_id = $1 and family_id = $2 and revoked_at is null and expires_at > now()) as held`,
+    [claims.sub, claims.sid],
+  );
+  if (!signIn.at(0)?.held) throw unauthorized(SIGN_IN_ENDED);
   request.userId = claims.sub;
   request.accessTokenExpiresAt = claims.exp * 1000;
   request.accessTokenSid = claims.sid;
 }
 
+export const SIGN_IN_ENDED = 'This sign-in has ended; sign in again';
+
 function queryToken(request: FastifyRequest): string | undefined {
-  if (!request.routeOptions.config?.allowQueryToken) return undefined;
+  if (!request.routeOptions.config.allowQueryToken) return undefined;
   const token = (request.query as Record<string, unknown> | undefined)?.token;
   return typeof token === 'string' ? token : undefined;
 }
@@ -43,27 +56,22 @@ function queryToken(request: FastifyRequest): string | undefined {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Runs after `authenticate` on every /api/v1/workspaces/:workspaceId/… route (see app.ts). */
-export async function requireWorkspace(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export async function requireWorkspace(request: FastifyRequest): Promise<void> {
   const workspaceId = (request.params as Record<string, unknown> | undefined)?.workspaceId;
   if (typeof workspaceId !== 'string' || !UUID.test(workspaceId)) throw notFound('Workspace not found');
-  // One query: the membership, and whether the token's sign-in still holds — a signed-out or
-  // password-changed sign-in's access token (valid for up to 15 minutes more) opens no workspace
-  // route, so a closed live stream cannot simply reconnect.
-  const rows = await request.server.db.query<{ role: MemberRole; signed_in: boolean }>(
-    `select m.role, ($3::uuid is null or exists (
-       select 1 from refresh_tokens r where r.family_id = $3::uuid and r.user_id = m.user_id and r.revoked_at is null)) as signed_in
-     from workspace_members m where m.workspace_id = $1 and m.user_id = $2`,
-    [workspaceId, request.userId, request.accessTokenSid ?? null],
+  // The sign-in was checked by `authenticate`, which runs before this hook on the same request.
+  const rows = await request.server.db.query<{ role: MemberRole }>(
+    'select role from workspace_members where workspace_id = $1 and user_id = $2',
+    [workspaceId, request.userId],
   );
   if (rows.length === 0) throw notFound('Workspace not found');
-  if (!rows[0].signed_in) throw unauthorized('This sign-in has ended; sign in again');
   request.workspaceRole = rows[0].role;
   // The role check lives here, beside membership, so no handler can forget it: each route declares
   // the lowest role it needs (`config.minRole`), and it runs before body validation, so a member
   // learns nothing about a route's input by probing it.
   const config = request.routeOptions.config;
-  const needed = config?.minRole ?? 'member';
-  if (ROLE_RANK[rows[0].role] < ROLE_RANK[needed]) throw forbidden(config?.roleRefusal ?? ROLE_REFUSAL[needed]);
+  const needed = config.minRole ?? 'member';
+  if (ROLE_RANK[rows[0].role] < ROLE_RANK[needed]) throw forbidden(config.roleRefusal ?? ROLE_REFUSAL[needed]);
 }
 
 const ROLE_RANK: Record<MemberRole, number> = { member: 0, admin: 1, owner: 2 };

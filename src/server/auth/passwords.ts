@@ -4,6 +4,7 @@ import { MAX_PASSWORD_LENGTH } from '../../contract/auth';
 // argon2id with the OWASP Password Storage Cheat Sheet minimum (m=19 MiB, t=2, p=1). The length
 // cap (also enforced by the contract schemas) bounds the work an attacker can make us do per try.
 // `Algorithm` is a const enum in the package typings; 2 is its Argon2id member.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- an ambient const enum cannot be named under isolatedModules, so its member is written as its number
 const ARGON2ID = 2 as Algorithm;
 export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -12,7 +13,12 @@ export async function hashPassword(password: string): Promise<string> {
   return hash(password, PASSWORD_HASH_OPTIONS);
 }
 
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+/**
+ * `null`: an account made by a provider sign-in that has no password yet (docs/access.md). It
+ * matches nothing, in the time a real check takes, so timing does not tell such accounts apart.
+ */
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (passwordHash === null) return spendPasswordCheckTime(password).then(() => false);
   if (password.length > MAX_PASSWORD_LENGTH) return false;
   try {
     return await verify(passwordHash, password);

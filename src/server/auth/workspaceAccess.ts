@@ -20,9 +20,10 @@ export async function requireWorkspaceRole(
     'select role from workspace_members where workspace_id = $1 and user_id = $2',
     [workspaceId, request.userId],
   );
-  const role = rows[0]?.role;
+  const role = rows.at(0)?.role;
   if (!role) throw notFound(notFoundMessage);
-  if (RANK[role] < RANK[minRole]) throw forbidden(`Only the workspace's ${minRole === 'owner' ? 'owner' : 'owners and admins'} can do this`);
+  if (RANK[role] < RANK[minRole])
+    throw forbidden(`Only the workspace's ${minRole === 'owner' ? 'owner' : 'owners and admins'} can do this`);
   request.workspaceRole = role;
   return role;
 }

@@ -14,7 +14,14 @@ export type ElementType = 'uuid' | 'text' | 'int4' | 'bool' | 'timestamptz' | 'j
 
 const OID: Record<ElementType, number> = { uuid: 2950, text: 25, int4: 23, bool: 16, timestamptz: 1184, jsonb: 3802 };
 /** The element's SQL array type, for the cast the statement gives its parameter. */
-export const ARRAY_TYPE: Record<ElementType, string> = { uuid: 'uuid[]', text: 'text[]', int4: 'int[]', bool: 'bool[]', timestamptz: 'timestamptz[]', jsonb: 'jsonb[]' };
+export const ARRAY_TYPE: Record<ElementType, string> = {
+  uuid: 'uuid[]',
+  text: 'text[]',
+  int4: 'int[]',
+  bool: 'bool[]',
+  timestamptz: 'timestamptz[]',
+  jsonb: 'jsonb[]',
+};
 
 const HEADER_BYTES = 20;
 /** PostgreSQL's timestamps count microseconds from 2000-01-01T00:00:00Z. */
@@ -39,14 +46,21 @@ const UUID_BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
 
 /** A uuid's 16 bytes, read straight from its text (a batch writes four per tool call). */
 function writeUuid(text: string, out: Buffer, at: number): void {
-  if (text.length !== 36 || text.charCodeAt(8) !== 45 || text.charCodeAt(13) !== 45 || text.charCodeAt(18) !== 45 || text.charCodeAt(23) !== 45) {
-    throw new TypeError(`Not a uuid: ${String(text).slice(0, 40)}`);
+  if (
+    text.length !== 36 ||
+    text.charCodeAt(8) !== 45 ||
+    text.charCodeAt(13) !== 45 ||
+    text.charCodeAt(18) !== 45 ||
+    text.charCodeAt(23) !== 45
+  ) {
+    throw new TypeError(`Not a uuid: ${text.slice(0, 40)}`);
   }
   for (let i = 0; i < 16; i++) {
     const from = UUID_BYTE_AT[i];
     const high = HEX_VALUE[text.charCodeAt(from) & 127];
     const low = HEX_VALUE[text.charCodeAt(from + 1) & 127];
-    if (high < 0 || low < 0 || text.charCodeAt(from) > 127 || text.charCodeAt(from + 1) > 127) throw new TypeError(`Not a uuid: ${text}`);
+    if (high < 0 || low < 0 || text.charCodeAt(from) > 127 || text.charCodeAt(from + 1) > 127)
+      throw new TypeError(`Not a uuid: ${text}`);
     out[at + i] = (high << 4) | low;
   }
 }

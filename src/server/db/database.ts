@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -8,48 +7,29 @@ import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 import { PgliteThreadDatabase } from './pgliteThread';
 import { PgListener } from './pgListener';
+import { makePrivateDir } from '../files/privatePaths';
 
-// One interface over both engines. Everything above this file writes plain PostgreSQL SQL with
-// $1 placeholders; counts are cast (::int) in SQL because the two drivers map int8 differently.
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /**
-   * Runs a statement whose text is sent again and again (the recorder's batches), its rows unread:
-   * prepared once (per connection), then only bound and executed. Every parameter's type must be
-   * given by a cast. Absent where it would not pay (a transaction's statements).
-   */
-  runPrepared?(sql: string, params: unknown[]): Promise<void>;
-}
-
-export interface Database extends Queryable {
-  readonly engine: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction; a thrown error rolls it back. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Multiple statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-  /** LISTEN on a channel; returns the unlisten function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  /**
-   * NOTIFY each payload on the channel in one statement (one transaction), so listeners receive
-   * them in this order. Separate statements on separate pool connections may commit, and so be
-   * delivered, in any order.
-   */
-  notify(channel: string, ...payloads: string[]): Promise<void>;
-  close(): Promise<void>;
-  /** Connections of the PostgreSQL pool (PGlite has one session and no pool). */
-  poolStats?(): { total: number; idle: number; waiting: number };
-}
+export type { Database, Queryable } from './queryable';
+import type { Database, Queryable } from './queryable';
 
 /**
  * The worker's serializers (pgliteThread.ts), so both ways of running PGlite send the same bytes.
  * (PGlite's type says a serializer returns a string; at run time it sends a returned Uint8Array as
  * bytes, which these rely on.)
  */
-const parameterSerializers = new Function(`${PARAMETER_SERIALIZERS_SOURCE}\nreturn parameterSerializers;`)() as (db: PGlite) => QueryOptions['serializers'];
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the worker evaluates this same source text; evaluating it here too keeps the two byte for byte alike
+const makeParameterSerializers = new Function(
+  `${PARAMETER_SERIALIZERS_SOURCE}\nreturn parameterSerializers;`,
+) as () => (db: PGlite) => QueryOptions['serializers'];
+const parameterSerializers = makeParameterSerializers();
 /** The worker's prepared statements (pglitePrepared.ts), likewise. */
-const preparedStatements = new Function(`${PREPARED_STATEMENTS_SOURCE}\nreturn preparedStatements;`)() as (db: PGlite) => {
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the worker evaluates this same source text; evaluating it here too keeps the two alike
+const makePreparedStatements = new Function(`${PREPARED_STATEMENTS_SOURCE}\nreturn preparedStatements;`) as () => (
+  db: PGlite,
+) => {
   run(sql: string, params: unknown[]): Promise<void>;
 };
+const preparedStatements = makePreparedStatements();
 
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
@@ -71,7 +51,9 @@ class PgliteDatabase implements Database {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
-      fn({ query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, this.options)).rows }),
+      fn({
+        query: async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params, this.options)).rows,
+      }),
     );
   }
 
@@ -157,7 +139,8 @@ class PostgresDatabase implements Database {
     const client = await this.pool.connect();
     // A connection lost while checked out (between two statements of the transaction) is reported
     // as an 'error' event, which would crash the process with no listener: the next statement fails instead.
-    let lost = false;
+    // Set by onLost, which the client's 'error' event may call during any await below.
+    let lost = false as boolean;
     const onLost = (error: Error) => {
       lost = true;
       this.onBackgroundError(error);
@@ -165,7 +148,9 @@ class PostgresDatabase implements Database {
     client.on('error', onLost);
     try {
       await client.query('begin');
-      const value = await fn({ query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
+      const value = await fn({
+        query: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+      });
       await client.query('commit');
       return value;
     } catch (error) {
@@ -215,7 +200,8 @@ export interface OpenDatabaseOptions {
   pgliteNice?: number;
 }
 
-const reportBackgroundError = (error: Error) => console.error(`Database connection error (reconnecting): ${error.message}`);
+const reportBackgroundError = (error: Error) =>
+  console.error(`Database connection error (reconnecting): ${error.message}`);
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -226,7 +212,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let dir: string | undefined;
   if (options.dataDir) {
     dir = path.join(options.dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
   }
   if (options.pgliteOnCallingThread) return new PgliteDatabase(await PGlite.create(dir));
   return PgliteThreadDatabase.open(dir, options.pgliteNice ?? 0);

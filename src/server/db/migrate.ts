@@ -27,7 +27,10 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
 }
 
 /** Ids of migrations not yet applied (health reports "migrations current"). */
-export async function pendingMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<string[]> {
+export async function pendingMigrations(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<string[]> {
   const rows = await db.query<{ id: string }>('select id from schema_migrations');
   const done = new Set(rows.map((r) => r.id));
   return migrations.filter((m) => !done.has(m.id)).map((m) => m.id);

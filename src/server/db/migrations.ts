@@ -18,6 +18,19 @@ import { m020_session_search_prompts } from './migrations/m020_session_search_pr
 import { m021_latency_sketches } from './migrations/m021_latency_sketches';
 import { m022_rollup_sums } from './migrations/m022_rollup_sums';
 import { m023_workspace_sketches } from './migrations/m023_workspace_sketches';
+import { m024_session_count_shares } from './migrations/m024_session_count_shares';
+import { m025_redaction_settings } from './migrations/m025_redaction_settings';
+import { m026_sign_in_protection } from './migrations/m026_sign_in_protection';
+import { m027_workspace_key_hosts } from './migrations/m027_workspace_key_hosts';
+import { m028_server_allowed_origins } from './migrations/m028_server_allowed_origins';
+import { m036_oidc_identities } from './migrations/m036_oidc_identities';
+import { m037_upstream_oauth } from './migrations/m037_upstream_oauth';
+import { m029_tool_risk } from './migrations/m029_tool_risk';
+import { m030_alert_rules } from './migrations/m030_alert_rules';
+import { m031_data_retention } from './migrations/m031_data_retention';
+import { m032_deleted_workspaces } from './migrations/m032_deleted_workspaces';
+import { m033_daily_export } from './migrations/m033_daily_export';
+import { m034_raw_time_partitions } from './migrations/m034_raw_time_partitions';
 
 // The ordered list of migrations. Append only: an id, once landed, never changes.
 export interface Migration {
@@ -46,5 +59,18 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '021_latency_sketches', sql: m021_latency_sketches },
   { id: '022_rollup_sums', sql: m022_rollup_sums },
   { id: '023_workspace_sketches', sql: m023_workspace_sketches },
+  { id: '024_session_count_shares', sql: m024_session_count_shares },
+  { id: '025_redaction_settings', sql: m025_redaction_settings },
+  { id: '026_sign_in_protection', sql: m026_sign_in_protection },
+  { id: '027_workspace_key_hosts', sql: m027_workspace_key_hosts },
+  { id: '028_server_allowed_origins', sql: m028_server_allowed_origins },
+  { id: '029_tool_risk', sql: m029_tool_risk },
+  { id: '030_alert_rules', sql: m030_alert_rules },
+  { id: '031_data_retention', sql: m031_data_retention },
+  { id: '032_deleted_workspaces', sql: m032_deleted_workspaces },
+  { id: '033_daily_export', sql: m033_daily_export },
+  { id: '034_raw_time_partitions', sql: m034_raw_time_partitions },
+  { id: '036_oidc_identities', sql: m036_oidc_identities },
+  { id: '037_upstream_oauth', sql: m037_upstream_oauth },
   // Landed after 018/019: appended, so databases that have those run it next.
 ];

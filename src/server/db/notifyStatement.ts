@@ -10,4 +10,7 @@ export const NOTIFY_SQL = 'select pg_notify($1, payload) from unnest($2::text[])
  * array: as a JavaScript array, node-postgres would escape every quote into an array literal and
  * the server parse it back (binaryArrays.ts).
  */
-export const notifyParams = (channel: string, payloads: readonly string[]): unknown[] => [channel, binaryArray('text', payloads)];
+export const notifyParams = (channel: string, payloads: readonly string[]): unknown[] => [
+  channel,
+  binaryArray('text', payloads),
+];

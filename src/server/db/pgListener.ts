@@ -28,8 +28,9 @@ export class PgListener {
       await client.query(`listen ${pg.escapeIdentifier(channel)}`);
     }
     set.add(onPayload);
-    return async () => {
+    return () => {
       set.delete(onPayload);
+      return Promise.resolve();
     };
   }
 
@@ -80,9 +81,9 @@ export class PgListener {
     if (this.closed || this.handlers.size === 0 || this.reconnectTimer) return;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      this.relisten().catch((error: Error) => {
+      this.relisten().catch((error: unknown) => {
         if (this.closed) return;
-        this.onBackgroundError(error);
+        this.onBackgroundError(error instanceof Error ? error : new Error(String(error)));
         this.scheduleRelisten();
       });
     }, LISTENER_RECONNECT_MS);

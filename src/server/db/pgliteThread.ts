@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable } from './database';
+import type { Database, Queryable } from './queryable';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
@@ -150,7 +150,8 @@ interface WorkerNotification {
 /** An error of the worker's PGlite, with its PostgreSQL fields (code, constraint, detail…) kept. */
 function toError(shape: { message: string; [key: string]: unknown }): Error {
   const error = new Error(shape.message);
-  for (const [key, value] of Object.entries(shape)) if (key !== 'message' && key !== 'stack') (error as unknown as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(shape))
+    if (key !== 'message' && key !== 'stack') (error as unknown as Record<string, unknown>)[key] = value;
   return error;
 }
 
@@ -162,7 +163,8 @@ function toError(shape: { message: string; [key: string]: unknown }): Error {
  */
 function toLocalRealm(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || value instanceof Date || value instanceof Uint8Array) return value;
-  if (Array.isArray(value)) return value.some((item) => typeof item === 'object' && item !== null) ? value.map(toLocalRealm) : value;
+  if (Array.isArray(value))
+    return value.some((item) => typeof item === 'object' && item !== null) ? value.map(toLocalRealm) : value;
   if (Object.prototype.toString.call(value) === '[object Date]') return new Date((value as Date).getTime());
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   return value;
@@ -255,7 +257,9 @@ export class PgliteThreadDatabase implements Database {
     await this.send({ op: 'begin', txId });
     let value: T;
     try {
-      value = await fn({ query: <R>(sql: string, params: unknown[] = []) => this.send<R>({ op: 'query', txId, sql, params }) });
+      value = await fn({
+        query: <R>(sql: string, params: unknown[] = []) => this.send<R>({ op: 'query', txId, sql, params }),
+      });
     } catch (error) {
       await this.send({ op: 'end', txId, commit: false }).catch(() => undefined);
       throw error;
@@ -276,8 +280,9 @@ export class PgliteThreadDatabase implements Database {
       await this.send({ op: 'listen', channel });
     }
     set.add(onPayload);
-    return async () => {
+    return () => {
       set.delete(onPayload);
+      return Promise.resolve();
     };
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSecret } from '../config';
+import { makePrivateDir, writePrivateFile } from '../files/privatePaths';
 
 /**
  * Without TOOLSCOPE_SECRET, a secret is generated on first start and kept (mode 600) in the data
@@ -8,9 +9,9 @@ import { generateSecret } from '../config';
  */
 export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   const secret = generateSecret();
-  fs.writeFileSync(file, secret, { mode: 0o600 });
+  writePrivateFile(file, secret, 'wx');
   return secret;
 }

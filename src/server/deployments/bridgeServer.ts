@@ -19,7 +19,14 @@ export class BridgeServer {
   private listening: Promise<string> | undefined;
   private readonly routes = new Map<string, { token: Buffer; handler: BridgeHandler }>();
 
-  constructor(private readonly options: { host: string; port: number; advertisedUrl?: string; onListening?: (address: string, port: number) => void }) {}
+  constructor(
+    private readonly options: {
+      host: string;
+      port: number;
+      advertisedUrl?: string;
+      onListening?: (address: string, port: number) => void;
+    },
+  ) {}
 
   /** Starts listening (once) and resolves with the base URL other parts use to reach it. */
   baseUrl(): Promise<string> {
@@ -64,17 +71,27 @@ export class BridgeServer {
     try {
       const match = PATH.exec(req.url ?? '');
       const route = match ? this.routes.get(match[1]) : undefined;
-      if (!route) return jsonRpcError(res, 404, -32001, 'Unknown deployment');
-      const presented = Buffer.from(String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-      if (presented.length !== route.token.length || !timingSafeEqual(presented, route.token)) return jsonRpcError(res, 401, -32001, 'Unauthorized');
+      if (!route) {
+        jsonRpcError(res, 404, -32001, 'Unknown deployment');
+        return;
+      }
+      const presented = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
+      if (presented.length !== route.token.length || !timingSafeEqual(presented, route.token)) {
+        jsonRpcError(res, 401, -32001, 'Unauthorized');
+        return;
+      }
       let body: unknown;
       if (req.method === 'POST') {
         const raw = await readBody(req);
-        if (raw === null) return jsonRpcError(res, 413, -32600, 'Request body too large');
+        if (raw === null) {
+          jsonRpcError(res, 413, -32600, 'Request body too large');
+          return;
+        }
         try {
           body = JSON.parse(raw.toString('utf8'));
         } catch {
-          return jsonRpcError(res, 400, -32700, 'Parse error');
+          jsonRpcError(res, 400, -32700, 'Parse error');
+          return;
         }
       }
       await route.handler.handle(req, res, body);

@@ -51,7 +51,8 @@ export class DeploymentLogs {
 
   append(deployment: LoggedDeployment, stream: LogStream, text: string): void {
     const line = this.ring(deployment.id).append(stream, text);
-    if (stream === 'stdout') this.log.warn({ deploymentId: deployment.id }, 'a deployed program wrote a non-JSON-RPC line to stdout');
+    if (stream === 'stdout')
+      this.log.warn({ deploymentId: deployment.id }, 'a deployed program wrote a non-JSON-RPC line to stdout');
     const tail = this.tails.get(deployment.id);
     if (tail) {
       tail.lines.push(line);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { encryptCredentials } from '../modules/servers/credentials';
-import { insertServer, recordHealth, updateServer } from '../modules/servers/store';
+import { encryptCredentials } from '../data/servers/credentials';
+import { insertServer, recordHealth, updateServer } from '../data/servers/store';
 import { loadServerById, publishServerUpdated } from '../monitor/serverUpdates';
-import { setConfigServer } from '../modules/deployments/configStore';
-import type { DeploymentConfigRow } from '../modules/deployments/mapper';
+import { setConfigServer } from '../data/deployments/configStore';
+import type { DeploymentConfigRow } from '../data/deployments/mapper';
 import type { RunningDeployment } from './runner';
 
 // A deployment is reached like any other tool server: one server row of kind `deployment` per
@@ -16,7 +16,10 @@ export async function ensureDeploymentServer(app: FastifyInstance, config: Deplo
     const existing = await loadServerById(app, config.server_id);
     if (existing) {
       if (existing.name !== config.name || existing.description !== config.description) {
-        await updateServer(app.db, config.workspace_id, existing.id, { name: config.name, description: config.description });
+        await updateServer(app.db, config.workspace_id, existing.id, {
+          name: config.name,
+          description: config.description,
+        });
       }
       return existing.id;
     }
@@ -36,7 +39,12 @@ export async function ensureDeploymentServer(app: FastifyInstance, config: Deplo
 }
 
 /** Points the tool server at the runner's endpoint, with the bridge's token as its credentials. */
-export async function pointDeploymentServer(app: FastifyInstance, workspaceId: string, serverId: string, endpoint: RunningDeployment['endpoint']): Promise<void> {
+export async function pointDeploymentServer(
+  app: FastifyInstance,
+  workspaceId: string,
+  serverId: string,
+  endpoint: RunningDeployment['endpoint'],
+): Promise<void> {
   const server = await updateServer(app.db, workspaceId, serverId, {
     url: endpoint.url,
     credentialsEnc: encryptCredentials(endpoint.headers, app.config.secret),
@@ -46,7 +54,11 @@ export async function pointDeploymentServer(app: FastifyInstance, workspaceId: s
 }
 
 /** The deployment stopped answering (restarting, crashed, stopped…): its server shows offline at once. */
-export async function markDeploymentServerOffline(app: FastifyInstance, serverId: string | null, reason: string): Promise<void> {
+export async function markDeploymentServerOffline(
+  app: FastifyInstance,
+  serverId: string | null,
+  reason: string,
+): Promise<void> {
   if (!serverId) return;
   await recordHealth(app.db, serverId, false, reason);
   const server = await loadServerById(app, serverId);

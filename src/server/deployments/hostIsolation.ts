@@ -1,17 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DeploymentIsolation, DeploymentLimits } from '../../contract/deployments';
+import type { DeploymentLimits } from '../../contract/deployments';
 
-// Optional isolation, with the util-linux tools the host has: prlimit (address space, open
-// files) and unshare (an empty network namespace; a PID namespace of its own). This is not a
-// container: the program still sees the host's file system and runs as Toolscope's user
-// (docs/deployments.md says what each option gives and what it does not).
+// The host tools a sandboxed deployment needs: bubblewrap (namespaces, mounts), setpriv (an
+// unprivileged uid of its own when Toolscope runs as root) and prlimit (resource limits). All
+// three are Debian packages (bubblewrap, util-linux); docs/deployments.md says what each gives.
 export interface HostTools {
+  bwrap: string | null;
+  setpriv: string | null;
   prlimit: string | null;
-  unshare: string | null;
+  /** Egress: slirp4netns (Debian package), nsenter and ip (util-linux, iproute2). Without them a deployment has no network. */
+  slirp4netns: string | null;
+  nsenter: string | null;
+  ip: string | null;
 }
 
-function findOnPath(name: string, searchPath: string | undefined): string | null {
+export function findOnPath(name: string, searchPath: string | undefined): string | null {
   for (const dir of (searchPath ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
@@ -25,32 +29,47 @@ function findOnPath(name: string, searchPath: string | undefined): string | null
   return null;
 }
 
-export function detectHostTools(searchPath: string | undefined): HostTools {
-  if (process.platform !== 'linux') return { prlimit: null, unshare: null };
+/** `bwrapPath`: the operator's bubblewrap binary (TOOLSCOPE_SANDBOX_BWRAP), else bwrap on the path. */
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function detectHostTools(searchPath: string | undefined, bwrapPath?: string): HostTools {
+  if (process.platform !== 'linux')
+    return { bwrap: null, setpriv: null, prlimit: null, slirp4netns: null, nsenter: null, ip: null };
   const extended = `${searchPath ?? ''}${path.delimiter}/usr/bin${path.delimiter}/bin${path.delimiter}/usr/sbin`;
-  return { prlimit: findOnPath('prlimit', extended), unshare: findOnPath('unshare', extended) };
+  return {
+    bwrap: bwrapPath ? (isExecutable(bwrapPath) ? bwrapPath : null) : findOnPath('bwrap', extended),
+    setpriv: findOnPath('setpriv', extended),
+    prlimit: findOnPath('prlimit', extended),
+    slirp4netns: findOnPath('slirp4netns', extended),
+    nsenter: findOnPath('nsenter', extended),
+    ip: findOnPath('ip', `${extended}${path.delimiter}/sbin`),
+  };
 }
 
-/** Why a config's isolation cannot be had on this host (null = it can). */
-export function missingIsolation(tools: HostTools, limits: DeploymentLimits, isolation: DeploymentIsolation): string | null {
-  if ((limits.memoryMb || limits.openFiles) && !tools.prlimit) return 'Resource limits need prlimit (util-linux), which this host does not have';
-  if ((isolation.noNetwork || isolation.ownPidNamespace) && !tools.unshare) return 'Network and PID isolation need unshare (util-linux), which this host does not have';
+/**
+ * Why deployments cannot run sandboxed on this host (null = they can). Deployments never run
+ * without the sandbox: with TOOLSCOPE_DEPLOYMENTS=catalog|any, Toolscope refuses to start instead.
+ */
+export function missingSandbox(tools: HostTools, runsAsRoot: boolean): string | null {
+  const missing = [
+    ...(tools.bwrap ? [] : ['bwrap (Debian package bubblewrap)']),
+    ...(tools.prlimit ? [] : ['prlimit (util-linux)']),
+    ...(runsAsRoot && !tools.setpriv ? ['setpriv (util-linux)'] : []),
+  ];
+  if (missing.length === 0) return null;
+  return `Deployments run every program in a sandbox, which needs ${missing.join(' and ')} on this host. Install ${missing.length > 1 ? 'them' : 'it'} (apt-get install bubblewrap util-linux) or set TOOLSCOPE_DEPLOYMENTS=off; Toolscope never runs deployed programs unsandboxed.`;
+}
+
+/** Why a config's limits cannot be had on this host (null = they can). */
+export function missingLimits(tools: HostTools, limits: DeploymentLimits): string | null {
+  if ((limits.memoryMb || limits.openFiles) && !tools.prlimit)
+    return 'Resource limits need prlimit (util-linux), which this host does not have';
   return null;
-}
-
-/** The program's argv behind the wrappers its limits and isolation ask for. */
-export function wrapCommand(tools: HostTools, command: string, args: string[], limits: DeploymentLimits, isolation: DeploymentIsolation): string[] {
-  let argv = [command, ...args];
-  if (isolation.noNetwork || isolation.ownPidNamespace) {
-    const flags = [...(isolation.noNetwork ? ['--net'] : []), ...(isolation.ownPidNamespace ? ['--pid', '--fork', '--kill-child', '--mount-proc'] : [])];
-    argv = [tools.unshare!, ...flags, '--', ...argv];
-  }
-  if (limits.memoryMb || limits.openFiles) {
-    const flags = [
-      ...(limits.memoryMb ? [`--as=${limits.memoryMb * 1024 * 1024}`] : []),
-      ...(limits.openFiles ? [`--nofile=${limits.openFiles}:${limits.openFiles}`] : []),
-    ];
-    argv = [tools.prlimit!, ...flags, '--', ...argv];
-  }
-  return argv;
 }

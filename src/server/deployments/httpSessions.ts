@@ -26,7 +26,9 @@ export class AgentSession {
 
   /** Sends to the agent; a message for a request whose stream is gone is dropped. */
   send(message: JsonRpcObject, relatedRequestId?: string | number): void {
-    this.transport.send(message as JSONRPCMessage, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => undefined);
+    this.transport
+      .send(message as JSONRPCMessage, relatedRequestId === undefined ? undefined : { relatedRequestId })
+      .catch(() => undefined);
   }
 }
 
@@ -38,7 +40,9 @@ export function jsonRpcError(res: ServerResponse, status: number, code: number, 
 
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+  return messages.some(
+    (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize',
+  );
 }
 
 export class HttpSessions {
@@ -66,24 +70,33 @@ export class HttpSessions {
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId) {
       const session = this.sessions.get(sessionId);
-      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (!session) {
+        jsonRpcError(res, 404, -32001, 'Session not found');
+        return;
+      }
       session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: No valid session ID provided');
+    if (req.method !== 'POST' || !isInitialize(body)) {
+      jsonRpcError(res, 400, -32000, 'Bad Request: No valid session ID provided');
+      return;
+    }
     if (this.sessions.size >= this.options.maxSessions) {
       this.closeIdle(0);
-      if (this.sessions.size >= this.options.maxSessions) return jsonRpcError(res, 503, -32000, 'Too many sessions on this deployment; try again later');
+      if (this.sessions.size >= this.options.maxSessions) {
+        jsonRpcError(res, 503, -32000, 'Too many sessions on this deployment; try again later');
+        return;
+      }
     }
-    let session!: AgentSession;
+    // onsessioninitialized runs inside handleRequest below, when `session` is set.
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
       },
     });
-    session = new AgentSession(transport);
-    transport.onmessage = (message) => this.hooks.message(session, message as JsonRpcObject);
+    const session = new AgentSession(transport);
+    transport.onmessage = (message) => this.hooks.message(session, message);
     transport.onclose = () => {
       if (session.id) this.sessions.delete(session.id);
       this.hooks.closed(session);
@@ -91,7 +104,13 @@ export class HttpSessions {
     try {
       await this.hooks.open?.(session);
     } catch (error) {
-      return jsonRpcError(res, 503, -32010, error instanceof Error ? error.message : 'The deployment could not start a session');
+      jsonRpcError(
+        res,
+        503,
+        -32010,
+        error instanceof Error ? error.message : 'The deployment could not start a session',
+      );
+      return;
     }
     await transport.handleRequest(req, res, body);
   }

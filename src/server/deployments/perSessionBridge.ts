@@ -86,7 +86,8 @@ export class PerSessionBridge {
       return;
     }
     const token = (message.params as { progressToken?: string | number } | undefined)?.progressToken;
-    const related = message.method === 'notifications/progress' && token !== undefined ? state.progress.get(token) : undefined;
+    const related =
+      message.method === 'notifications/progress' && token !== undefined ? state.progress.get(token) : undefined;
     session.send(message, related);
   }
 

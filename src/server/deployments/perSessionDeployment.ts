@@ -14,7 +14,17 @@ export class PerSessionDeployment implements RunningDeployment {
     restarts: number,
     private readonly onStopped: () => void,
   ) {
-    this.current = { status: 'pending', pid: null, startedAt: null, stoppedAt: null, restarts, exitCode: null, signal: null, lastError: null, lastStderr: [] };
+    this.current = {
+      status: 'pending',
+      pid: null,
+      startedAt: null,
+      stoppedAt: null,
+      restarts,
+      exitCode: null,
+      signal: null,
+      lastError: null,
+      lastStderr: [],
+    };
   }
 
   begin(): void {

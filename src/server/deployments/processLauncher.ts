@@ -2,17 +2,37 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { descendantsOf } from './processTree';
 import { WATCHDOG_SOURCE } from './watchdog';
 
 // Starts one program under the watchdog (watchdog.ts): no shell anywhere (argv goes to execve as
-// is), a process group of its own (detached), exactly the environment it is given, and a socket
-// pair on fd 3 that ties the group's life to Toolscope's.
+// is), a process group of its own (detached), exactly the environment it is given, a socket
+// pair on fd 3 that ties the group's life to Toolscope's, and the deployment's folder as an open
+// descriptor for the sandbox to mount (sandbox.ts).
 export interface LaunchSpec {
-  /** The program and its arguments (already wrapped for limits/isolation). */
+  /** The program and its arguments (already wrapped in the sandbox). */
   argv: string[];
   env: Record<string, string>;
+  /** Where the watchdog runs (outside the sandbox; the program's own cwd is set by the sandbox). */
   cwd: string;
+  /** A folder handed to the program as fd 3 (bwrap --bind-fd 3). */
+  folder?: string;
+  /** The sandbox's egress set-up, done by the watchdog (watchdog.ts); undefined = no network. */
+  network?: WatchdogNetwork;
 }
+
+export interface WatchdogNetwork {
+  slirp: string;
+  nsenter: string;
+  ip: string;
+  /** The sandbox has a user namespace of its own (Toolscope is not root). */
+  userns: boolean;
+  /** `ip -batch` lines (sandboxNetwork.ts). */
+  routes: string[];
+}
+
+/** Sandbox plumbing between the watchdog and the program: signalled by neither SIGTERM nor memory figures. */
+const PLUMBING = new Set(['bwrap', 'setpriv', 'prlimit']);
 
 export interface ExitInfo {
   code: number | null;
@@ -40,9 +60,10 @@ export class ProgramProcess {
   constructor(private readonly child: ChildProcess) {
     if (child.pid === undefined) throw new Error('The watchdog could not be started');
     this.groupId = child.pid;
-    this.stdin = child.stdin!;
-    this.stdout = child.stdout!;
-    this.stderr = child.stderr!;
+    if (!child.stdin || !child.stdout || !child.stderr) throw new Error('The watchdog was started without pipes');
+    this.stdin = child.stdin;
+    this.stdout = child.stdout;
+    this.stderr = child.stderr;
     // A program that exits while we write must not crash Toolscope with EPIPE.
     this.stdin.on('error', () => undefined);
     const control = child.stdio[3] as Socket;
@@ -64,7 +85,11 @@ export class ProgramProcess {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         try {
-          const message = JSON.parse(line) as { pid?: number; exit?: { code: number | null; signal: string | null }; error?: string };
+          const message = JSON.parse(line) as {
+            pid?: number;
+            exit?: { code: number | null; signal: string | null };
+            error?: string;
+          };
           if (typeof message.pid === 'number') {
             this.pid = message.pid;
             resolveStarted(message.pid);
@@ -112,27 +137,33 @@ export class ProgramProcess {
     this.stdin.end();
   }
 
-  /** Signals every process of the group (the program and anything it started). */
+  /**
+   * Signals the program and everything it started. SIGTERM goes to the program's own processes
+   * (the sandbox's plumbing would die of it and take the program down without its grace period);
+   * SIGKILL goes to the group, whose bwrap ends the sandbox's PID namespace, and to every descendant
+   * (a process that left the group with setsid is still a descendant).
+   */
   signalGroup(signal: NodeJS.Signals): void {
-    try {
-      process.kill(-this.groupId, signal);
-    } catch {
-      // The group is gone already.
+    const descendants = descendantsOf(this.groupId);
+    if (signal === 'SIGKILL') {
+      trySignal(-this.groupId, signal);
+      for (const entry of descendants) trySignal(entry.pid, signal);
+      return;
     }
+    const programs = descendants.filter((entry) => !PLUMBING.has(entry.name));
+    if (programs.length === 0) trySignal(-this.groupId, signal);
+    for (const entry of programs) trySignal(entry.pid, signal);
   }
 
-  /** Resident memory of the group without the watchdog, from /proc (null off Linux). */
+  /** Resident memory of the program's processes (without the watchdog and the sandbox's plumbing), from /proc (null off Linux). */
   memoryBytes(): number | null {
     if (this.ended || process.platform !== 'linux') return null;
     let total = 0;
     let found = false;
-    for (const entry of safeReaddir('/proc')) {
-      if (!/^\d+$/.test(entry) || Number(entry) === this.groupId) continue;
+    for (const entry of descendantsOf(this.groupId)) {
+      if (PLUMBING.has(entry.name)) continue;
       try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(fields[2]) !== this.groupId) continue;
-        const statm = fs.readFileSync(`/proc/${entry}/statm`, 'utf8').split(' ');
+        const statm = fs.readFileSync(`/proc/${entry.pid}/statm`, 'utf8').split(' ');
         total += Number(statm[1]) * PAGE_SIZE;
         found = true;
       } catch {
@@ -143,23 +174,40 @@ export class ProgramProcess {
   }
 }
 
-function safeReaddir(dir: string): string[] {
+function trySignal(pid: number, signal: NodeJS.Signals): void {
   try {
-    return fs.readdirSync(dir);
+    process.kill(pid, signal);
   } catch {
-    return [];
+    // Gone already.
   }
 }
 
 export function launchProgram(spec: LaunchSpec): ProgramProcess {
   const [command, ...args] = spec.argv;
-  const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, command, ...args], {
-    cwd: spec.cwd,
-    env: spec.env,
-    detached: true,
-    shell: false,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
-  return new ProgramProcess(child);
+  const folderFd =
+    spec.folder === undefined ? undefined : fs.openSync(spec.folder, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        WATCHDOG_SOURCE,
+        folderFd === undefined ? '-' : '3',
+        spec.network ? JSON.stringify(spec.network) : '-',
+        command,
+        ...args,
+      ],
+      {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        shell: false,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...(folderFd === undefined ? [] : [folderFd])],
+        windowsHide: true,
+      },
+    );
+    return new ProgramProcess(child);
+  } finally {
+    if (folderFd !== undefined) fs.closeSync(folderFd);
+  }
 }

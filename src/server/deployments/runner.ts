@@ -1,4 +1,11 @@
-import type { DeploymentIsolation, DeploymentLimits, DeploymentStatus, LogStream, RestartPolicy, SessionMode } from '../../contract/deployments';
+import type {
+  DeploymentIsolation,
+  DeploymentLimits,
+  DeploymentStatus,
+  LogStream,
+  RestartPolicy,
+  SessionMode,
+} from '../../contract/deployments';
 
 // What runs deployments. The local process runner (localProcessRunner.ts) is the one
 // implementation: it starts programs on this host and bridges their stdio to Streamable HTTP.
@@ -14,7 +21,9 @@ export interface DeploymentSpec {
   args: string[];
   /** Exactly the environment the program gets (declared values, keys resolved, PATH and HOME). */
   env: Record<string, string>;
-  /** Absolute working folder. */
+  /** The deployment's own writable folder (absolute, on the host). */
+  folder: string;
+  /** Absolute working folder: the folder itself or a folder inside it. */
   cwd: string;
   restartPolicy: RestartPolicy;
   maxRestarts: number;

@@ -1,4 +1,4 @@
-import type { DeploymentRow } from '../modules/deployments/mapper';
+import type { DeploymentRow } from '../data/deployments/mapper';
 import type { RuntimeState } from './runner';
 
 // A deployment's status as the store records it: from the runner's live state, or carried over

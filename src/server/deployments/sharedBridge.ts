@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { AgentSession, HttpSessions } from './httpSessions';
 import type { JsonRpcObject, StdioChannel } from './stdioChannel';
 
@@ -52,7 +52,10 @@ export class SharedBridge {
   async attach(channel: StdioChannel, timeoutMs: number, clientVersion: string): Promise<void> {
     const initId = `toolscope-initialize-${this.nextId++}`;
     const answered = new Promise<JsonRpcObject>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`The program did not answer initialize within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`The program did not answer initialize within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       void channel.program.exited.then(() => {
         clearTimeout(timer);
         reject(new Error('The program exited before it answered initialize'));
@@ -68,13 +71,17 @@ export class SharedBridge {
       jsonrpc: '2.0',
       id: initId,
       method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'toolscope-deployment-bridge', version: clientVersion } },
-    } as JsonRpcObject);
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'toolscope-deployment-bridge', version: clientVersion },
+      },
+    });
     const answer = (await answered) as { result?: Record<string, unknown>; error?: { message?: string } };
     if (!answer.result) throw new Error(`The program refused initialize: ${answer.error?.message ?? 'no result'}`);
     this.initializeResult = answer.result;
     channel.onMessage = (message) => this.fromProcess(channel, message);
-    channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JsonRpcObject);
+    channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     this.channel = channel;
   }
 
@@ -82,7 +89,8 @@ export class SharedBridge {
   detach(reason: string): void {
     this.channel = null;
     this.notRunningReason = reason;
-    for (const [, request] of this.pending) this.answerError(request.session, request.agentId, `${reason}; the request was not answered`);
+    for (const [, request] of this.pending)
+      this.answerError(request.session, request.agentId, `${reason}; the request was not answered`);
     this.pending.clear();
     this.progress.clear();
   }
@@ -94,15 +102,22 @@ export class SharedBridge {
 
   private fromAgent(session: AgentSession, message: JsonRpcObject): void {
     session.lastSeen = Date.now();
-    const isRequest = message.method !== undefined && message.id !== undefined;
-    if (isRequest) {
-      const agentId = message.id!;
+    const agentId = message.id;
+    if (message.method !== undefined && agentId !== undefined) {
       if (message.method === 'initialize') {
-        if (this.initializeResult) session.send({ jsonrpc: '2.0', id: agentId, result: this.initializeResult } as JsonRpcObject);
+        if (this.initializeResult)
+          session.send({
+            jsonrpc: '2.0',
+            id: agentId,
+            result: { ...this.initializeResult, protocolVersion: this.versionFor(message.params) },
+          });
         else this.answerError(session, agentId, this.notRunningReason);
         return;
       }
-      if (!this.channel) return this.answerError(session, agentId, this.notRunningReason);
+      if (!this.channel) {
+        this.answerError(session, agentId, this.notRunningReason);
+        return;
+      }
       const processId = this.nextId++;
       const request: PendingRequest = { session, agentId };
       const params = message.params as { _meta?: { progressToken?: string | number } } | undefined;
@@ -111,7 +126,10 @@ export class SharedBridge {
         request.progressToken = params._meta.progressToken;
         const token = `toolscope-progress-${processId}`;
         this.progress.set(token, request);
-        forwarded = { ...forwarded, params: { ...params, _meta: { ...params._meta, progressToken: token } } } as JsonRpcObject;
+        forwarded = {
+          ...forwarded,
+          params: { ...params, _meta: { ...params._meta, progressToken: token } },
+        };
       }
       this.pending.set(processId, request);
       this.channel.send(forwarded);
@@ -123,7 +141,7 @@ export class SharedBridge {
       const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;
       for (const [processId, request] of this.pending) {
         if (request.session === session && request.agentId === requestId) {
-          this.channel?.send({ ...message, params: { ...message.params, requestId: processId } } as JsonRpcObject);
+          this.channel?.send({ ...message, params: { ...message.params, requestId: processId } });
           return;
         }
       }
@@ -138,31 +156,56 @@ export class SharedBridge {
       if (!request) return;
       this.pending.delete(message.id as number);
       if (request.progressToken !== undefined) this.progress.delete(`toolscope-progress-${message.id}`);
-      request.session.send({ ...message, id: request.agentId } as JsonRpcObject);
+      request.session.send({ ...message, id: request.agentId });
       return;
     }
     if (message.id !== undefined) {
       // The process asks its client something: only ping can be answered for several agents.
-      if (message.method === 'ping') channel.send({ jsonrpc: '2.0', id: message.id, result: {} } as JsonRpcObject);
-      else channel.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Not available through a shared deployment (use one process per session)' } } as JsonRpcObject);
+      if (message.method === 'ping') channel.send({ jsonrpc: '2.0', id: message.id, result: {} });
+      else
+        channel.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32601, message: 'Not available through a shared deployment (use one process per session)' },
+        });
       return;
     }
     const params = message.params as { progressToken?: string | number } | undefined;
     if (message.method === 'notifications/progress' && params?.progressToken !== undefined) {
       const request = this.progress.get(String(params.progressToken));
-      if (request) request.session.send({ ...message, params: { ...params, progressToken: request.progressToken } } as JsonRpcObject, request.agentId);
+      if (request)
+        request.session.send(
+          { ...message, params: { ...params, progressToken: request.progressToken } },
+          request.agentId,
+        );
       return;
     }
     if (message.method === 'notifications/cancelled') {
       const request = this.pending.get(Number((message.params as { requestId?: unknown } | undefined)?.requestId));
-      if (request) request.session.send({ ...message, params: { ...message.params, requestId: request.agentId } } as JsonRpcObject, request.agentId);
+      if (request)
+        request.session.send(
+          { ...message, params: { ...message.params, requestId: request.agentId } },
+          request.agentId,
+        );
       return;
     }
     for (const session of this.sessions.all()) session.send(message);
   }
 
+  /**
+   * The version an agent's initialize is answered with: the one it asked for when the bridge
+   * speaks it (the spec's negotiation — an SDK 1.10 client refuses any other answer), else the
+   * process's own. The bridge talks to the process in the process's version; the messages the
+   * versions share are what agents of older versions send.
+   */
+  private versionFor(params: unknown): unknown {
+    const requested = (params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    if (typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) return requested;
+    return this.initializeResult?.protocolVersion;
+  }
+
   private answerError(session: AgentSession, id: string | number, text: string): void {
-    session.send({ jsonrpc: '2.0', id, error: { code: NOT_RUNNING, message: text } } as JsonRpcObject);
+    session.send({ jsonrpc: '2.0', id, error: { code: NOT_RUNNING, message: text } });
   }
 
   private forgetSession(session: AgentSession): void {

@@ -29,6 +29,8 @@ export class SharedDeployment implements RunningDeployment {
   private backoff: NodeJS.Timeout | undefined;
   /** Consecutive restarts not separated by a run of RESTART_BACKOFF.resetAfterUptimeMs. */
   private streak = 0;
+  /** Restarts waiting for their program to serve (or fail to). */
+  private readonly startWaiters: (() => void)[] = [];
   private stopping = false;
   private wakeFromBackoff: (() => void) | undefined;
   private runLoop: Promise<void> = Promise.resolve();
@@ -67,6 +69,10 @@ export class SharedDeployment implements RunningDeployment {
     this.runLoop = this.run();
   }
 
+  /**
+   * Resolves once the new program serves agents (or failed to start): a restart answered while
+   * the program still starts would send the caller's next call into a -32010.
+   */
   async restart(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.backoff);
@@ -76,7 +82,9 @@ export class SharedDeployment implements RunningDeployment {
     this.stopping = false;
     this.streak = 0;
     this.parts.observer.log('system', 'Restart requested');
+    const started = new Promise<void>((resolve) => this.startWaiters.push(resolve));
     this.runLoop = this.run();
+    await started;
   }
 
   async stop(): Promise<void> {
@@ -94,13 +102,18 @@ export class SharedDeployment implements RunningDeployment {
     const program = this.program;
     if (!program) return;
     this.parts.bridge.detach(reason);
-    this.parts.observer.log('system', 'Stopping: stdin closed, then SIGTERM to the process group, then SIGKILL after the grace period');
+    this.parts.observer.log(
+      'system',
+      'Stopping: stdin closed, then SIGTERM to the process group, then SIGKILL after the grace period',
+    );
     await stopProgram(program, this.parts.stopGraceMs);
   }
 
   private update(changes: Partial<RuntimeState>): void {
     this.current = { ...this.current, ...changes };
     this.parts.observer.state(this.state());
+    // Running, or an end of this attempt (restarting, crashed, failed, stopped): a start settled.
+    if (changes.status && changes.status !== 'starting') for (const resolve of this.startWaiters.splice(0)) resolve();
   }
 
   /** Runs the program, and again per the restart policy, until stopped or settled. */
@@ -124,7 +137,10 @@ export class SharedDeployment implements RunningDeployment {
     try {
       program = this.parts.launch();
     } catch (error) {
-      return { exit: { code: null, signal: null, error: error instanceof Error ? error.message : String(error) }, runningSince: null };
+      return {
+        exit: { code: null, signal: null, error: error instanceof Error ? error.message : String(error) },
+        runningSince: null,
+      };
     }
     this.program = program;
     const channel = new StdioChannel(program);
@@ -169,19 +185,33 @@ export class SharedDeployment implements RunningDeployment {
     const clean = exit.code === 0 && !exit.signal && !exit.error;
     const restart = spec.restartPolicy === 'always' || (spec.restartPolicy === 'on-failure' && !clean);
     const lastStderr = this.parts.observer.recentStderr(STDERR_TAIL);
-    const lastError = this.current.lastError && runningSince === null ? this.current.lastError : exit.error ?? `The program ${how}`;
+    const lastError =
+      this.current.lastError && runningSince === null ? this.current.lastError : (exit.error ?? `The program ${how}`);
     if (!restart) {
-      this.update({ ...exitDetails, status: clean ? 'stopped' : 'crashed', lastError: clean ? null : lastError, lastStderr });
+      this.update({
+        ...exitDetails,
+        status: clean ? 'stopped' : 'crashed',
+        lastError: clean ? null : lastError,
+        lastStderr,
+      });
       return null;
     }
     if (this.streak >= spec.maxRestarts) {
-      this.update({ ...exitDetails, status: 'failed', lastError: `Gave up after ${this.streak} restart${this.streak === 1 ? '' : 's'} in a row: ${lastError}`, lastStderr });
+      this.update({
+        ...exitDetails,
+        status: 'failed',
+        lastError: `Gave up after ${this.streak} restart${this.streak === 1 ? '' : 's'} in a row: ${lastError}`,
+        lastStderr,
+      });
       return null;
     }
     const delay = Math.min(RESTART_BACKOFF.maxMs, RESTART_BACKOFF.initialMs * 2 ** this.streak);
     this.streak += 1;
     this.update({ ...exitDetails, status: 'restarting', restarts: this.current.restarts + 1, lastError, lastStderr });
-    observer.log('system', `Restarting in ${delay / 1000} s (restart ${this.streak} of at most ${spec.maxRestarts} in a row)`);
+    observer.log(
+      'system',
+      `Restarting in ${delay / 1000} s (restart ${this.streak} of at most ${spec.maxRestarts} in a row)`,
+    );
     return delay;
   }
 }

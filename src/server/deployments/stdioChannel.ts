@@ -6,7 +6,11 @@ import type { ProgramProcess } from './processLauncher';
 // stdout is for JSON-RPC only: any other line a program prints there (a banner, a stray
 // console.log) is handed to `onStray` — logged as a warning — and never reaches an agent.
 // stderr lines go to `onStderr`.
-export type JsonRpcObject = JSONRPCMessage & { id?: string | number; method?: string; params?: Record<string, unknown> };
+export type JsonRpcObject = JSONRPCMessage & {
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+};
 
 export class StdioChannel {
   onMessage: (message: JsonRpcObject) => void = () => undefined;

@@ -12,12 +12,25 @@ export interface AccessRevoked {
 }
 
 /** Closes the user's streams of one workspace (they were removed from it or left it). */
-export function revokeWorkspaceStreams(app: FastifyInstance, workspaceId: string, userId: string, reason: AccessRevoked['reason']): void {
-  app.bus.publish(workspaceId, { type: LiveMessageTypes.accessRevoked, userId, data: { reason } satisfies AccessRevoked });
+export function revokeWorkspaceStreams(
+  app: FastifyInstance,
+  workspaceId: string,
+  userId: string,
+  reason: AccessRevoked['reason'],
+): void {
+  app.bus.publish(workspaceId, {
+    type: LiveMessageTypes.accessRevoked,
+    userId,
+    data: { reason } satisfies AccessRevoked,
+  });
 }
 
 /** Closes the user's streams in every workspace they belong to (all sign-ins, or one `sid`). */
 export async function revokeUserStreams(app: FastifyInstance, userId: string, revoked: AccessRevoked): Promise<void> {
-  const rows = await app.db.query<{ workspace_id: string }>('select workspace_id from workspace_members where user_id = $1', [userId]);
-  for (const { workspace_id } of rows) app.bus.publish(workspace_id, { type: LiveMessageTypes.accessRevoked, userId, data: revoked });
+  const rows = await app.db.query<{ workspace_id: string }>(
+    'select workspace_id from workspace_members where user_id = $1',
+    [userId],
+  );
+  for (const { workspace_id } of rows)
+    app.bus.publish(workspace_id, { type: LiveMessageTypes.accessRevoked, userId, data: revoked });
 }

@@ -20,6 +20,9 @@ interface RelayEntry {
   m: LiveMessage;
 }
 
+/** An envelope as it arrives (another instance's JSON): each entry is checked before use. */
+type ReceivedEnvelope = { [K in keyof RelayEnvelope]?: unknown };
+
 interface RelayEnvelope {
   /** Instance that published it. */
   o: string;
@@ -43,7 +46,11 @@ export function isRelayedMessage(message: LiveMessage): boolean {
   return relayedMessages.has(message);
 }
 
-export async function startBusRelay(bus: EventBus, db: Database, onError: (error: unknown) => void = () => undefined): Promise<BusRelay> {
+export async function startBusRelay(
+  bus: EventBus,
+  db: Database,
+  onError: (error: unknown) => void = () => undefined,
+): Promise<BusRelay> {
   const instanceId = randomUUID();
   const relayed = relayedMessages;
   let oversizedSkipped = 0;
@@ -53,14 +60,14 @@ export async function startBusRelay(bus: EventBus, db: Database, onError: (error
   const unlisten = await db.listen(LIVE_CHANNEL, (payload) => {
     // PostgreSQL delivers our own NOTIFYs back to us: recognised by their start, not parsed.
     if (payload.startsWith(head)) return;
-    let envelope: Partial<RelayEnvelope>;
+    let envelope: ReceivedEnvelope;
     try {
-      envelope = JSON.parse(payload) as Partial<RelayEnvelope>;
+      envelope = JSON.parse(payload) as ReceivedEnvelope;
     } catch {
       return;
     }
     if (envelope.o === instanceId || !Array.isArray(envelope.e)) return;
-    for (const entry of envelope.e) {
+    for (const entry of envelope.e as (Partial<RelayEntry> | null | undefined)[]) {
       if (typeof entry?.w !== 'string' || typeof entry.m?.type !== 'string') continue;
       const message: LiveMessage = { ...entry.m, at: entry.m.at ?? new Date().toISOString() };
       relayed.add(message);

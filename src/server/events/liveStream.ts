@@ -32,18 +32,20 @@ interface OpenStream {
 
 /** One SSE event; the per-user routing field stays on the server. */
 export function formatLiveEvent(message: LiveMessage): string {
-  const { userId: _recipient, ...visible } = message;
+  const visible = { ...message };
+  delete visible.userId;
   return `data: ${JSON.stringify(visible)}\n\n`;
 }
 
-export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
+export const liveStreamRoutes: FastifyPluginAsync = (scope) => {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const open = new Set<OpenStream>();
 
   // End every stream before the server stops listening, or an open SSE response would keep
   // graceful shutdown waiting for clients that never hang up.
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', () => {
     for (const stream of [...open]) stream.end();
+    return Promise.resolve();
   });
 
   app.get(
@@ -77,12 +79,16 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
         }
         raw.write(chunk);
       };
-      const heartbeat = () => write(formatLiveEvent({ type: LiveMessageTypes.heartbeat, data: {}, at: new Date().toISOString() }));
+      const heartbeat = () =>
+        write(formatLiveEvent({ type: LiveMessageTypes.heartbeat, data: {}, at: new Date().toISOString() }));
       // The guards ran once, at connect. A stream outlives its token and may outlive the caller's
       // membership: it ends when the token expires (the client reconnects with its refreshed one)
       // and, checked with each heartbeat, when the caller is no longer a member of the workspace.
       const stillMember = async () => {
-        const rows = await app.db.query('select 1 from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
+        const rows = await app.db.query('select 1 from workspace_members where workspace_id = $1 and user_id = $2', [
+          workspaceId,
+          userId,
+        ]);
         if (rows.length === 0) stream.end();
       };
       const tick = () => {
@@ -126,4 +132,5 @@ export const liveStreamRoutes: FastifyPluginAsync = async (scope) => {
       heartbeat();
     },
   );
+  return Promise.resolve();
 };

@@ -14,9 +14,16 @@ export function serverLoggerOptions(level: string, stream?: NodeJS.WritableStrea
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'req.query.token'], remove: true },
-    serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'req.query.token'],
+      remove: true,
     },
-  } as FastifyServerOptions['logger'];
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
 }

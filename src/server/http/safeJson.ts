@@ -32,7 +32,8 @@ export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean 
 export function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
   return false;
 }
 
@@ -42,14 +43,31 @@ type Done = (error: Error | null, body?: unknown) => void;
 export function installSafeJsonParser(scope: FastifyInstance, options: { emptyAsObject?: boolean } = {}): void {
   const parseJson = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done: Done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (options.emptyAsObject && text.trim() === '') return done(null, {});
-    if (jsonDepthExceeds(text)) return done(badRequest(JSON_TOO_DEEP, { body: JSON_TOO_DEEP }));
-    parseJson(request, text, (error: Error | null, parsed?: unknown) => {
-      if (error) return done(error);
-      if (containsNul(parsed)) return done(badRequest(JSON_HAS_NUL, { body: JSON_HAS_NUL }));
-      done(null, parsed);
-    });
-  });
+  scope.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (request: FastifyRequest, body: string | Buffer, done: Done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (options.emptyAsObject && text.trim() === '') {
+        done(null, {});
+        return;
+      }
+      if (jsonDepthExceeds(text)) {
+        done(badRequest(JSON_TOO_DEEP, { body: JSON_TOO_DEEP }));
+        return;
+      }
+      // Fastify's default parser answers through the callback (its type also allows a promise).
+      void parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+        if (error) {
+          done(error);
+          return;
+        }
+        if (containsNul(parsed)) {
+          done(badRequest(JSON_HAS_NUL, { body: JSON_HAS_NUL }));
+          return;
+        }
+        done(null, parsed);
+      });
+    },
+  );
 }

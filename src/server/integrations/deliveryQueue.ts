@@ -24,7 +24,11 @@ export interface PendingDelivery {
   attempts: number;
 }
 
-export async function enqueueDeliveries(db: Queryable, integrationIds: string[], event: IntegrationEvent): Promise<void> {
+export async function enqueueDeliveries(
+  db: Queryable,
+  integrationIds: string[],
+  event: IntegrationEvent,
+): Promise<void> {
   if (integrationIds.length === 0) return;
   await db.query(
     `insert into integration_deliveries (integration_id, event_type, event)
@@ -48,11 +52,17 @@ export async function claimDueDeliveries(db: Queryable): Promise<PendingDelivery
 }
 
 export async function markDelivered(db: Queryable, id: string): Promise<void> {
-  await db.query(`update integration_deliveries set status = 'delivered', claimed_until = null, last_error = null, finished_at = now() where id = $1`, [id]);
+  await db.query(
+    `update integration_deliveries set status = 'delivered', claimed_until = null, last_error = null, finished_at = now() where id = $1`,
+    [id],
+  );
 }
 
 export async function markFailed(db: Queryable, id: string, error: string): Promise<void> {
-  await db.query(`update integration_deliveries set status = 'failed', claimed_until = null, last_error = $2, finished_at = now() where id = $1`, [id, error.slice(0, 1000)]);
+  await db.query(
+    `update integration_deliveries set status = 'failed', claimed_until = null, last_error = $2, finished_at = now() where id = $1`,
+    [id, error.slice(0, 1000)],
+  );
 }
 
 export async function scheduleRetry(db: Queryable, id: string, delayMs: number, error: string): Promise<void> {
@@ -63,7 +73,11 @@ export async function scheduleRetry(db: Queryable, id: string, delayMs: number, 
 }
 
 /** Sends a past delivery's event again as a new delivery. */
-export async function requeueDelivery(db: Queryable, integrationId: string, deliveryId: string): Promise<string | undefined> {
+export async function requeueDelivery(
+  db: Queryable,
+  integrationId: string,
+  deliveryId: string,
+): Promise<string | undefined> {
   const rows = await db.query<{ id: string }>(
     `insert into integration_deliveries (integration_id, event_type, event)
      select integration_id, event_type, event from integration_deliveries where id = $1 and integration_id = $2
@@ -74,7 +88,11 @@ export async function requeueDelivery(db: Queryable, integrationId: string, deli
 }
 
 /** The wait before attempt `attempts + 1`: doubling from the base, at least what Retry-After asked. */
-export function retryDelayMs(attempts: number, retryAfterMs: number | null, baseMs: number = DELIVERY_POLICY.retryBaseMs): number {
+export function retryDelayMs(
+  attempts: number,
+  retryAfterMs: number | null,
+  baseMs: number = DELIVERY_POLICY.retryBaseMs,
+): number {
   const backoff = baseMs * 2 ** Math.max(0, attempts - 1);
   return Math.min(Math.max(backoff, retryAfterMs ?? 0), DELIVERY_POLICY.maxRetryDelayMs);
 }

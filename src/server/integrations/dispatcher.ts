@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { NotificationService } from '../notifications/NotificationService';
-import { findIntegrationById, insertActivity, type IntegrationRow } from '../modules/integrations/store';
-import { openSecrets } from '../modules/integrations/secrets';
+import { findIntegrationById, insertActivity, type IntegrationRow } from '../data/integrations/store';
+import { openSecrets } from '../data/integrations/secrets';
 import {
   claimDueDeliveries,
   DELIVERY_POLICY,
@@ -85,12 +85,21 @@ export class IntegrationDispatcher {
     const { db } = this.options;
     const integration = await findIntegrationById(db, delivery.integrationId);
     if (!integration || !integration.enabled) {
-      await markFailed(db, delivery.id, integration ? `The integration is turned off${integration.disabled_reason ? `: ${integration.disabled_reason}` : ''}` : 'The integration was deleted');
+      await markFailed(
+        db,
+        delivery.id,
+        integration
+          ? `The integration is turned off${integration.disabled_reason ? `: ${integration.disabled_reason}` : ''}`
+          : 'The integration was deleted',
+      );
       return;
     }
     const outcome = await attemptDelivery(
       this.sender,
-      { kind: integration.kind, config: { ...integration.config, ...openSecrets(integration.secrets, this.options.serverSecret) } },
+      {
+        kind: integration.kind,
+        config: { ...integration.config, ...openSecrets(integration.secrets, this.options.serverSecret) },
+      },
       delivery.event,
       delivery.id,
     );
@@ -111,13 +120,19 @@ export class IntegrationDispatcher {
     if (outcome.ok) {
       await record(outcome.skipped ? 'skipped' : 'delivered');
       await markDelivered(db, delivery.id);
-      if (!outcome.skipped) await db.query('update integrations set failures_in_a_row = 0 where id = $1 and failures_in_a_row <> 0', [integration.id]);
+      if (!outcome.skipped)
+        await db.query('update integrations set failures_in_a_row = 0 where id = $1 and failures_in_a_row <> 0', [
+          integration.id,
+        ]);
       return;
     }
     if (outcome.gone) {
       await record('failed');
       await markFailed(db, delivery.id, outcome.error ?? 'Gone');
-      await this.turnOff(integration, `The receiver answered 410 Gone on ${new Date().toISOString()}; check the integration's URL and turn it on again`);
+      await this.turnOff(
+        integration,
+        `The receiver answered 410 Gone on ${new Date().toISOString()}; check the integration's URL and turn it on again`,
+      );
       return;
     }
     if (outcome.retryable && delivery.attempts < DELIVERY_POLICY.maxAttempts) {
@@ -133,7 +148,11 @@ export class IntegrationDispatcher {
     await this.afterFinalFailure(integration, delivery, outcome);
   }
 
-  private async afterFinalFailure(integration: IntegrationRow, delivery: PendingDelivery, outcome: AttemptOutcome): Promise<void> {
+  private async afterFinalFailure(
+    integration: IntegrationRow,
+    delivery: PendingDelivery,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
     const { db } = this.options;
     const [{ failures_in_a_row: failures }] = await db.query<{ failures_in_a_row: number }>(
       'update integrations set failures_in_a_row = failures_in_a_row + 1 where id = $1 returning failures_in_a_row',
@@ -145,15 +164,18 @@ export class IntegrationDispatcher {
       `${integration.name} could not deliver "${delivery.event.title}" after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}: ${outcome.error ?? 'unknown error'}`,
     );
     if (failures >= DELIVERY_POLICY.failuresToDisable) {
-      await this.turnOff(integration, `Turned off after ${failures} deliveries failed in a row (last: ${outcome.error ?? 'unknown error'})`);
+      await this.turnOff(
+        integration,
+        `Turned off after ${failures} deliveries failed in a row (last: ${outcome.error ?? 'unknown error'})`,
+      );
     }
   }
 
   private async turnOff(integration: IntegrationRow, reason: string): Promise<void> {
-    const rows = await this.options.db.query('update integrations set enabled = false, disabled_reason = $2, updated_at = now() where id = $1 and enabled returning id', [
-      integration.id,
-      reason,
-    ]);
+    const rows = await this.options.db.query(
+      'update integrations set enabled = false, disabled_reason = $2, updated_at = now() where id = $1 and enabled returning id',
+      [integration.id, reason],
+    );
     if (rows.length > 0) await this.tellAdmins(integration, 'Integration turned off', `${integration.name}: ${reason}`);
   }
 
@@ -179,7 +201,10 @@ export class IntegrationDispatcher {
         });
       }
     } catch (err) {
-      this.options.log.error({ err, integrationId: integration.id }, 'could not tell the admins about an integration failure');
+      this.options.log.error(
+        { err, integrationId: integration.id },
+        'could not tell the admins about an integration failure',
+      );
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { rootPlugin } from '../http/rootPlugin';
 import { createOutboxDispatcher } from '../mail/dispatcher';
 import { mailLinkBase } from '../http/publicUrl';
-import { enabledIntegrations, deleteOldActivities } from '../modules/integrations/store';
+import { enabledIntegrations, deleteOldActivities } from '../data/integrations/store';
 import type { RaisedNotification } from '../notifications/NotificationService';
 import type { Queryable } from '../db/database';
 import { enqueueDeliveries } from './deliveryQueue';
@@ -41,7 +42,10 @@ export function toIntegrationEvent(raised: RaisedNotification): IntegrationEvent
  * notification's own transaction, sent afterwards by the dispatcher (never on the raising path).
  * Registered at the root after notificationsPlugin (skip-override), like it.
  */
-export async function integrationsPlugin(app: FastifyInstance, options: IntegrationsPluginOptions = {}): Promise<void> {
+export const integrationsPlugin = rootPlugin(function integrationsPlugin(
+  app: FastifyInstance,
+  options: IntegrationsPluginOptions,
+): void {
   // Email integrations queue into the mail outbox; this dispatcher sends them right away (the
   // outbox's leases keep it from sending what another dispatcher already claimed).
   const mail = createOutboxDispatcher(app);
@@ -64,7 +68,9 @@ export async function integrationsPlugin(app: FastifyInstance, options: Integrat
 
   app.notifications.addOutlet(async (tx: Queryable, raised) => {
     const event = toIntegrationEvent(raised);
-    const matching = (await enabledIntegrations(tx, raised.workspaceId)).filter((i) => matchesRules(i.kind, i.rules, event));
+    const matching = (await enabledIntegrations(tx, raised.workspaceId)).filter((i) =>
+      matchesRules(i.kind, i.rules, event),
+    );
     if (matching.length === 0) return;
     await enqueueDeliveries(
       tx,
@@ -75,16 +81,16 @@ export async function integrationsPlugin(app: FastifyInstance, options: Integrat
   });
 
   let cleanup: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', () => {
     dispatcher.start();
     cleanup = setInterval(() => {
       deleteOldActivities(app.db).catch((err: unknown) => app.log.warn({ err }, 'integration activity cleanup failed'));
     }, 60 * 60_000);
     cleanup.unref();
+    return Promise.resolve();
   });
   app.addHook('onClose', async () => {
     if (cleanup) clearInterval(cleanup);
     await dispatcher.close();
   });
-}
-(integrationsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+});

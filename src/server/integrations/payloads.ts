@@ -81,7 +81,10 @@ export function slackMessage(event: IntegrationEvent, publicBase: string): Recor
     });
   }
   // `text` is the fallback notifications and screen readers use.
-  return { text: `[${event.severity}] ${event.title}: ${event.message}`, attachments: [{ color: SLACK_COLOURS[event.severity], blocks }] };
+  return {
+    text: `[${event.severity}] ${event.title}: ${event.message}`,
+    attachments: [{ color: SLACK_COLOURS[event.severity], blocks }],
+  };
 }
 
 /** Slack mrkdwn treats &, < and > as control characters. */
@@ -94,16 +97,22 @@ const PAGERDUTY_SEVERITY: Partial<Record<NotificationSeverity, 'critical' | 'err
   error: 'error',
 };
 
-/** Server status events share one dedup key per server, so "back online" resolves the incident. */
+/**
+ * Server status events share one dedup key per server, so "back online" resolves the incident; an
+ * alert rule's firing and resolved events share the rule's.
+ */
 export function pagerDutyDedupKey(event: IntegrationEvent): string {
+  if (event.type === 'alert_rule' && typeof event.metadata.ruleId === 'string')
+    return `toolscope:${event.workspaceId}:alert_rule:${event.metadata.ruleId}`;
   const serverId = typeof event.metadata.serverId === 'string' ? event.metadata.serverId : null;
   if (event.type === 'tool_server_status' && serverId) return `toolscope:${event.workspaceId}:server:${serverId}`;
   if (serverId) return `toolscope:${event.workspaceId}:${event.type}:${serverId}`;
   return `toolscope:${event.workspaceId}:${event.type}:${event.title}`.slice(0, 255);
 }
 
-/** Is this the good news that ends a server's incident? */
+/** Is this the good news that ends an incident (a server back online, an alert rule resolved)? */
 export function isResolution(event: IntegrationEvent): boolean {
+  if (event.type === 'alert_rule') return event.metadata.status === 'resolved';
   return event.type === 'tool_server_status' && event.metadata.status === 'online';
 }
 
@@ -111,7 +120,11 @@ export function isResolution(event: IntegrationEvent): boolean {
  * Events API v2: `trigger` for error and critical, `resolve` when the server is back online; other
  * severities are not incidents and are not sent (the rules' minimum severity rarely lets them by).
  */
-export function pagerDutyEvent(event: IntegrationEvent, routingKey: string, publicBase: string): Record<string, unknown> | null {
+export function pagerDutyEvent(
+  event: IntegrationEvent,
+  routingKey: string,
+  publicBase: string,
+): Record<string, unknown> | null {
   const link = itemLink(event.actionUrl, publicBase);
   const dedupKey = pagerDutyDedupKey(event);
   if (isResolution(event)) return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
@@ -139,28 +152,62 @@ export function pagerDutyEvent(event: IntegrationEvent, routingKey: string, publ
 
 function mailText(event: IntegrationEvent, publicBase: string): string {
   const link = itemLink(event.actionUrl, publicBase);
-  return [`${event.title}`, '', event.message, '', `Severity: ${event.severity}`, `Type: ${event.type}`, link ? `\nOpen in Toolscope: ${link}` : '']
+  return [
+    event.title,
+    '',
+    event.message,
+    '',
+    `Severity: ${event.severity}`,
+    `Type: ${event.type}`,
+    link ? `\nOpen in Toolscope: ${link}` : '',
+  ]
     .join('\n')
     .trim();
 }
 
 /** The request (or mails) for one event; signing of webhooks is the sender's (it needs the time). */
-export function buildDelivery(target: IntegrationTarget, event: IntegrationEvent, publicBase: string): OutgoingDelivery {
+export function buildDelivery(
+  target: IntegrationTarget,
+  event: IntegrationEvent,
+  publicBase: string,
+): OutgoingDelivery {
   const json = { 'content-type': 'application/json' };
   switch (target.kind) {
     case 'slack':
-      return { transport: 'http', url: String(target.config.webhookUrl), headers: json, body: JSON.stringify(slackMessage(event, publicBase)) };
+      return {
+        transport: 'http',
+        url: String(target.config.webhookUrl),
+        headers: json,
+        body: JSON.stringify(slackMessage(event, publicBase)),
+      };
     case 'webhook':
-      return { transport: 'http', url: String(target.config.url), headers: json, body: JSON.stringify(webhookBody(event, publicBase)) };
+      return {
+        transport: 'http',
+        url: String(target.config.url),
+        headers: json,
+        body: JSON.stringify(webhookBody(event, publicBase)),
+      };
     case 'pagerduty': {
       const body = pagerDutyEvent(event, String(target.config.routingKey), publicBase);
-      if (!body) return { transport: 'none', reason: `PagerDuty is sent error and critical events only (this one is ${event.severity})` };
-      const url = typeof target.config.eventsUrl === 'string' && target.config.eventsUrl ? target.config.eventsUrl : PAGERDUTY_EVENTS_URL;
+      if (!body)
+        return {
+          transport: 'none',
+          reason: `PagerDuty is sent error and critical events only (this one is ${event.severity})`,
+        };
+      const url =
+        typeof target.config.eventsUrl === 'string' && target.config.eventsUrl
+          ? target.config.eventsUrl
+          : PAGERDUTY_EVENTS_URL;
       return { transport: 'http', url, headers: json, body: JSON.stringify(body) };
     }
     case 'email': {
       const to = Array.isArray(target.config.to) ? target.config.to.map(String) : [];
-      return { transport: 'mail', to, subject: `[Toolscope] ${event.title}`.slice(0, 200), text: mailText(event, publicBase) };
+      return {
+        transport: 'mail',
+        to,
+        subject: `[Toolscope] ${event.title}`.slice(0, 200),
+        text: mailText(event, publicBase),
+      };
     }
   }
 }

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Database } from '../db/database';
 import { enqueueMail } from '../mail/outbox';
 import type { OutboundClient } from '../net/outboundClient';
+import { outboundFailureText, statusClassText } from '../net/outboundOutcome';
 import { buildDelivery, type IntegrationEvent, type IntegrationTarget } from './payloads';
 
 // One attempt to deliver one event to one integration, through the guarded outbound client (the
@@ -43,23 +44,57 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 /** Standard Webhooks headers for a body: the delivery id names the message, so receivers can dedupe retries. */
 export function signWebhook(secret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
   const signature = new Webhook(secret).sign(messageId, at, body);
-  return { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
-export async function attemptDelivery(deps: SenderDeps, target: IntegrationTarget, event: IntegrationEvent, messageId: string): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: SenderDeps,
+  target: IntegrationTarget,
+  event: IntegrationEvent,
+  messageId: string,
+): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   const outgoing = buildDelivery(target, event, deps.publicBase());
   if (outgoing.transport === 'none') {
-    return { ok: true, skipped: true, statusCode: null, latencyMs: 0, error: outgoing.reason, retryable: false, retryAfterMs: null, gone: false };
+    return {
+      ok: true,
+      skipped: true,
+      statusCode: null,
+      latencyMs: 0,
+      error: outgoing.reason,
+      retryable: false,
+      retryAfterMs: null,
+      gone: false,
+    };
   }
   if (outgoing.transport === 'mail') {
     try {
       for (const to of outgoing.to) await enqueueMail(deps.db, { to, subject: outgoing.subject, text: outgoing.text });
       deps.kickMail?.();
-      return { ok: true, statusCode: null, latencyMs: elapsed(), error: null, retryable: false, retryAfterMs: null, gone: false };
+      return {
+        ok: true,
+        statusCode: null,
+        latencyMs: elapsed(),
+        error: null,
+        retryable: false,
+        retryAfterMs: null,
+        gone: false,
+      };
     } catch (error) {
-      return { ok: false, statusCode: null, latencyMs: elapsed(), error: `Could not queue the mail: ${errorText(error)}`, retryable: true, retryAfterMs: null, gone: false };
+      return {
+        ok: false,
+        statusCode: null,
+        latencyMs: elapsed(),
+        error: `Could not queue the mail: ${errorText(error)}`,
+        retryable: true,
+        retryAfterMs: null,
+        gone: false,
+      };
     }
   }
   const headers: Record<string, string> = { ...outgoing.headers, 'user-agent': 'Toolscope-Integrations/1' };
@@ -74,23 +109,31 @@ export async function attemptDelivery(deps: SenderDeps, target: IntegrationTarge
       redirect: 'error',
       signal: AbortSignal.timeout(deps.timeoutMs),
     });
-    const text = await response.text().catch(() => '');
+    // Read to the end so the connection can be reused, and never shown (net/outboundOutcome.ts).
+    await response.arrayBuffer().catch(() => undefined);
     const status = response.status;
     const ok = status >= 200 && status < 300;
     return {
       ok,
       statusCode: status,
       latencyMs: elapsed(),
-      error: ok ? null : `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      error: ok ? null : statusClassText(status),
       retryable: status >= 500 || status === 429,
       retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : null,
       gone: status === 410,
     };
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    const message = timedOut ? `No answer within ${deps.timeoutMs / 1000} s` : errorText(error);
+    const message = outboundFailureText(error);
     const blocked = error instanceof Error && (error as { code?: string }).code === 'outbound_blocked';
-    return { ok: false, statusCode: null, latencyMs: elapsed(), error: message, retryable: !blocked, retryAfterMs: null, gone: false };
+    return {
+      ok: false,
+      statusCode: null,
+      latencyMs: elapsed(),
+      error: message,
+      retryable: !blocked,
+      retryAfterMs: null,
+      gone: false,
+    };
   }
 }
 

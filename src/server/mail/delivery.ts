@@ -20,14 +20,18 @@ export function smtpDelivery(smtpUrl: string, from: string): MailDelivery {
  * to whom and what: a shared log never holds a working reset link.
  */
 export function logDelivery(log: FastifyBaseLogger, includeBody: boolean): MailDelivery {
-  return async (mail) => {
+  return (mail) => {
     if (includeBody) {
-      log.info({ mailTo: mail.to }, `Mail not sent (TOOLSCOPE_SMTP_URL is not set). Subject: ${mail.subject}\n${mail.text}`);
-      return;
+      log.info(
+        { mailTo: mail.to },
+        `Mail not sent (TOOLSCOPE_SMTP_URL is not set). Subject: ${mail.subject}\n${mail.text}`,
+      );
+      return Promise.resolve();
     }
     log.warn(
       { mailTo: mail.to },
       `Mail not sent: mail is not configured (set TOOLSCOPE_SMTP_URL; TOOLSCOPE_DEV_MAIL_LOG=true logs mail for local use). Subject: ${mail.subject}`,
     );
+    return Promise.resolve();
   };
 }

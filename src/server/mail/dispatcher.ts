@@ -21,7 +21,9 @@ export class OutboxDispatcher {
 
   /** Sends everything due now; resolves when this run (and the ones before it) are done. */
   deliverPending(): Promise<void> {
-    this.running = this.running.then(() => this.runOnce()).catch((err: unknown) => this.log.error({ err }, 'outbox run failed'));
+    this.running = this.running
+      .then(() => this.runOnce())
+      .catch((err: unknown) => this.log.error({ err }, 'outbox run failed'));
     return this.running;
   }
 
@@ -50,7 +52,10 @@ export class OutboxDispatcher {
           await markMailSent(this.db, mail.id);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          this.log.warn({ outboxId: mail.id, attempt: mail.attempts, error: message }, 'mail delivery failed; will retry');
+          this.log.warn(
+            { outboxId: mail.id, attempt: mail.attempts, error: message },
+            'mail delivery failed; will retry',
+          );
           await markMailFailed(this.db, mail.id, mail.attempts, message);
         }
       }
@@ -64,10 +69,15 @@ export class OutboxDispatcher {
  */
 export function createOutboxDispatcher(app: FastifyInstance): OutboxDispatcher {
   const { smtpUrl, mailFrom, devMailLog } = app.config;
-  const dispatcher = new OutboxDispatcher(app.db, smtpUrl ? smtpDelivery(smtpUrl, mailFrom) : logDelivery(app.log, devMailLog), app.log);
-  app.addHook('onReady', async () => {
+  const dispatcher = new OutboxDispatcher(
+    app.db,
+    smtpUrl ? smtpDelivery(smtpUrl, mailFrom) : logDelivery(app.log, devMailLog),
+    app.log,
+  );
+  app.addHook('onReady', () => {
     dispatcher.startRetrySweep();
     dispatcher.kick();
+    return Promise.resolve();
   });
   app.addHook('onClose', () => dispatcher.close());
   return dispatcher;

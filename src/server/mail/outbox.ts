@@ -10,11 +10,10 @@ export interface OutgoingMail {
 }
 
 export async function enqueueMail(db: Queryable, mail: OutgoingMail): Promise<string> {
-  const rows = await db.query<{ id: string }>('insert into outbox (recipient, subject, body) values ($1, $2, $3) returning id', [
-    mail.to,
-    mail.subject,
-    mail.text,
-  ]);
+  const rows = await db.query<{ id: string }>(
+    'insert into outbox (recipient, subject, body) values ($1, $2, $3) returning id',
+    [mail.to, mail.subject, mail.text],
+  );
   return rows[0].id;
 }
 
@@ -42,7 +41,10 @@ export async function claimPendingMail(db: Queryable): Promise<PendingMail[]> {
 
 /** Marks a mail delivered and drops its body: it may hold a one-time link. */
 export async function markMailSent(db: Queryable, id: string): Promise<void> {
-  await db.query(`update outbox set sent_at = now(), claimed_until = null, body = '', last_error = null where id = $1`, [id]);
+  await db.query(
+    `update outbox set sent_at = now(), claimed_until = null, body = '', last_error = null where id = $1`,
+    [id],
+  );
 }
 
 /** Records a failed send; the next try waits 2^attempts minutes. */

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rootPlugin } from '../http/rootPlugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DEPLOYMENT_STATUSES } from '../../contract/deployments';
 import { bearerToken } from '../auth/guards';
@@ -18,7 +19,13 @@ function sameToken(given: string | undefined, expected: string): boolean {
 }
 
 /** A counter that mirrors a total kept elsewhere (the recorder's), moved forward on each scrape. */
-function mirroredCounter(registry: Registry, name: string, help: string, labelNames: string[], read: () => Record<string, number>): void {
+function mirroredCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  read: () => Record<string, number>,
+): void {
   const seen = new Map<string, number>();
   new Counter({
     name,
@@ -35,7 +42,7 @@ function mirroredCounter(registry: Registry, name: string, help: string, labelNa
   });
 }
 
-export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
+export const prometheusPlugin = rootPlugin(function prometheusPlugin(app: FastifyInstance): void {
   const token = app.config.metricsToken;
   if (!token) return;
   const registry = new Registry();
@@ -67,8 +74,22 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
   });
 
   const recorder = () => (app.hasDecorator('recorder') ? app.recorder.stats() : undefined);
-  new Gauge({ name: 'toolscope_recorder_queued_rows', help: 'Rows waiting in the recorder queue', registers: [registry], collect() { this.set(recorder()?.queuedRows ?? 0); } });
-  new Gauge({ name: 'toolscope_recorder_active_sessions', help: 'MCP sessions the recorder holds open', registers: [registry], collect() { this.set(recorder()?.activeSessions ?? 0); } });
+  new Gauge({
+    name: 'toolscope_recorder_queued_rows',
+    help: 'Rows waiting in the recorder queue',
+    registers: [registry],
+    collect() {
+      this.set(recorder()?.queuedRows ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'toolscope_recorder_active_sessions',
+    help: 'MCP sessions the recorder holds open',
+    registers: [registry],
+    collect() {
+      this.set(recorder()?.activeSessions ?? 0);
+    },
+  });
   new Gauge({
     name: 'toolscope_recorder_last_flush_seconds',
     help: 'Duration of the last recorder write',
@@ -77,15 +98,31 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
       this.set((recorder()?.lastFlushMs ?? 0) / 1000);
     },
   });
-  mirroredCounter(registry, 'toolscope_recorder_written_rows_total', 'Rows the recorder wrote, by kind', ['kind'], (): Record<string, number> => {
-    const s = recorder();
-    return s ? { sessions: s.written.sessions, messages: s.written.messages, tool_calls: s.written.toolCalls } : {};
-  });
-  mirroredCounter(registry, 'toolscope_recorder_dropped_rows_total', 'Rows dropped because the recorder queue was full, by kind', ['kind'], (): Record<string, number> => {
-    const s = recorder();
-    return s ? { messages: s.dropped.messages, tool_calls: s.dropped.toolCalls, lost_on_write_error: s.lostOnWriteError } : {};
-  });
-  mirroredCounter(registry, 'toolscope_recorder_flushes_total', 'Recorder writes', [], () => ({ all: recorder()?.flushes ?? 0 }));
+  mirroredCounter(
+    registry,
+    'toolscope_recorder_written_rows_total',
+    'Rows the recorder wrote, by kind',
+    ['kind'],
+    (): Record<string, number> => {
+      const s = recorder();
+      return s ? { sessions: s.written.sessions, messages: s.written.messages, tool_calls: s.written.toolCalls } : {};
+    },
+  );
+  mirroredCounter(
+    registry,
+    'toolscope_recorder_dropped_rows_total',
+    'Rows dropped because the recorder queue was full, by kind',
+    ['kind'],
+    (): Record<string, number> => {
+      const s = recorder();
+      return s
+        ? { messages: s.dropped.messages, tool_calls: s.dropped.toolCalls, lost_on_write_error: s.lostOnWriteError }
+        : {};
+    },
+  );
+  mirroredCounter(registry, 'toolscope_recorder_flushes_total', 'Recorder writes', [], () => ({
+    all: recorder()?.flushes ?? 0,
+  }));
 
   new Gauge({
     name: 'toolscope_database_pool_connections',
@@ -105,7 +142,9 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
     help: 'Open live streams (dashboards) on this instance',
     registers: [registry],
     collect() {
-      this.set(Math.max(0, app.bus.totalSubscribers() - (app.hasDecorator('telemetry') ? app.telemetry.subscriptionCount : 0)));
+      this.set(
+        Math.max(0, app.bus.totalSubscribers() - (app.hasDecorator('telemetry') ? app.telemetry.subscriptionCount : 0)),
+      );
     },
   });
   new Gauge({
@@ -121,13 +160,16 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
     help: 'Integration deliveries waiting to be sent or retried (all instances)',
     registers: [registry],
     async collect() {
-      const [row] = await app.db.query<{ n: string | number }>(`select count(*) as n from integration_deliveries where status = 'pending'`).catch(() => [{ n: 0 }]);
-      this.set(Number(row?.n ?? 0));
+      const rows = await app.db
+        .query<{ n: string | number }>(`select count(*) as n from integration_deliveries where status = 'pending'`)
+        .catch(() => [{ n: 0 }]);
+      this.set(Number(rows.at(0)?.n ?? 0));
     },
   });
 
   // Deployments this instance runs (each runs on exactly one instance: the sum over instances is the whole).
-  const deployments = () => (app.hasDecorator('deployments') && app.deployments.enabled ? app.deployments.stats() : undefined);
+  const deployments = () =>
+    app.hasDecorator('deployments') && app.deployments.enabled ? app.deployments.stats() : undefined;
   new Gauge({
     name: 'toolscope_deployments',
     help: 'Deployments this instance runs, by status',
@@ -138,15 +180,41 @@ export async function prometheusPlugin(app: FastifyInstance): Promise<void> {
       for (const status of DEPLOYMENT_STATUSES) this.set({ status }, stats?.byStatus[status] ?? 0);
     },
   });
-  new Gauge({ name: 'toolscope_deployment_memory_bytes', help: 'Resident memory of the deployed programs this instance runs', registers: [registry], collect() { this.set(deployments()?.memoryBytes ?? 0); } });
-  new Gauge({ name: 'toolscope_deployment_session_processes', help: 'Per-session processes of deployments this instance runs', registers: [registry], collect() { this.set(deployments()?.sessionProcesses ?? 0); } });
-  mirroredCounter(registry, 'toolscope_deployment_restarts_total', 'Restarts after crashes of the deployments this instance runs', [], () => ({ all: deployments()?.restarts ?? 0 }));
-
-  app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!sameToken(bearerToken(request), token)) {
-      return reply.status(401).header('www-authenticate', 'Bearer realm="toolscope-metrics"').send({ message: 'A valid metrics token is required', code: 'unauthorized' });
-    }
-    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  new Gauge({
+    name: 'toolscope_deployment_memory_bytes',
+    help: 'Resident memory of the deployed programs this instance runs',
+    registers: [registry],
+    collect() {
+      this.set(deployments()?.memoryBytes ?? 0);
+    },
   });
-}
-(prometheusPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+  new Gauge({
+    name: 'toolscope_deployment_session_processes',
+    help: 'Per-session processes of deployments this instance runs',
+    registers: [registry],
+    collect() {
+      this.set(deployments()?.sessionProcesses ?? 0);
+    },
+  });
+  mirroredCounter(
+    registry,
+    'toolscope_deployment_restarts_total',
+    'Restarts after crashes of the deployments this instance runs',
+    [],
+    () => ({ all: deployments()?.restarts ?? 0 }),
+  );
+
+  app.get(
+    '/metrics',
+    { logLevel: 'warn', schema: { hide: true } },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!sameToken(bearerToken(request), token)) {
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer realm="toolscope-metrics"')
+          .send({ message: 'A valid metrics token is required', code: 'unauthorized' });
+      }
+      return reply.header('content-type', registry.contentType).send(await registry.metrics());
+    },
+  );
+});

@@ -50,7 +50,7 @@ interface ListChangedEvent {
   kind: string;
 }
 
-export async function registerBackgroundServices(app: FastifyInstance): Promise<void> {
+export function registerBackgroundServices(app: FastifyInstance): Promise<void> {
   const rewriter = new ToolsListRewriter(app.db);
   app.decorate('toolsListRewriter', rewriter);
   app.decorate('schemaDiscovery', new SchemaDiscovery(app, rewriter));
@@ -78,7 +78,9 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
     const proxyEvents = (app as unknown as { proxyEvents?: EventEmitter }).proxyEvents;
     if (proxyEvents) {
       const onToolsList = (event: ToolsListEvent) => {
-        app.schemaDiscovery.recordToolsList(event.serverId, event.tools).catch(logError('recording a proxied tools/list failed'));
+        app.schemaDiscovery
+          .recordToolsList(event.serverId, event.tools)
+          .catch(logError('recording a proxied tools/list failed'));
       };
       const onListChanged = (event: ListChangedEvent) => app.schemaDiscovery.scheduleRediscovery(event.serverId);
       proxyEvents.on('tools_list', onToolsList);
@@ -122,4 +124,5 @@ export async function registerBackgroundServices(app: FastifyInstance): Promise<
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
+  return Promise.resolve();
 }

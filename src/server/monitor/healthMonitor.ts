@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerStatus } from '../../contract/servers';
-import { decryptCredentials } from '../modules/servers/credentials';
-import type { ServerRow } from '../modules/servers/mapper';
+import { decryptCredentials } from '../data/servers/credentials';
+import type { ServerRow } from '../data/servers/mapper';
 import { describeUpstreamError, UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
 import { loadServerById, publishServerChecked, publishServerUpdated, transportOf } from './serverUpdates';
 
@@ -86,7 +86,9 @@ export class HealthMonitor {
     if (this.app.db.engine !== 'postgres') return this.probeDueServers();
     // The transaction only holds the lock (released at commit, even if this instance dies).
     await this.app.db.transaction(async (tx) => {
-      const [{ locked }] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [ROUND_LOCK_ID]);
+      const [{ locked }] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+        ROUND_LOCK_ID,
+      ]);
       if (locked) await this.probeDueServers();
     });
   }
@@ -96,7 +98,7 @@ export class HealthMonitor {
     const dueAfterMs = Math.floor(this.app.config.healthIntervalMs * 0.8);
     const rows = await this.app.db.query<ServerRow>(
       `select id, workspace_id, name, url, description, transport, proxy_key, credentials_enc, status,
-              last_health_status, last_checked, last_error, schema_count, kind, created_at, updated_at
+              last_health_status, last_checked, last_error, schema_count, risk_finding_count, kind, created_at, updated_at
          from servers
         where last_checked is null or last_checked < now() - make_interval(secs => $1::double precision / 1000)
         order by last_checked nulls first`,
@@ -106,7 +108,9 @@ export class HealthMonitor {
     const worker = async () => {
       while (next < rows.length && !this.closing) {
         const row = rows[next++];
-        await this.checkServer(row).catch((error: unknown) => this.app.log.error({ err: error, serverId: row.id }, 'health check failed'));
+        await this.checkServer(row).catch((error: unknown) =>
+          this.app.log.error({ err: error, serverId: row.id }, 'health check failed'),
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(ROUND_CONCURRENCY, rows.length) }, worker));
@@ -125,7 +129,18 @@ export class HealthMonitor {
     const started = performance.now();
     try {
       await withUpstreamClient(
-        { url: row.url, transport: transportOf(row), headers: await this.app.workspaceKeys.headersFor(row.workspace_id, decryptCredentials(row.credentials_enc, this.app.config.secret)) },
+        {
+          url: row.url,
+          transport: transportOf(row),
+          headers: await this.app.upstreamTokens.headersFor(
+            row.id,
+            await this.app.workspaceKeys.headersFor(
+              row.workspace_id,
+              decryptCredentials(row.credentials_enc, this.app.config.secret),
+              row.url,
+            ),
+          ),
+        },
         this.app.outbound.fetch,
         Math.min(PROBE_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         async (session) => {
@@ -150,10 +165,10 @@ export class HealthMonitor {
               updated_at = case when s.last_health_status is distinct from $3 then now() else s.updated_at end
          from before where s.id = before.id
        returning s.id, s.workspace_id, s.name, s.url, s.description, s.transport, s.proxy_key, s.credentials_enc, s.status,
-                 s.last_health_status, s.last_checked, s.last_error, s.schema_count, s.kind, s.created_at, s.updated_at, before.previous_health`,
+                 s.last_health_status, s.last_checked, s.last_error, s.schema_count, s.risk_finding_count, s.kind, s.created_at, s.updated_at, before.previous_health`,
       [serverId, status, outcome.healthy, outcome.error],
     );
-    const row = rows[0];
+    const row = rows.at(0);
     if (!row) return undefined;
     const { previous_health: previousHealth, ...server } = row;
     return { row: server, previousHealth };
@@ -192,6 +207,7 @@ export class HealthMonitor {
 
   /** A server that was down when registered gets its schemas once it answers. */
   private discoverIfEmpty(row: ServerRow): void {
-    if (Number(row.schema_count) === 0 && this.app.hasDecorator('schemaDiscovery')) this.app.schemaDiscovery.discoverInBackground(row.id);
+    if (row.schema_count === 0 && this.app.hasDecorator('schemaDiscovery'))
+      this.app.schemaDiscovery.discoverInBackground(row.id);
   }
 }

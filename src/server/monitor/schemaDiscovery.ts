@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { DiscoveryResultDto, SchemaDto, SchemaKind, SchemaVersionSource } from '../../contract/schemas';
-import { decryptCredentials } from '../modules/servers/credentials';
-import type { ServerRow } from '../modules/servers/mapper';
-import { listSchemas, recordUpstreamDefinition, refreshSchemaCount, type RecordOutcome } from '../modules/schemas/store';
+import { noteOAuthChallenge, refusedAsUnauthorized } from '../upstreamOAuth/oauthRequirement';
+import type { DiscoveryResultDto, SchemaVersionSource } from '../../contract/schemas';
+import { decryptCredentials } from '../data/servers/credentials';
+import type { ServerRow } from '../data/servers/mapper';
+import { listSchemas, recordUpstreamDefinition, refreshSchemaCount, type RecordOutcome } from '../data/schemas/store';
 import { identityOf } from '../schemas/schemaIdentity';
+import { assessDefinition } from '../schemas/risk/riskCheck';
+import { otherServersToolNames } from '../data/schemas/riskContext';
+import { raiseDriftAlert, raiseRiskAlert } from './schemaAlerts';
 import { listUpstreamCatalogue, type CatalogueItem } from './upstreamCatalogue';
 import { UpstreamCancelledError, withUpstreamClient } from './upstreamClient';
 import { loadServerById, publishServerUpdated, transportOf } from './serverUpdates';
@@ -15,7 +19,9 @@ import type { ToolsListRewriter } from './toolsListRewriter';
 // tools/list passing through the proxy, a list_changed notification — and differs from the
 // latest stored one, a new version with its RFC 6902 patch is stored, the schema is flagged
 // drifted and the workspace gets a security_alert: a tool that rewrites its own description
-// after it was trusted is how a "rug pull" hides instructions from the user.
+// after it was trusted is how a "rug pull" hides instructions from the user. Every definition
+// stored goes through the risk check (docs/security.md): a change that adds a high finding is
+// held (the previous version pinned) and raises a tool_risk alert instead.
 export class ServerNotFoundError extends Error {}
 
 /** The upstream could not be listed (unreachable, refused, timed out); `cause` says why. */
@@ -24,8 +30,6 @@ export class UpstreamListingError extends Error {}
 /** Coalesces a burst of list_changed notifications into one re-discovery. */
 export const LIST_CHANGED_DEBOUNCE_MS = 250;
 const DISCOVERY_TIMEOUT_MS = 30_000;
-
-const KIND_LABEL: Record<SchemaKind, string> = { tool: 'tool', prompt: 'prompt', resource: 'resource', resource_template: 'resource template' };
 
 export class SchemaDiscovery {
   /** One discovery/record run per server at a time (in this instance; rows are locked across instances). */
@@ -49,12 +53,24 @@ export class SchemaDiscovery {
       // Only a failure of the upstream itself is the caller's to read; a failure to store what
       // it listed is ours and stays a generic 5xx.
       const items = await withUpstreamClient(
-        { url: server.url, transport: transportOf(server), headers: await this.app.workspaceKeys.headersFor(server.workspace_id, decryptCredentials(server.credentials_enc, this.app.config.secret)) },
+        {
+          url: server.url,
+          transport: transportOf(server),
+          headers: await this.app.upstreamTokens.headersFor(
+            server.id,
+            await this.app.workspaceKeys.headersFor(
+              server.workspace_id,
+              decryptCredentials(server.credentials_enc, this.app.config.secret),
+              server.url,
+            ),
+          ),
+        },
         this.app.outbound.fetch,
         Math.min(DISCOVERY_TIMEOUT_MS, this.app.config.upstreamTimeoutMs),
         listUpstreamCatalogue,
         this.shutdown.signal,
-      ).catch((error: unknown) => {
+      ).catch(async (error: unknown) => {
+        if (refusedAsUnauthorized(error)) await noteOAuthChallenge(this.app, server);
         throw new UpstreamListingError('upstream listing failed', { cause: error });
       });
       const outcomes = await this.record(server, items, 'discovery');
@@ -80,7 +96,8 @@ export class SchemaDiscovery {
     const task: Promise<void> = this.discover(serverId)
       .catch((error: unknown) => {
         const cancelled = error instanceof UpstreamListingError && error.cause instanceof UpstreamCancelledError;
-        if (!(error instanceof ServerNotFoundError) && !cancelled) this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
+        if (!(error instanceof ServerNotFoundError) && !cancelled)
+          this.app.log.warn({ serverId, err: error }, 'schema discovery failed');
       })
       .then(() => this.checkIfNeverChecked(serverId))
       .catch((error: unknown) => this.app.log.warn({ serverId, err: error }, 'first health check failed'))
@@ -95,7 +112,10 @@ export class SchemaDiscovery {
 
   private async checkIfNeverChecked(serverId: string): Promise<void> {
     if (this.closed) return;
-    const rows = await this.app.db.query<{ last_health_status: boolean | null }>('select last_health_status from servers where id = $1', [serverId]);
+    const rows = await this.app.db.query<{ last_health_status: boolean | null }>(
+      'select last_health_status from servers where id = $1',
+      [serverId],
+    );
     if (rows[0] && rows[0].last_health_status === null) await this.app.healthMonitor.checkNow(serverId);
   }
 
@@ -147,56 +167,59 @@ export class SchemaDiscovery {
     if (server) publishServerUpdated(this.app, server);
   }
 
-  private async record(server: ServerRow, items: CatalogueItem[], source: SchemaVersionSource): Promise<RecordOutcome[]> {
+  private async record(
+    server: ServerRow,
+    items: CatalogueItem[],
+    source: SchemaVersionSource,
+  ): Promise<RecordOutcome[]> {
+    const others = await otherServersToolNames(this.app.db, server.id);
+    const assess = (definition: Record<string, unknown>) =>
+      assessDefinition(definition, { otherServersToolNames: others });
     const outcomes = await this.app.db.transaction(async (tx) => {
       const out: RecordOutcome[] = [];
       for (const item of items) {
-        out.push(await recordUpstreamDefinition(tx, { workspaceId: server.workspace_id, serverId: server.id, ...item, source }));
+        out.push(
+          await recordUpstreamDefinition(tx, {
+            workspaceId: server.workspace_id,
+            serverId: server.id,
+            ...item,
+            source,
+            assess,
+          }),
+        );
       }
       return out;
     });
-    for (const outcome of outcomes) if (outcome.schema.kind === 'tool') this.seen.remember(server.id, outcome.schema.name, outcome.schema.definition);
+    for (const outcome of outcomes)
+      if (outcome.schema.kind === 'tool') this.seen.remember(server.id, outcome.schema.name, outcome.schema.definition);
     const changed = outcomes.filter((o): o is Extract<RecordOutcome, { kind: 'changed' }> => o.kind === 'changed');
-    if (changed.some((o) => o.schema.pinnedVersion !== null)) await this.rewriter.pinsChanged(server.id);
+    // New and changed tools are new risk baselines for the proxy (and held ones new pins).
+    if (outcomes.some((o) => o.kind !== 'unchanged' && o.schema.kind === 'tool'))
+      await this.rewriter.pinsChanged(server.id);
     const count = await refreshSchemaCount(this.app.db, server.id);
     if (count.changed || changed.length > 0) {
       const after = await loadServerById(this.app, server.id);
       if (after) publishServerUpdated(this.app, after);
     }
-    for (const outcome of changed) await this.raiseDriftAlert(server, outcome.schema, outcome.previousVersion, source);
-    return outcomes;
-  }
-
-  private async raiseDriftAlert(server: ServerRow, schema: SchemaDto, fromVersion: number, source: SchemaVersionSource): Promise<void> {
-    const label = KIND_LABEL[schema.kind];
-    const pinned = schema.pinnedVersion !== null ? ` The proxy keeps serving the pinned version ${schema.pinnedVersion}.` : '';
-    try {
-      await this.app.notifications.raise({
-        workspaceId: server.workspace_id,
-        type: 'security_alert',
-        severity: schema.kind === 'tool' ? 'critical' : 'warning',
-        title: `${label[0].toUpperCase()}${label.slice(1)} definition changed: ${schema.name}`,
-        message:
-          `${server.name} changed the ${label} "${schema.name}" (version ${fromVersion} → ${schema.currentVersion}). ` +
-          `A tool server that rewrites a definition after it was trusted may be attempting a rug pull: review the change, ` +
-          `and roll back to pin the version you trust.${pinned}`,
-        actionUrl: `/schema-studio?serverId=${encodeURIComponent(server.id)}&schemaId=${encodeURIComponent(schema.id)}`,
-        metadata: {
-          serverId: server.id,
-          serverName: server.name,
-          schemaId: schema.id,
-          kind: schema.kind,
-          name: schema.name,
-          fromVersion,
-          toVersion: schema.currentVersion,
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'changed' && outcome.introduced.length > 0)
+        await raiseRiskAlert(this.app, server, outcome.schema, outcome.introduced, {
+          fromVersion: outcome.previousVersion,
+          held: outcome.held,
           source,
-        },
-        groupKey: `schema_drift:${schema.id}:${schema.currentVersion}`,
-        repeat: 'once',
-      });
-    } catch (error) {
-      this.app.log.error({ err: error, schemaId: schema.id }, 'could not raise the schema drift alert');
+        });
+      else if (outcome.kind === 'changed')
+        await raiseDriftAlert(this.app, server, outcome.schema, outcome.previousVersion, source);
+      else if (outcome.kind === 'created' && outcome.schema.riskFindings.some((f) => f.severity === 'high'))
+        await raiseRiskAlert(
+          this.app,
+          server,
+          outcome.schema,
+          outcome.schema.riskFindings.filter((f) => f.severity === 'high'),
+          { fromVersion: null, held: false, source },
+        );
     }
+    return outcomes;
   }
 
   private serialized<T>(serverId: string, run: () => Promise<T>): Promise<T> {

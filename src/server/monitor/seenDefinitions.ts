@@ -13,7 +13,12 @@ export function canonicalJson(value: unknown): string {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  return jsonText(value) ?? 'null';
+}
+
+/** JSON.stringify as it behaves: undefined (and a function) have no JSON, whatever its type says. */
+function jsonText(value: unknown): string | undefined {
+  return JSON.stringify(value);
 }
 
 export class SeenDefinitions {
@@ -34,7 +39,7 @@ export class SeenDefinitions {
 
   remember(serverId: string, name: string, definition: unknown): void {
     let seen = this.byServer.get(serverId);
-    if (!seen) this.byServer.set(serverId, (seen = new Map()));
+    if (!seen) this.byServer.set(serverId, (seen = new Map<string, { canonical: string; expiresAt: number }>()));
     seen.set(name, { canonical: canonicalJson(definition), expiresAt: this.now() + SEEN_TTL_MS });
   }
 

@@ -1,11 +1,13 @@
 import type { Database } from '../db/database';
-import { listPinnedToolDefinitions, type Definition } from '../modules/schemas/store';
+import { listPinnedToolDefinitions, type Definition } from '../data/schemas/store';
+import { RiskGuard } from './riskGuard';
 
 // What the proxy serves in tools/list when a tool is pinned (rolled back): the pinned version's
 // definition instead of the upstream's current one. The proxy calls rewrite() on every
 // tools/list result, so it is synchronous and costs one Map lookup for a server without pins;
 // the cache is reloaded from the database whenever a pin changes (here, or — relayed through
-// PostgreSQL NOTIFY — on another instance).
+// PostgreSQL NOTIFY — on another instance). An unpinned tool whose upstream definition adds a high
+// risk finding is swapped for its stored definition too (riskGuard.ts).
 export interface PinnedTool {
   definition: Definition;
   pinnedVersion: number;
@@ -16,21 +18,26 @@ export const PINS_CHANNEL = 'toolscope_schema_pins';
 
 export class ToolsListRewriter {
   private readonly byServer = new Map<string, Map<string, PinnedTool>>();
+  private readonly riskGuard: RiskGuard;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    this.riskGuard = new RiskGuard(db);
+  }
 
-  /** Loads every pin (at start). */
+  /** Loads every pin and risk baseline (at start). */
   async loadAll(): Promise<void> {
     const pins = await listPinnedToolDefinitions(this.db);
     this.byServer.clear();
     for (const pin of pins) this.put(pin.serverId, pin.name, pin);
+    await this.riskGuard.loadAll();
   }
 
-  /** Reloads the pins of one server after a pin, unpin, new version or delete. */
+  /** Reloads the pins and risk baselines of one server after a pin, unpin, new version or delete. */
   async reloadServer(serverId: string): Promise<void> {
     const pins = await listPinnedToolDefinitions(this.db, serverId);
     this.byServer.delete(serverId);
     for (const pin of pins) this.put(serverId, pin.name, pin);
+    await this.riskGuard.reloadServer(serverId);
   }
 
   /** After this instance changed a pin: reload here and tell the other instances to reload. */
@@ -41,6 +48,7 @@ export class ToolsListRewriter {
 
   forgetServer(serverId: string): void {
     this.byServer.delete(serverId);
+    this.riskGuard.forgetServer(serverId);
   }
 
   /** True when some tool of this server is pinned (the proxy can stream tools/list untouched otherwise). */
@@ -48,24 +56,33 @@ export class ToolsListRewriter {
     return (this.byServer.get(serverId)?.size ?? 0) > 0;
   }
 
+  /** True when a tools/list answer of this server may be rewritten (a pin or a risk baseline). */
+  mayRewrite(serverId: string): boolean {
+    return this.hasPins(serverId) || this.riskGuard.guards(serverId);
+  }
+
   /**
    * A tools/list result with each pinned tool replaced by its pinned definition. Tools without a
    * pin, and anything that is not a tools/list result, pass through untouched (same object).
    */
   rewrite(serverId: string, result: unknown): unknown {
-    const pins = this.byServer.get(serverId);
-    if (!pins || pins.size === 0) return result;
-    if (typeof result !== 'object' || result === null || !Array.isArray((result as { tools?: unknown }).tools)) return result;
+    const pins = this.byServer.get(serverId) ?? new Map<string, PinnedTool>();
+    if (!this.mayRewrite(serverId)) return result;
+    if (typeof result !== 'object' || result === null || !Array.isArray((result as { tools?: unknown }).tools))
+      return result;
     const tools = (result as { tools: unknown[] }).tools;
-    let changed = false;
+    // Set inside the map callback below.
+    let changed = false as boolean;
     const rewritten = tools.map((tool) => {
-      const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined;
+      if (typeof tool !== 'object' || tool === null) return tool;
+      const name = (tool as { name?: unknown }).name;
       const pin = typeof name === 'string' ? pins.get(name) : undefined;
-      if (!pin) return tool;
+      const served = pin?.definition ?? this.riskGuard.heldDefinition(serverId, tool as Record<string, unknown>);
+      if (!served) return tool;
       changed = true;
-      return pin.definition;
+      return served;
     });
-    return changed ? { ...(result as object), tools: rewritten } : result;
+    return changed ? { ...result, tools: rewritten } : result;
   }
 
   /**
@@ -80,7 +97,11 @@ export class ToolsListRewriter {
 
   private put(serverId: string, name: string, pin: PinnedTool): void {
     let pins = this.byServer.get(serverId);
-    if (!pins) this.byServer.set(serverId, (pins = new Map()));
-    pins.set(name, { definition: pin.definition, pinnedVersion: pin.pinnedVersion, currentVersion: pin.currentVersion });
+    if (!pins) this.byServer.set(serverId, (pins = new Map<string, PinnedTool>()));
+    pins.set(name, {
+      definition: pin.definition,
+      pinnedVersion: pin.pinnedVersion,
+      currentVersion: pin.currentVersion,
+    });
   }
 }

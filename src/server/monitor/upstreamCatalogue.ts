@@ -14,7 +14,9 @@ export interface CatalogueItem {
 /** A server that pages forever must not keep discovery busy forever. */
 const MAX_PAGES = 100;
 
-async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function allPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -39,26 +41,38 @@ export async function listUpstreamCatalogue(session: UpstreamSession): Promise<C
   };
 
   if (capabilities.tools) {
-    add('tool', await allPages(async (cursor) => {
-      const r = await client.listTools(cursor ? { cursor } : undefined, options());
-      return { items: r.tools, nextCursor: r.nextCursor };
-    }));
+    add(
+      'tool',
+      await allPages(async (cursor) => {
+        const r = await client.listTools(cursor ? { cursor } : undefined, options());
+        return { items: r.tools, nextCursor: r.nextCursor };
+      }),
+    );
   }
   if (capabilities.prompts) {
-    add('prompt', await allPages(async (cursor) => {
-      const r = await client.listPrompts(cursor ? { cursor } : undefined, options());
-      return { items: r.prompts, nextCursor: r.nextCursor };
-    }));
+    add(
+      'prompt',
+      await allPages(async (cursor) => {
+        const r = await client.listPrompts(cursor ? { cursor } : undefined, options());
+        return { items: r.prompts, nextCursor: r.nextCursor };
+      }),
+    );
   }
   if (capabilities.resources) {
-    add('resource', await allPages(async (cursor) => {
-      const r = await client.listResources(cursor ? { cursor } : undefined, options());
-      return { items: r.resources, nextCursor: r.nextCursor };
-    }));
-    add('resource_template', await allPages(async (cursor) => {
-      const r = await client.listResourceTemplates(cursor ? { cursor } : undefined, options());
-      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-    }));
+    add(
+      'resource',
+      await allPages(async (cursor) => {
+        const r = await client.listResources(cursor ? { cursor } : undefined, options());
+        return { items: r.resources, nextCursor: r.nextCursor };
+      }),
+    );
+    add(
+      'resource_template',
+      await allPages(async (cursor) => {
+        const r = await client.listResourceTemplates(cursor ? { cursor } : undefined, options());
+        return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+      }),
+    );
   }
   return dedupe(out);
 }

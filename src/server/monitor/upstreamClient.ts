@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerTransport } from '../../contract/servers';
 import { storableText } from '../db/storable';
+import { NO_HTTP_ANSWER, ownRefusal, statusClassText } from '../net/outboundOutcome';
 
 // The official SDK client, connected to one upstream for the health monitor and schema discovery.
 // Every byte goes through the guarded outbound fetch (so metadata and link-local addresses are
@@ -47,12 +49,14 @@ export async function withUpstreamClient<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   const abort = new AbortController();
-  const boundedFetch: FetchLike = (url, init) => fetchImpl(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
+  const boundedFetch: FetchLike = (url, init) =>
+    fetchImpl(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, abort.signal]) : abort.signal });
   const requestInit: RequestInit = target.headers ? { headers: target.headers } : {};
   const url = new URL(target.url);
   const transport =
     target.transport === 'sse'
-      ? new SSEClientTransport(url, { fetch: boundedFetch, requestInit })
+      ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- upstreams registered with transport 'sse' speak only the legacy HTTP+SSE protocol; the Streamable HTTP replacement cannot reach them
+        new SSEClientTransport(url, { fetch: boundedFetch, requestInit })
       : new StreamableHTTPClientTransport(url, { fetch: boundedFetch, requestInit });
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   const remainingMs = () => Math.max(1, deadline - Date.now());
@@ -87,19 +91,39 @@ export async function withUpstreamClient<T>(
     // checks every few seconds would otherwise leave a session each on a stateful upstream (and a
     // process each on a per-session deployment). Bounded: a slow upstream does not hold the probe.
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId && !abort.signal.aborted) {
-      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await Promise.race([
+        transport.terminateSession().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
+      ]);
     }
     await client.close().catch(() => undefined);
   }
 }
 
 /**
- * A short, single-line reason for a failed probe (stored as servers.last_error). The text may
- * come from the upstream itself, so a NUL in it (which PostgreSQL cannot store) must not make
- * the probe's outcome unrecordable and leave a dead server showing online.
+ * A short, single-line reason for a failed probe (stored as servers.last_error, shown to every
+ * member). Only Toolscope's own words and an MCP server's JSON-RPC error reach it: an HTTP error
+ * answer is its status class, and every failure without an answer is one fixed text, so a health
+ * check cannot read an internal service's error page or tell its closed ports from open ones
+ * (net/outboundOutcome.ts). NULs are dropped: PostgreSQL cannot store them.
  */
 export function describeUpstreamError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return storableText(`${message}${cause}`).replace(/\s+/g, ' ').trim().slice(0, 500) || 'Unknown error';
+  const text = ownUpstreamErrorText(error);
+  return storableText(text).replace(/\s+/g, ' ').trim().slice(0, 500) || NO_HTTP_ANSWER;
 }
+
+function ownUpstreamErrorText(error: unknown): string {
+  const own = ownRefusal(error);
+  if (own) return own;
+  if (error instanceof UpstreamCancelledError) return error.message;
+  if (error instanceof McpError) return error.message;
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    if (typeof error.code === 'number' && error.code >= 100 && error.code < 600) return statusClassText(error.code);
+    return NOT_MCP;
+  }
+  if (error instanceof SyntaxError || (error instanceof Error && /content[- ]type/i.test(error.message)))
+    return NOT_MCP;
+  return NO_HTTP_ANSWER;
+}
+
+const NOT_MCP = 'The destination answered, but not with MCP';

@@ -6,7 +6,13 @@ import net from 'node:net';
 export type AddressVerdict = 'allowed' | 'private' | 'forbidden';
 
 /** Host names that are metadata services whatever they resolve to (compared without trailing dots). */
-const FORBIDDEN_HOSTNAMES = new Set(['metadata.google.internal', 'metadata', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const FORBIDDEN_HOSTNAMES = new Set([
+  'metadata.google.internal',
+  'metadata',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 function ipv4ToInt(address: string): number {
   const parts = address.split('.').map(Number);
@@ -18,14 +24,14 @@ function inV4(address: number, base: string, bits: number): boolean {
   return (address & mask) >>> 0 === (ipv4ToInt(base) & mask) >>> 0;
 }
 
-const V4_FORBIDDEN: [string, number][] = [
+export const V4_FORBIDDEN: [string, number][] = [
   ['169.254.0.0', 16], // link-local, incl. 169.254.169.254 (AWS, GCP, Azure, OpenStack metadata)
   ['100.100.100.200', 32], // Alibaba Cloud metadata
   ['168.63.129.16', 32], // Azure wire server
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, incl. broadcast
 ];
-const V4_PRIVATE: [string, number][] = [
+export const V4_PRIVATE: [string, number][] = [
   ['0.0.0.0', 8], // "this host": connecting to 0.0.0.0 reaches loopback
   ['127.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -55,7 +61,7 @@ function ipv6Groups(address: string): number[] {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
   const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...(tail !== undefined ? Array(missing).fill('0') : []), ...tailGroups];
+  const groups = [...headGroups, ...(tail !== undefined ? Array<string>(missing).fill('0') : []), ...tailGroups];
   return groups.map((g) => parseInt(g || '0', 16));
 }
 
@@ -68,7 +74,8 @@ function classifyV6(address: string): AddressVerdict {
   const zeroPrefix = (n: number) => g.slice(0, n).every((x) => x === 0);
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 target.
   if (zeroPrefix(5) && g[5] === 0xffff) return classifyV4(v4FromGroups(g[6], g[7]));
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return classifyV4(v4FromGroups(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return classifyV4(v4FromGroups(g[6], g[7]));
   if (g[0] === 0x2002) return classifyV4(v4FromGroups(g[1], g[2])); // 6to4
   if (zeroPrefix(7) && (g[7] === 0 || g[7] === 1)) return 'private'; // :: and ::1
   if (zeroPrefix(6)) return classifyV4(v4FromGroups(g[6], g[7]));
@@ -91,7 +98,10 @@ export function classifyAddress(address: string): AddressVerdict {
 
 /** Lower-cased host name without brackets and trailing dots ("metadata.google.internal." is the same host). */
 export function normalizeHostname(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  return hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '');
 }
 
 export function isForbiddenHostname(hostname: string): boolean {

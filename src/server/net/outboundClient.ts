@@ -1,19 +1,20 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import type { LookupFunction } from 'node:net';
 import { Readable, Transform } from 'node:stream';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Config } from '../config';
-import { isAddressAllowed, isForbiddenHostname, normalizeHostname } from './addressPolicy';
+import { isForbiddenHostname, normalizeHostname } from './addressPolicy';
+import { addressMessage, blocked, guardedConnector, OWN_ADDRESS_MESSAGE } from './guardedConnector';
+
+export { OutboundBlockedError, OWN_ADDRESS_MESSAGE } from './guardedConnector';
+
+export const BRIDGE_MESSAGE = "Toolscope's deployment bridge is not allowed as a destination";
 import { isOwnEndpoint, localAddresses, mayConnect, type PrivateUpstreamAllowList } from './privateNetworkPolicy';
 
 // The one way the server reaches out (proxy, health checks, schema discovery). Every connection
 // is checked at connect time against the resolved address — the address checked is the address
 // dialled, so DNS rebinding cannot slip past — and every redirect is checked again.
 
-export class OutboundBlockedError extends Error {
-  readonly code = 'outbound_blocked';
-}
 export class ResponseTooLargeError extends Error {
   readonly code = 'response_too_large';
 }
@@ -60,20 +61,8 @@ export interface OutboundClient {
 const MAX_REDIRECTS = 5;
 const CLOSE_GRACE_MS = 1_000;
 
-function blocked(message: string): OutboundBlockedError {
-  return new OutboundBlockedError(message);
-}
-
-export const OWN_ADDRESS_MESSAGE = "Toolscope's own address is not allowed as an upstream";
-
 function urlPort(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-}
-
-function addressMessage(address: string, allowPrivate: boolean): string {
-  return isAddressAllowed(address, true) && !allowPrivate
-    ? `Private and loopback addresses are not allowed (${address})`
-    : `Link-local and cloud metadata addresses are not allowed (${address})`;
 }
 
 export interface OutboundClientOptions {
@@ -82,17 +71,25 @@ export interface OutboundClientOptions {
 }
 
 export function createOutboundClient(
-  config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'> & { privateUpstreamAllowList?: PrivateUpstreamAllowList },
+  config: Pick<Config, 'allowPrivateUpstreams' | 'upstreamTimeoutMs'> & {
+    privateUpstreamAllowList?: PrivateUpstreamAllowList;
+  },
   options: OutboundClientOptions = {},
 ): OutboundClient {
   const allowPrivate = config.allowPrivateUpstreams;
   const allowList = config.privateUpstreamAllowList;
-  const allowed = (address: string, hostname?: string) => mayConnect(address, allowPrivate, allowList, hostname);
+  const allowed = (address: string, hostname?: string, port?: number) =>
+    mayConnect(address, allowPrivate, allowList, hostname, port);
   const locals = localAddresses();
   const ownPorts = () => options.ownPorts?.() ?? [];
   const isOwn = (address: string, port: number) => isOwnEndpoint(address, port, ownPorts(), locals);
   const internal = new Set<string>();
   const isInternal = (address: string, port: number) => internal.has(`${normalizeHostname(address)}:${port}`);
+  // The deployments' bridge ports: Toolscope's own connections reach them, a URL a user gives never
+  // does (any local address at such a port, like Toolscope's own listener).
+  const bridgePorts: number[] = [];
+  const isBridge = (address: string, port: number) =>
+    isInternal(address, port) || isOwnEndpoint(address, port, bridgePorts, locals);
 
   /** Static checks that need no DNS: scheme, forbidden names, IP literals. */
   function checkUrlShape(url: URL): void {
@@ -102,44 +99,14 @@ export function createOutboundClient(
     if (!host) throw blocked('The URL has no host');
     if (isForbiddenHostname(host)) throw blocked('Cloud metadata addresses are not allowed');
     if (net.isIP(host) && isInternal(host, urlPort(url))) return;
-    if (net.isIP(host) && !allowed(host)) throw blocked(addressMessage(host, allowPrivate));
+    if (net.isIP(host) && !allowed(host, undefined, urlPort(url))) throw blocked(addressMessage(host, allowPrivate));
     if (net.isIP(host) && isOwn(host, urlPort(url))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
 
-  const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    if (isForbiddenHostname(hostname)) {
-      callback(blocked('Cloud metadata addresses are not allowed'), '', 4);
-      return;
-    }
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 4);
-      const refused = addresses.find((a) => !allowed(a.address, hostname));
-      if (refused) return callback(blocked(addressMessage(refused.address, allowPrivate)), '', 4);
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
-  };
-
-  const baseConnector = buildConnector({ lookup: guardedLookup, timeout: Math.min(config.upstreamTimeoutMs, 10_000) } as buildConnector.BuildOptions);
-  const connector: buildConnector.connector = (options, callback) => {
-    // net.connect skips `lookup` for IP literals, so literals are checked here.
-    const host = normalizeHostname(options.hostname);
-    const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
-    if (net.isIP(host) && !allowed(host) && !isInternal(host, port)) {
-      callback(blocked(addressMessage(host, allowPrivate)), null);
-      return;
-    }
-    baseConnector(options, (error, socket) => {
-      // Toolscope's own listener, whatever name led there: refused before a byte is sent.
-      if (!error && socket && socket.remoteAddress && socket.remotePort !== undefined && isOwn(socket.remoteAddress, socket.remotePort)) {
-        socket.destroy();
-        callback(blocked(OWN_ADDRESS_MESSAGE), null);
-        return;
-      }
-      if (error) callback(error, null);
-      else callback(null, socket!);
-    });
-  };
+  const connector = guardedConnector(
+    { allowPrivate, allowed, isOwn, isInternal },
+    Math.min(config.upstreamTimeoutMs, 10_000),
+  );
 
   // No cap on connections per origin: a cap shared by every tenant of an origin is what let one
   // tenant's hanging calls (or ~256 open streams) hold everyone else's requests in undici's queue.
@@ -166,8 +133,9 @@ export function createOutboundClient(
     } catch {
       throw blocked('The URL is not valid');
     }
-    checkUrlShape(url);
     const host = normalizeHostname(url.hostname);
+    if (net.isIP(host) && isBridge(host, urlPort(url))) throw blocked(BRIDGE_MESSAGE);
+    checkUrlShape(url);
     if (net.isIP(host)) return;
     let addresses: dns.LookupAddress[];
     try {
@@ -175,7 +143,8 @@ export function createOutboundClient(
     } catch {
       throw blocked(`The host ${host} could not be resolved`);
     }
-    const refused = addresses.find((a) => !allowed(a.address, host));
+    if (addresses.some((a) => isBridge(a.address, urlPort(url)))) throw blocked(BRIDGE_MESSAGE);
+    const refused = addresses.find((a) => !allowed(a.address, host, urlPort(url)));
     if (refused) throw blocked(addressMessage(refused.address, allowPrivate));
     if (addresses.some((a) => isOwn(a.address, urlPort(url)))) throw blocked(OWN_ADDRESS_MESSAGE);
   }
@@ -209,7 +178,7 @@ export function createOutboundClient(
     const response = await (options.longLived ? streamAgent : agent).request({
       origin,
       path,
-      method: (options.method ?? 'GET') as Dispatcher.HttpMethod,
+      method: options.method ?? 'GET',
       headers: options.headers as Record<string, string>,
       body: options.body ?? null,
       signal: options.signal,
@@ -247,7 +216,10 @@ export function createOutboundClient(
       await response.body?.cancel().catch(() => undefined);
       url = new URL(location, url);
       await assertUrlAllowed(url);
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && currentInit.method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && currentInit.method === 'POST')
+      ) {
         currentInit = { ...currentInit, method: 'GET', body: undefined };
       }
     }
@@ -259,6 +231,7 @@ export function createOutboundClient(
     assertUrlAllowed,
     allowInternalEndpoint: (address: string, port: number) => {
       internal.add(`${normalizeHostname(address)}:${port}`);
+      if (!bridgePorts.includes(port)) bridgePorts.push(port);
     },
     dispatcher: agent,
     close: async () => {
@@ -268,7 +241,9 @@ export function createOutboundClient(
       // Requests still running at shutdown are background work (probes, discovery): give them a
       // moment, then cut them rather than hold the shutdown up to an upstream timeout.
       let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), CLOSE_GRACE_MS)));
+      const graceOver = new Promise<'timeout'>(
+        (resolve) => (timer = setTimeout(() => resolve('timeout'), CLOSE_GRACE_MS)),
+      );
       const outcome = await Promise.race([agent.close().then(() => 'closed' as const), graceOver]);
       clearTimeout(timer);
       if (outcome === 'timeout') await agent.destroy();
@@ -282,7 +257,10 @@ export function byteLimit(limit: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      if (seen > limit) return callback(new ResponseTooLargeError(`The response is larger than ${limit} bytes`));
+      if (seen > limit) {
+        callback(new ResponseTooLargeError(`The response is larger than ${limit} bytes`));
+        return;
+      }
       callback(null, chunk);
     },
   });

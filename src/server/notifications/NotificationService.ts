@@ -1,8 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  LiveMessageTypes,
-  type NotificationLiveMessage,
-} from '../../contract/live';
+import { LiveMessageTypes, type NotificationLiveMessage } from '../../contract/live';
 import type { NotificationDto, NotificationSeverity, NotificationType } from '../../contract/notifications';
 import type { Database, Queryable } from '../db/database';
 import type { EventBus } from '../events/bus';
@@ -49,7 +46,7 @@ export interface RaisedNotification extends RaiseInput {
  * Runs in the transaction that stored the notification (integrations queue their deliveries
  * there, so a crash can neither lose one nor send one for a notification that was rolled back).
  */
-export type NotificationOutlet = (tx: Queryable, raised: RaisedNotification) => Promise<AfterCommit | void>;
+export type NotificationOutlet = (tx: Queryable, raised: RaisedNotification) => Promise<AfterCommit | undefined>;
 /** What an outlet wants done once its rows are committed (e.g. wake the sender). */
 export type AfterCommit = () => void;
 
@@ -90,7 +87,9 @@ export class NotificationService {
       settings.groupingWindowMinutes,
       (tx) =>
         tx
-          .query<{ user_id: string }>('select user_id from workspace_members where workspace_id = $1', [input.workspaceId])
+          .query<{ user_id: string }>('select user_id from workspace_members where workspace_id = $1', [
+            input.workspaceId,
+          ])
           .then((r) => r.map((m) => m.user_id)),
       (tx, raisedAt) => this.fanOut(tx, { ...input, raisedAt }, afterCommit),
     );
@@ -105,7 +104,7 @@ export class NotificationService {
     const window = workspaceId
       ? (await this.deps.settings.get(workspaceId)).groupingWindowMinutes
       : DEFAULT_GROUPING_WINDOW_MINUTES;
-    const [row] = await this.store(input, workspaceId, window, async () => [userId]);
+    const row = (await this.store(input, workspaceId, window, () => Promise.resolve([userId]))).at(0);
     if (!row) return null;
     if (workspaceId) {
       this.publish(workspaceId, row);
@@ -154,7 +153,18 @@ export class NotificationService {
             where user_id = any($1::uuid[]) and group_key = $2 and workspace_id is not distinct from $3::uuid
               and not is_read and not is_archived and updated_at >= $10
           returning ${NOTIFICATION_COLUMNS}`,
-          [recipients, groupKey, workspaceId, now, input.title, input.message, input.severity, input.actionUrl ?? null, JSON.stringify(input.metadata ?? {}), cutoff],
+          [
+            recipients,
+            groupKey,
+            workspaceId,
+            now,
+            input.title,
+            input.message,
+            input.severity,
+            input.actionUrl ?? null,
+            JSON.stringify(input.metadata ?? {}),
+            cutoff,
+          ],
         );
         stored.push(...bumped);
         const grouped = new Set(bumped.map((r) => r.user_id));
@@ -165,14 +175,29 @@ export class NotificationService {
           `insert into notifications (user_id, workspace_id, title, message, severity, type, action_url, metadata, group_key, created_at, updated_at)
            select recipient, $2::uuid, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $10 from unnest($1::uuid[]) as recipient
            returning ${NOTIFICATION_COLUMNS}`,
-          [recipients, workspaceId, input.title, input.message, input.severity, input.type, input.actionUrl ?? null, JSON.stringify(input.metadata ?? {}), groupKey, now],
+          [
+            recipients,
+            workspaceId,
+            input.title,
+            input.message,
+            input.severity,
+            input.type,
+            input.actionUrl ?? null,
+            JSON.stringify(input.metadata ?? {}),
+            groupKey,
+            now,
+          ],
         );
         stored.push(...inserted);
-        await enqueueNotificationMails(tx, input, inserted.map((row) => row.user_id));
+        await enqueueNotificationMails(
+          tx,
+          input,
+          inserted.map((row) => row.user_id),
+        );
       }
       // Outlets hear of a new condition, not of a repeat the bell groups — except a server's status:
       // the monitor raises it on each change, and offline → online → offline is an incident again.
-      const repeat = stored.length > 0 && stored.length !== stored.filter((r) => Number(r.occurrences ?? 1) === 1).length;
+      const repeat = stored.length > 0 && stored.length !== stored.filter((r) => r.occurrences === 1).length;
       if (stored.length > 0 && (!repeat || input.type === 'tool_server_status')) await onStoredAnew?.(tx, now);
       return stored;
     });

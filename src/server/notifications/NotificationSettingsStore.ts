@@ -25,7 +25,9 @@ export class NotificationSettingsStore {
     const cached = this.cache.get(workspaceId);
     if (cached && cached.expiresAt > now) return cached.settings;
     const settings = this.db
-      .query<{ stored: unknown }>("select settings->'notifications' as stored from workspaces where id = $1", [workspaceId])
+      .query<{ stored: unknown }>("select settings->'notifications' as stored from workspaces where id = $1", [
+        workspaceId,
+      ])
       .then((rows) => withDefaults(rows[0]?.stored));
     const entry = { settings, expiresAt: now + CACHE_TTL_MS };
     this.cache.set(workspaceId, entry);
@@ -40,7 +42,10 @@ export class NotificationSettingsStore {
     // Merged onto the stored row, locked, not onto this instance's cache: two admins (or two
     // instances) changing different fields at once must not undo each other's change.
     const next = await this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ stored: unknown }>("select settings->'notifications' as stored from workspaces where id = $1 for update", [workspaceId]);
+      const rows = await tx.query<{ stored: unknown }>(
+        "select settings->'notifications' as stored from workspaces where id = $1 for update",
+        [workspaceId],
+      );
       const merged = { ...withDefaults(rows[0]?.stored), ...patch };
       merged.mutedTypes = [...new Set(merged.mutedTypes)];
       await tx.query(

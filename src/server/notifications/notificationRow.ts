@@ -38,7 +38,7 @@ export function toNotificationDto(row: NotificationRow): NotificationDto {
     actionUrl: row.action_url,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
-    occurrences: Number(row.occurrences),
+    occurrences: row.occurrences,
     metadata: row.metadata ?? {},
   };
 }

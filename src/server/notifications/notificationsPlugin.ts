@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { rootPlugin } from '../http/rootPlugin';
 import { NotificationService } from './NotificationService';
 import { NotificationSettingsStore } from './NotificationSettingsStore';
 import { AgentCallQuotaMonitor } from './sources/agentCallQuotaMonitor';
@@ -19,7 +20,7 @@ declare module 'fastify' {
  * their modules with the builders in ./sources (docs/notifications.md). Registered at the root (skip-override),
  * before the routes, so every module can use app.notifications.
  */
-export async function notificationsPlugin(app: FastifyInstance): Promise<void> {
+export const notificationsPlugin = rootPlugin(function notificationsPlugin(app: FastifyInstance): void {
   const settings = new NotificationSettingsStore(app.db);
   const notifications = new NotificationService({ db: app.db, bus: app.bus, settings, log: app.log });
   const deps = { bus: app.bus, db: app.db, notifications, log: app.log };
@@ -33,6 +34,4 @@ export async function notificationsPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     await Promise.all([sessionHealth.stop(), agentCallQuota.stop()]);
   });
-}
-// The equivalent of fastify-plugin: decorations land on the app itself, not a child scope.
-(notificationsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+});

@@ -26,7 +26,12 @@ function requestIds(request: FastifyRequest): (JsonRpcId | null)[] {
  * True when the request may go on. Otherwise the agent gets 401 (with WWW-Authenticate) or 403 and
  * a JSON-RPC error per request it sent — an SDK client shows that text as the failure.
  */
-export function authorizeAgent(ctx: ProxyContext, request: FastifyRequest, reply: FastifyReply, target: UpstreamTarget): boolean {
+export function authorizeAgent(
+  ctx: ProxyContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: UpstreamTarget,
+): boolean {
   const decision = ctx.access.check(request.headers, target);
   if (decision.ok) {
     request.platformKeyId = decision.keyId;
@@ -36,17 +41,29 @@ export function authorizeAgent(ctx: ProxyContext, request: FastifyRequest, reply
     const error = decision.reason === 'missing' ? 'invalid_request' : 'invalid_token';
     // Header values are ASCII (RFC 6750's error_description has no quotes or backslashes either).
     const description = decision.message.replace(/…/g, '...').replace(/[^\x20-\x7e]|["\\]/g, '');
-    void reply.header('www-authenticate', `Bearer realm="Toolscope MCP proxy", error="${error}", error_description="${description}"`);
+    void reply.header(
+      'www-authenticate',
+      `Bearer realm="Toolscope MCP proxy", error="${error}", error_description="${description}"`,
+    );
   }
-  const errors = requestIds(request).map((id) => ({ jsonrpc: '2.0', id, error: { code: decision.code, message: decision.message, data: { source: 'toolscope', reason: decision.reason } } }));
-  void reply.status(decision.status).type('application/json').send(errors.length === 1 ? errors[0] : errors);
+  const errors = requestIds(request).map((id) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: decision.code, message: decision.message, data: { source: 'toolscope', reason: decision.reason } },
+  }));
+  void reply
+    .status(decision.status)
+    .type('application/json')
+    .send(errors.length === 1 ? errors[0] : errors);
   return false;
 }
 
 /**
  * For a POST carrying tools/call requests: asks the quota gate for them (all of them, or none).
- * Refused: the calls are recorded with the -32023 error the agent gets, over HTTP 429 with
- * Retry-After and the IETF RateLimit headers; the function answers and returns false.
+ * Refused: the calls are recorded with the -32023 error the agent gets, in an HTTP 200 (as every
+ * per-call error of the proxy: an SDK client surfaces a non-2xx as a transport error, a JSON-RPC
+ * error as the call's McpError whose text the agent can hand its model) with Retry-After and the
+ * IETF RateLimit headers; the function answers and returns false.
  */
 export async function admitToolCalls(
   ctx: ProxyContext,
@@ -68,7 +85,7 @@ export async function admitToolCalls(
   recordRequestSide();
   for (const error of errors) tap.fromServer(error, 0);
   void reply
-    .status(429)
+    .status(200)
     .header('retry-after', String(retryAfterSeconds))
     // draft-ietf-httpapi-ratelimit-headers: the policy (quota per ~month) and what is left of it.
     .header('ratelimit-policy', `"monthly";q=${data.limit};w=2592000`)

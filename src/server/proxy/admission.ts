@@ -22,11 +22,23 @@ export class Admission {
   admitCalls(target: UpstreamTarget): { release: () => void } | { failure: UpstreamFailure } {
     const inWorkspace = this.callsByWorkspace.get(target.workspaceId) ?? 0;
     if (inWorkspace >= this.limits.callsInFlightPerWorkspace) {
-      return { failure: { code: UpstreamErrorCode.workspaceBusy, reason: 'workspaceBusy', message: `Too many calls in flight for this workspace (limit ${this.limits.callsInFlightPerWorkspace}); retry when some have finished` } };
+      return {
+        failure: {
+          code: UpstreamErrorCode.workspaceBusy,
+          reason: 'workspaceBusy',
+          message: `Too many calls in flight for this workspace (limit ${this.limits.callsInFlightPerWorkspace}); retry when some have finished`,
+        },
+      };
     }
     const inServer = this.callsByServer.get(target.serverId) ?? 0;
     if (inServer >= this.limits.callsInFlightPerServer) {
-      return { failure: { code: UpstreamErrorCode.serverBusy, reason: 'serverBusy', message: `Too many calls in flight for this server (limit ${this.limits.callsInFlightPerServer}); retry when some have finished` } };
+      return {
+        failure: {
+          code: UpstreamErrorCode.serverBusy,
+          reason: 'serverBusy',
+          message: `Too many calls in flight for this server (limit ${this.limits.callsInFlightPerServer}); retry when some have finished`,
+        },
+      };
     }
     this.callsByWorkspace.set(target.workspaceId, inWorkspace + 1);
     this.callsByServer.set(target.serverId, inServer + 1);

@@ -4,7 +4,7 @@ import type { Database } from '../db/database';
 import { AgentAccessErrorCode, AgentAccessText } from '../../contract/agentAccess';
 import { PLATFORM_KEY_PREFIX, type KeyRefusalReason } from '../../contract/keys';
 import { hashPlatformKey, isWellFormedPlatformKey, platformKeyPrefix, sameHash } from '../auth/platformKeySecret';
-import { loadProxyKeys, touchPlatformKey, type ProxyKeyRow } from '../modules/keys/platformKeyStore';
+import { loadProxyKeys, touchPlatformKey, type ProxyKeyRow } from '../data/keys/platformKeyStore';
 import { ACCESS_CHANNEL, announceAccessChange, parseAccessChange } from './accessChannel';
 import { KeyRefusalLog } from './keyRefusalLog';
 
@@ -52,7 +52,7 @@ function toCached(row: ProxyKeyRow): CachedKey {
     workspaceId: row.workspace_id,
     hash: Buffer.from(row.secret_hash),
     allServers: row.all_servers,
-    serverIds: new Set(row.server_ids ?? []),
+    serverIds: new Set(row.server_ids),
     expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
     revoked: row.revoked_at !== null,
   };
@@ -84,12 +84,22 @@ export class AgentAccess {
     this.unlisten = await this.db.listen(ACCESS_CHANNEL, (payload) => {
       const change = parseAccessChange(payload);
       if (!change) return;
-      if (change.kind === 'key') void this.reloadKey(change.id).catch((error: unknown) => this.log?.error({ err: error }, 'platform key reload failed'));
-      else if (change.kind === 'require') void this.reloadRequirement(change.id).catch((error: unknown) => this.log?.error({ err: error }, 'key requirement reload failed'));
+      if (change.kind === 'key')
+        void this.reloadKey(change.id).catch((error: unknown) =>
+          this.log?.error({ err: error }, 'platform key reload failed'),
+        );
+      else if (change.kind === 'require')
+        void this.reloadRequirement(change.id).catch((error: unknown) =>
+          this.log?.error({ err: error }, 'key requirement reload failed'),
+        );
       this.onChange?.(change.kind, change.id);
     });
     await this.reloadAll();
-    this.reloadTimer = setInterval(() => void this.reloadAll().catch((error: unknown) => this.log?.error({ err: error }, 'platform keys reload failed')), FULL_RELOAD_MS);
+    this.reloadTimer = setInterval(
+      () =>
+        void this.reloadAll().catch((error: unknown) => this.log?.error({ err: error }, 'platform keys reload failed')),
+      FULL_RELOAD_MS,
+    );
     this.reloadTimer.unref();
   }
 
@@ -105,7 +115,13 @@ export class AgentAccess {
     const secret = presentedPlatformKey(headers);
     if (secret === undefined) {
       if (!this.requiring.has(target.workspaceId)) return { ok: true, keyId: null };
-      return { ok: false, status: 401, code: AgentAccessErrorCode.keyRequired, message: AgentAccessText.keyRequired, reason: 'missing' };
+      return {
+        ok: false,
+        status: 401,
+        code: AgentAccessErrorCode.keyRequired,
+        message: AgentAccessText.keyRequired,
+        reason: 'missing',
+      };
     }
     const key = this.find(secret);
     // Another workspace's key is as unknown here as a made-up one.
@@ -143,12 +159,33 @@ export class AgentAccess {
     return match;
   }
 
-  private refuse(target: AccessTarget, key: CachedKey | null, secret: string, reason: KeyRefusalReason): AccessDecision {
+  private refuse(
+    target: AccessTarget,
+    key: CachedKey | null,
+    secret: string,
+    reason: KeyRefusalReason,
+  ): AccessDecision {
     // Only what lists show of a key is kept of one we never issued, and only when it looks like one.
-    const shownPrefix = key ? null : secret.startsWith(PLATFORM_KEY_PREFIX) ? platformKeyPrefix(secret).slice(0, 12) : null;
+    const shownPrefix = key
+      ? null
+      : secret.startsWith(PLATFORM_KEY_PREFIX)
+        ? platformKeyPrefix(secret).slice(0, 12)
+        : null;
     this.refusals.add(target.workspaceId, key?.id ?? null, shownPrefix, target.serverId, reason);
-    if (reason === 'out_of_scope') return { ok: false, status: 403, code: AgentAccessErrorCode.outOfScope, message: AgentAccessText.outOfScope, reason };
-    const message = reason === 'revoked' ? AgentAccessText.revoked : reason === 'expired' ? AgentAccessText.expired : AgentAccessText.unknown;
+    if (reason === 'out_of_scope')
+      return {
+        ok: false,
+        status: 403,
+        code: AgentAccessErrorCode.outOfScope,
+        message: AgentAccessText.outOfScope,
+        reason,
+      };
+    const message =
+      reason === 'revoked'
+        ? AgentAccessText.revoked
+        : reason === 'expired'
+          ? AgentAccessText.expired
+          : AgentAccessText.unknown;
     return { ok: false, status: 401, code: AgentAccessErrorCode.keyRefused, message, reason };
   }
 
@@ -157,7 +194,9 @@ export class AgentAccess {
     const last = this.lastTouched.get(keyId);
     if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
     this.lastTouched.set(keyId, now);
-    touchPlatformKey(this.db, keyId).catch((error: unknown) => this.log?.error({ err: error }, 'platform key last use not written'));
+    touchPlatformKey(this.db, keyId).catch((error: unknown) =>
+      this.log?.error({ err: error }, 'platform key last use not written'),
+    );
   }
 
   private put(key: CachedKey, prefix: string): void {
@@ -179,14 +218,17 @@ export class AgentAccess {
 
   private async reloadKey(keyId: string): Promise<void> {
     this.changedDuringReload?.add(`key:${keyId}`);
-    const [row] = await loadProxyKeys(this.db, keyId);
+    const row = (await loadProxyKeys(this.db, keyId)).at(0);
     if (row) this.put(toCached(row), row.prefix);
     else this.remove(keyId);
   }
 
   private async reloadRequirement(workspaceId: string): Promise<void> {
     this.changedDuringReload?.add(`require:${workspaceId}`);
-    const rows = await this.db.query<{ require_platform_key: boolean }>('select require_platform_key from workspaces where id = $1', [workspaceId]);
+    const rows = await this.db.query<{ require_platform_key: boolean }>(
+      'select require_platform_key from workspaces where id = $1',
+      [workspaceId],
+    );
     if (rows[0]?.require_platform_key) this.requiring.add(workspaceId);
     else this.requiring.delete(workspaceId);
   }

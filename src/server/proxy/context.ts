@@ -11,8 +11,13 @@ import type { AgentAccess } from './agentAccess';
 import type { QuotaGate } from './quotaGate';
 import type { WorkspaceKeyResolver } from './workspaceKeyResolver';
 import type { SessionSeal } from './sessionSeal';
+import type { SessionOrder } from './sessionOrder';
+import type { UpstreamTokens } from '../upstreamOAuth/upstreamTokens';
 
 /** What the proxy routes share. */
+/** Which Host names the proxy answers under (browserAccess.ts); null = any. */
+export type HostRule = ((hostName: string) => boolean) | null;
+
 export interface ProxyContext {
   app: FastifyInstance;
   outbound: OutboundClient;
@@ -20,6 +25,8 @@ export interface ProxyContext {
   recorder: Recorder;
   /** Seals the session ids handed to agents (any instance serves any session). */
   sessionSeal: SessionSeal;
+  /** A session's GET stream reaches the upstream before its later requests. */
+  sessionOrder: SessionOrder;
   /** Calls in flight per workspace and server, streams per session. */
   admission: Admission;
   /** Request bytes per workspace and second, checked before a body is parsed. */
@@ -33,6 +40,10 @@ export interface ProxyContext {
   quota: QuotaGate;
   /** `{{key:NAME}}` in upstream headers. */
   workspaceKeys: WorkspaceKeyResolver;
+  /** Access tokens of servers that require OAuth (refreshed as they expire or are refused). */
+  upstreamTokens: UpstreamTokens;
+  /** The Host names the proxy answers under (browserAccess.ts); null = any. */
+  allowedHosts: HostRule;
   /** Looked up per exchange: the monitor may install it after the proxy. */
   rewriter(): ToolsListRewriter | undefined;
 }

@@ -19,7 +19,10 @@ const REQUEST_HEADERS = [
 ];
 const RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'cache-control', 'mcp-protocol-version', 'retry-after'];
 
-export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, stored: Record<string, string>): Record<string, string> {
+export function upstreamRequestHeaders(
+  incoming: IncomingHttpHeaders,
+  stored: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of REQUEST_HEADERS) {
     const value = incoming[name];
@@ -34,7 +37,10 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, stored: Re
  * The agent's response then ends with its last byte; without a length it is chunked, and its
  * terminating chunk is one more write (one more packet the agent waits for) after the upstream's end.
  */
-export function agentResponseHeaders(upstream: Record<string, string | string[] | undefined>, bodyUnchanged = false): Record<string, string> {
+export function agentResponseHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+  bodyUnchanged = false,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of RESPONSE_HEADERS) {
     const value = upstream[name];
@@ -54,12 +60,4 @@ export function agentFingerprint(request: FastifyRequest): string {
   const credential = h.authorization ?? h['x-toolscope-key'] ?? h['x-api-key'] ?? h.cookie;
   const basis = typeof credential === 'string' ? `cred:${credential}` : `addr:${request.ip}|${h['user-agent'] ?? ''}`;
   return createHash('sha256').update(basis).digest('base64url').slice(0, 22);
-}
-
-/** Foreign Origin → refused (DNS rebinding from a browser); no Origin or our own origin → fine. */
-export function isOriginAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  if (publicUrl && origin === new URL(publicUrl).origin) return true;
-  return origin === `${request.protocol}://${request.host}`;
 }

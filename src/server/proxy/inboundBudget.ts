@@ -8,7 +8,8 @@ import { UpstreamErrorCode } from './upstreamErrors';
 // isolation"). Past its budget a workspace's bodies are refused at once — a copy of the bytes
 // already read, no parse — so a flood costs its sender, not its neighbours.
 
-export type InboundDecision = { admitted: true } | { admitted: false; retryAfterSeconds: number; bytesPerSecond: number };
+export type InboundDecision =
+  { admitted: true } | { admitted: false; retryAfterSeconds: number; bytesPerSecond: number };
 
 interface Bucket {
   bytes: number;
@@ -45,13 +46,24 @@ export class InboundBudget {
     }
     this.refused.bodies++;
     this.refused.bytes += bytes;
-    return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.min(bytes, capacity) - bucket.bytes) / rate)), bytesPerSecond: rate };
+    return {
+      admitted: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((Math.min(bytes, capacity) - bucket.bytes) / rate)),
+      bytesPerSecond: rate,
+    };
   }
 }
 
 /** The answer to a body refused for the budget: HTTP 429 with Retry-After and one JSON-RPC error (the body was not parsed, so no id is known). */
-export function inboundRefusal(decision: Extract<InboundDecision, { admitted: false }>): { status: 429; headers: Record<string, string>; body: unknown } {
-  const perSecond = decision.bytesPerSecond >= 1_048_576 ? `${decision.bytesPerSecond / 1_048_576} MiB/s` : `${Math.round(decision.bytesPerSecond / 1024)} KiB/s`;
+export function inboundRefusal(decision: Extract<InboundDecision, { admitted: false }>): {
+  status: 429;
+  headers: Record<string, string>;
+  body: unknown;
+} {
+  const perSecond =
+    decision.bytesPerSecond >= 1_048_576
+      ? `${decision.bytesPerSecond / 1_048_576} MiB/s`
+      : `${Math.round(decision.bytesPerSecond / 1024)} KiB/s`;
   return {
     status: 429,
     headers: { 'retry-after': String(decision.retryAfterSeconds) },

@@ -17,12 +17,17 @@ export function inboundGate(ctx: ProxyContext) {
     const declared = request.method === 'POST' ? Number(request.headers['content-length']) : Number.NaN;
     const key = (request.params as { proxyKey?: string }).proxyKey;
     // No length, or over the body limit (the parser answers 413), or a key not known yet: left to the route.
-    const target = declared > 0 && declared <= ctx.app.config.proxyBodyLimitBytes && key ? ctx.directory.known(key) : undefined;
-    if (!target) return done();
+    const target =
+      declared > 0 && declared <= ctx.app.config.proxyBodyLimitBytes && key ? ctx.directory.known(key) : undefined;
+    if (!target) {
+      done();
+      return;
+    }
     const decision = ctx.inbound.admit(target.workspaceId, declared);
     if (decision.admitted) {
       charged.add(request.raw);
-      return done();
+      done();
+      return;
     }
     const refusal = inboundRefusal(decision);
     void reply.status(refusal.status).headers(refusal.headers).type('application/json').send(refusal.body);
@@ -33,7 +38,13 @@ export function inboundGate(ctx: ProxyContext) {
  * For the route, once a body is read: true when it may be handled (charged before it was read, or
  * within the budget now); otherwise the refusal is sent and false returned.
  */
-export function chargeRead(ctx: ProxyContext, request: FastifyRequest, reply: FastifyReply, workspaceId: string, bytes: number): boolean {
+export function chargeRead(
+  ctx: ProxyContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  workspaceId: string,
+  bytes: number,
+): boolean {
   if (charged.has(request.raw)) return true;
   const decision = ctx.inbound.admit(workspaceId, bytes);
   if (decision.admitted) return true;

@@ -10,15 +10,22 @@ export interface JsonRpcMessage {
   method?: string;
   params?: Record<string, unknown>;
   result?: unknown;
-  error?: { code?: number; message?: string; data?: unknown };
+  /** From the wire: `null` is sent by JSON-RPC 1.0 style servers, and a message may be anything. */
+  error?: { code?: number; message?: unknown; data?: unknown } | null;
 }
 
 export function isJsonRpcMessage(value: unknown): value is JsonRpcMessage {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && ((value as JsonRpcMessage).jsonrpc === '2.0' || 'method' in value || 'result' in value || 'error' in value);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    ((value as JsonRpcMessage).jsonrpc === '2.0' || 'method' in value || 'result' in value || 'error' in value)
+  );
 }
 
 export function messageKind(message: JsonRpcMessage): MessageKind {
-  if (typeof message.method === 'string') return message.id === undefined || message.id === null ? 'notification' : 'request';
+  if (typeof message.method === 'string')
+    return message.id === undefined || message.id === null ? 'notification' : 'request';
   // `"error": null` is a success (JSON-RPC 1.0 style servers send it beside their result).
   return message.error !== undefined && message.error !== null ? 'error' : 'response';
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { KeyRefusalReason } from '../../contract/keys';
-import { insertRefusals, type RefusalEntry } from '../modules/keys/platformKeyStore';
+import { insertRefusals, type RefusalEntry } from '../data/keys/platformKeyStore';
 
 // Refused uses of platform keys, written off the hot path: refusals are merged per workspace, key,
 // server and reason for a second and written in one statement. The buffer is bounded, so a flood of
@@ -20,7 +20,13 @@ export class KeyRefusalLog {
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  add(workspaceId: string, keyId: string | null, presentedPrefix: string | null, serverId: string | null, reason: KeyRefusalReason): void {
+  add(
+    workspaceId: string,
+    keyId: string | null,
+    presentedPrefix: string | null,
+    serverId: string | null,
+    reason: KeyRefusalReason,
+  ): void {
     const id = `${workspaceId}|${keyId}|${presentedPrefix}|${serverId}|${reason}`;
     const existing = this.pending.get(id);
     if (existing) {
@@ -31,7 +37,15 @@ export class KeyRefusalLog {
       this.dropped++;
       return;
     }
-    this.pending.set(id, { workspaceId, keyId, presentedPrefix, serverId, reason, count: 1, at: new Date().toISOString() });
+    this.pending.set(id, {
+      workspaceId,
+      keyId,
+      presentedPrefix,
+      serverId,
+      reason,
+      count: 1,
+      at: new Date().toISOString(),
+    });
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
       this.timer.unref();

@@ -40,25 +40,47 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     try {
       upstream = await ctx.outbound.request(target.url, {
         method: 'GET',
-        headers: { ...upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)), accept: 'text/event-stream' },
+        headers: {
+          ...upstreamRequestHeaders(request.headers, await storedHeaders(ctx, target, target.url)),
+          accept: 'text/event-stream',
+        },
         signal: abort.signal,
         headersTimeoutMs: config.upstreamTimeoutMs,
         bodyTimeoutMs: 0,
         longLived: true,
       });
     } catch (error) {
-      return reply.status(502).type('application/json').send(errorResponse(null, describeFailure(error, config.upstreamTimeoutMs)));
+      return reply
+        .status(502)
+        .type('application/json')
+        .send(errorResponse(null, describeFailure(error, config.upstreamTimeoutMs)));
     }
-    if (upstream.statusCode !== 200 || !String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    if (
+      upstream.statusCode !== 200 ||
+      !String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')
+    ) {
       upstream.body.resume();
-      return reply.status(502).type('application/json').send(errorResponse(null, httpFailure(upstream.statusCode)));
+      return reply
+        .status(502)
+        .type('application/json')
+        .send(errorResponse(null, httpFailure(upstream.statusCode)));
     }
-    const session = ctx.recorder.isEnabled() ? ctx.recorder.startSession(originOf(target), { transport: 'sse', clientKey: agentFingerprint(request), platformKeyId: request.platformKeyId }) : null;
+    const session = ctx.recorder.isEnabled()
+      ? ctx.recorder.startSession(originOf(target), {
+          transport: 'sse',
+          clientKey: agentFingerprint(request),
+          platformKeyId: request.platformKeyId,
+        })
+      : null;
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter(), session);
     const streamId = randomBytes(18).toString('base64url');
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { ...agentResponseHeaders(upstream.headers), 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...agentResponseHeaders(upstream.headers),
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     res.flushHeaders();
     ctx.pushStreams.add(res);
     res.once('close', () => ctx.pushStreams.delete(res));
@@ -83,11 +105,16 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     return reply;
   }
 
-  async function postMessage(request: FastifyRequest<{ Params: { proxyKey: string }; Querystring: { session?: string } }>, reply: FastifyReply) {
+  async function postMessage(
+    // No schema checks the query: a repeated ?session= arrives as an array.
+    request: FastifyRequest<{ Params: { proxyKey: string }; Querystring: { session?: string | string[] } }>,
+    reply: FastifyReply,
+  ) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
     const stream = streams.get(String(request.query.session ?? ''));
-    if (!stream || stream.target.serverId !== target.serverId) return reply.status(404).send({ message: 'Unknown or closed SSE session', code: 'not_found' });
+    if (!stream || stream.target.serverId !== target.serverId)
+      return reply.status(404).send({ message: 'Unknown or closed SSE session', code: 'not_found' });
     const received = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!chargeRead(ctx, request, reply, target.workspaceId, received.length)) return reply;
     // Checked before anything travels, as on Streamable HTTP (requestValidation.ts): invalid items
@@ -109,23 +136,38 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const requests = requestsIn(messages);
     stream.tap.expectRequests(requests);
     const recordRequestSide = () => {
-      for (const message of messages) stream.tap.record('client_to_server', message, messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)), messages.length === 1 && !isBatch ? text : undefined);
+      for (const message of messages)
+        stream.tap.record(
+          'client_to_server',
+          message,
+          messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
+          messages.length === 1 && !isBatch ? text : undefined,
+        );
     };
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
-    if (requests.length > 0 && !(await admitToolCalls(ctx, target, requests, isBatch, stream.tap, recordRequestSide, reply))) return reply;
+    if (
+      requests.length > 0 &&
+      !(await admitToolCalls(ctx, target, requests, isBatch, stream.tap, recordRequestSide, reply))
+    )
+      return reply;
     recordRequestSide();
     let upstream;
     try {
       upstream = await ctx.outbound.request(stream.upstreamMessageUrl, {
         method: 'POST',
-        headers: upstreamRequestHeaders(request.headers, await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers)),
+        headers: upstreamRequestHeaders(
+          request.headers,
+          // The message URL the upstream announced: the key must be allowed where it points.
+          await storedHeaders(ctx, target, stream.upstreamMessageUrl),
+        ),
         body,
         headersTimeoutMs: config.upstreamTimeoutMs,
       });
     } catch (error) {
       const failure = describeFailure(error, config.upstreamTimeoutMs);
-      const errors = requests.map((r) => errorResponse(r.id ?? null, failure));
-      if (errors.length === 0 || stream.res.destroyed) return reply.status(502).type('application/json').send(errorResponse(null, failure));
+      const errors = requests.map((r) => errorResponse(r.id, failure));
+      if (errors.length === 0 || stream.res.destroyed)
+        return reply.status(502).type('application/json').send(errorResponse(null, failure));
       // Answers of this transport travel on the stream: the agent gets each request's error there,
       // as if the upstream had answered it, and the POST itself is accepted.
       for (const e of errors) {
@@ -140,9 +182,20 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     return reply;
   }
 
-  return async (scope) => {
+  return (scope) => {
     const options = { logLevel: 'warn' as const, schema: { hide: true } };
     scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey/sse', options, openStream);
-    scope.post<{ Params: { proxyKey: string }; Querystring: { session?: string } }>('/mcp/:proxyKey/messages', options, postMessage);
+    scope.post<{ Params: { proxyKey: string }; Querystring: { session?: string | string[] } }>(
+      '/mcp/:proxyKey/messages',
+      options,
+      postMessage,
+    );
+    return Promise.resolve();
   };
+}
+
+/** The server's stored headers with workspace keys filled in, and its OAuth access token when it has one. */
+async function storedHeaders(ctx: ProxyContext, target: UpstreamTarget, destination: string) {
+  const headers = await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers, destination);
+  return target.oauth ? ctx.upstreamTokens.headersFor(target.serverId, headers) : headers;
 }

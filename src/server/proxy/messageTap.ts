@@ -11,7 +11,7 @@ import type { UpstreamTarget } from './upstreamDirectory';
 export interface ToolsListRewriter {
   rewrite(serverId: string, result: unknown): unknown;
   /** When present and false, tools/list answers of that server stream through untouched. */
-  hasPins?(serverId: string): boolean;
+  mayRewrite?(serverId: string): boolean;
 }
 
 const LIST_CHANGED = /^notifications\/(tools|prompts|resources)\/list_changed$/;
@@ -28,6 +28,9 @@ export class MessageTap {
     public session: RecordedSession | null = null,
   ) {}
 
+  /** The agent's `traceparent` HTTP header (its requests' trace context when `_meta` has none). */
+  httpTraceparent: string | undefined;
+
   /** Requests other than tools/call by id → when they left and their trace context, for their span. */
   private readonly requestSpans = new Map<string, { startedMs: number; traceparent: string | null }>();
 
@@ -35,7 +38,11 @@ export class MessageTap {
     const announce = this.events.listenerCount('mcp_request') > 0;
     for (const request of requests) {
       this.requestMethods.set(idKey(request.id), request.method as string);
-      if (announce && request.method !== 'tools/call') this.requestSpans.set(idKey(request.id), { startedMs: Date.now(), traceparent: metaTraceparent(request.params) });
+      if (announce && request.method !== 'tools/call')
+        this.requestSpans.set(idKey(request.id), {
+          startedMs: Date.now(),
+          traceparent: metaTraceparent(request.params) ?? this.httpTraceparent ?? null,
+        });
     }
   }
 
@@ -58,13 +65,17 @@ export class MessageTap {
       startedMs: span.startedMs,
       endedMs: Date.now(),
       errorCode: error && typeof error.code === 'number' ? error.code : null,
-      errorMessage: error && typeof error.message === 'string' ? error.message : null,
+      // Redacted like everything of the traffic kept (it becomes a span's status message).
+      errorMessage:
+        error && typeof error.message === 'string'
+          ? this.recorder.redactText(this.target.workspaceId, error.message)
+          : null,
     });
   }
 
   /** True when a response of this exchange may be rewritten (so it must be handled whole). */
   get rewritesToolsList(): boolean {
-    if (!this.rewriter || this.rewriter.hasPins?.(this.target.serverId) === false) return false;
+    if (!this.rewriter || this.rewriter.mayRewrite?.(this.target.serverId) === false) return false;
     for (const method of this.requestMethods.values()) if (method === 'tools/list') return true;
     return false;
   }
@@ -76,8 +87,23 @@ export class MessageTap {
   }
 
   /** `size`: the message's bytes, or how to measure them (only when it is stored: see Recorder.record). */
-  record(direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string, atMs?: number): void {
-    if (this.session && this.recorder.isEnabled()) this.recorder.record(this.session, direction, message, size, rawText, atMs);
+  record(
+    direction: MessageDirection,
+    message: JsonRpcMessage,
+    size: number | (() => number),
+    rawText?: string,
+    atMs?: number,
+  ): void {
+    if (this.session && this.recorder.isEnabled())
+      this.recorder.record(
+        this.session,
+        direction,
+        message,
+        size,
+        rawText,
+        atMs,
+        direction === 'client_to_server' ? this.httpTraceparent : undefined,
+      );
   }
 
   /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */
@@ -113,11 +139,20 @@ export class MessageTap {
     } else if (typeof message.method === 'string') {
       const changed = LIST_CHANGED.exec(message.method);
       if (changed) {
-        this.events.emit('list_changed', { workspaceId: this.target.workspaceId, serverId: this.target.serverId, kind: changed[1] as 'tools' | 'prompts' | 'resources' });
+        this.events.emit('list_changed', {
+          workspaceId: this.target.workspaceId,
+          serverId: this.target.serverId,
+          kind: changed[1] as 'tools' | 'prompts' | 'resources',
+        });
       }
     }
     // What is recorded is what the agent received.
-    this.record('server_to_client', outgoing, outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)), outgoing === message ? rawText : undefined);
+    this.record(
+      'server_to_client',
+      outgoing,
+      outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)),
+      outgoing === message ? rawText : undefined,
+    );
     return outgoing;
   }
 }

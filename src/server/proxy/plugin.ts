@@ -1,14 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { WorkspaceRedaction } from '../recording/redaction/workspaceRedaction';
 import { openRecordingJournal } from '../recording/journal/openRecordingJournal';
 import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
 import { Admission } from './admission';
+import { SessionOrder } from './sessionOrder';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
 import { streamableHttpRoutes } from './streamableHttp';
+import { hostRule, preflightRoutes } from './browserAccess';
 import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
 import { QuotaGate } from './quotaGate';
@@ -16,6 +19,8 @@ import { InboundBudget } from './inboundBudget';
 import { inboundGate } from './inboundGate';
 import { SessionSeal } from './sessionSeal';
 import { WorkspaceKeyResolver } from './workspaceKeyResolver';
+import { UpstreamTokens } from '../upstreamOAuth/upstreamTokens';
+import { AuthorizationServers } from '../upstreamOAuth/authorizationServer';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +34,11 @@ declare module 'fastify' {
     agentAccess: AgentAccess;
     /** Workspace key values for upstream headers; the keys API forgets what it changes. */
     workspaceKeys: WorkspaceKeyResolver;
+    /** Access tokens of servers that require OAuth, for the proxy and the monitors. */
+    upstreamTokens: UpstreamTokens;
     quotaGate: QuotaGate;
+    /** Each workspace's redaction rules, in memory; the settings route tells it what changed. */
+    redaction: WorkspaceRedaction;
   }
 }
 
@@ -41,8 +50,15 @@ declare module 'fastify' {
 export async function installProxy(app: FastifyInstance): Promise<void> {
   const journal = await openRecordingJournal(app);
   const plans = new WorkspacePlans(app.db);
+  // Loaded before the proxy serves: the first message of any workspace is redacted by its own rules.
+  const redaction = new WorkspaceRedaction(app.db, app.config.secret, (error) =>
+    app.log.error({ err: error }, 'reloading redaction settings failed'),
+  );
+  await redaction.start();
+  app.decorate('redaction', redaction);
   const recorder = new Recorder(app.db, app.bus, {
     journal,
+    redaction,
     journalMaxBytes: app.config.journalMaxBytes,
     budgets: new RecordingBudgets(plans.planOf),
     queueLimit: app.config.recorderQueueLimit,
@@ -63,10 +79,18 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   await access.start();
   app.decorate('agentAccess', access);
   app.decorate('workspaceKeys', workspaceKeys);
+  const upstreamTokens = new UpstreamTokens(
+    app.db,
+    app.config.secret,
+    new AuthorizationServers(app.outbound.fetch),
+    app.log,
+  );
+  app.decorate('upstreamTokens', upstreamTokens);
   app.decorate('quotaGate', new QuotaGate(app.db, app.log));
   // Runs before the database closes (main.ts and the tests close the database after app.close()).
   app.addHook('onClose', async () => {
     await access.stop();
+    await redaction.stop();
     // Calls admitted from memory are counted and unused leases given back while the database is there.
     await app.quotaGate.close();
     await recorder.close();
@@ -76,8 +100,9 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   const pushStreams = new Set<ServerResponse>();
   // preClose runs before the server stops listening: an agent's open GET stream would otherwise
   // keep a graceful shutdown waiting; its client reconnects (to another instance) on its own.
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', () => {
     for (const res of pushStreams) res.destroy();
+    return Promise.resolve();
   });
   const ctx: ProxyContext = {
     app,
@@ -86,20 +111,28 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     directory: app.upstreams,
     recorder,
     sessionSeal: new SessionSeal(app.config.secret),
+    sessionOrder: new SessionOrder(),
     admission: new Admission(app.config),
     inbound: new InboundBudget(plans.planOf, app.config.proxyBodyLimitBytes),
     events: app.proxyEvents,
     access,
     quota: app.quotaGate,
     workspaceKeys,
+    upstreamTokens,
+    allowedHosts: hostRule(app.config),
     rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
   };
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // Before a body is read: a workspace past its inbound budget is refused unread (inboundGate.ts).
     scope.addHook('onRequest', inboundGate(ctx));
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: app.config.proxyBodyLimitBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: app.config.proxyBodyLimitBytes },
+      (_request, body, done) => done(null, body),
+    );
     await scope.register(streamableHttpRoutes(ctx));
     await scope.register(legacySseRoutes(ctx));
+    await scope.register(preflightRoutes(ctx));
   });
 }

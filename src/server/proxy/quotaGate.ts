@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { PlanId } from '../../contract/plans';
-import { nextMonthStart } from '../modules/billing/agentCallQuota';
+import { nextMonthStart } from '../data/billing/agentCallQuota';
 import type { AgentCallLimitData } from '../../contract/agentAccess';
 import { admitCalls, countMadeCalls, releaseCalls, type CounterReading } from './quotaStatements';
 
@@ -92,7 +92,12 @@ export class QuotaGate {
       if (quota.lease >= count) {
         quota.lease -= count;
         quota.lastAdmitAt = now;
-        return Promise.resolve({ admitted: count, used: quota.used - quota.lease, limit: quota.limit, plan: quota.plan });
+        return Promise.resolve({
+          admitted: count,
+          used: quota.used - quota.lease,
+          limit: quota.limit,
+          plan: quota.plan,
+        });
       }
     }
     return new Promise<Admission>((resolve, reject) => {
@@ -140,17 +145,21 @@ export class QuotaGate {
       if (known) known.lease = 0;
       try {
         await this.payOwed(workspaceId);
-        if (returned > 0) await releaseCalls(this.db, workspaceId, returned, known!.leasedAt);
+        if (known && returned > 0) await releaseCalls(this.db, workspaceId, returned, known.leasedAt);
         const need = Math.max(0, total - pool);
-        const reading = need > 0 ? await admitCalls(this.db, workspaceId, need + leaseExtra(known), this.clock()) : null;
+        const reading =
+          need > 0 ? await admitCalls(this.db, workspaceId, need + leaseExtra(known), this.clock()) : null;
         if (need > 0 && !reading) {
           // A workspace deleted meanwhile: nothing to count against; the proxy answers 404 soon after.
           this.quotas.delete(workspaceId);
-          for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
+          for (const waiting of batch)
+            waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
           continue;
         }
         if (reading) pool += reading.granted;
-        const quota = reading ? this.remember(workspaceId, reading) : known!;
+        // Without a reading the lease paid for the batch, so the quota is known.
+        const quota = reading ? this.remember(workspaceId, reading) : known;
+        if (!quota) throw new Error('Neither a lease nor a reading covers the batch');
         // Admitted in arrival order, each caller whole or not at all; what is left (a refused
         // caller's share, the extra asked for) is the lease later calls are admitted from.
         const outcomes = batch.map((waiting) => {
@@ -163,7 +172,9 @@ export class QuotaGate {
         quota.lastAdmitAt = Date.now();
         if (pool > 0) this.armSweep();
         const used = quota.used - quota.lease;
-        batch.forEach((waiting, i) => waiting.resolve({ admitted: outcomes[i] ? waiting.count : 0, used, limit: quota.limit, plan: quota.plan }));
+        batch.forEach((waiting, i) =>
+          waiting.resolve({ admitted: outcomes[i] ? waiting.count : 0, used, limit: quota.limit, plan: quota.plan }),
+        );
         this.unavailableSince = null;
       } catch (error) {
         this.letThroughUncounted(workspaceId, batch, total, error);
@@ -182,13 +193,17 @@ export class QuotaGate {
   private letThroughUncounted(workspaceId: string, batch: Waiting[], total: number, error: unknown): void {
     const known = this.quotas.get(workspaceId);
     if (known && known.limit !== null && known.used >= known.limit) {
-      for (const waiting of batch) waiting.resolve({ admitted: 0, used: known.used, limit: known.limit, plan: known.plan });
+      for (const waiting of batch)
+        waiting.resolve({ admitted: 0, used: known.used, limit: known.limit, plan: known.plan });
       return;
     }
     this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
     if (this.unavailableSince === null) {
       this.unavailableSince = Date.now();
-      this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+      this.log?.error(
+        { err: error },
+        'agent-call quota cannot be counted: calls are let through and counted when the database is back',
+      );
     }
     for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
   }
@@ -196,7 +211,16 @@ export class QuotaGate {
   private remember(workspaceId: string, reading: CounterReading): WorkspaceQuota {
     let quota = this.quotas.get(workspaceId);
     if (!quota) {
-      quota = { plan: reading.plan, limit: reading.limit, used: reading.used, checkedAt: Date.now(), uncounted: 0, lease: 0, leasedAt: this.clock(), lastAdmitAt: Date.now() };
+      quota = {
+        plan: reading.plan,
+        limit: reading.limit,
+        used: reading.used,
+        checkedAt: Date.now(),
+        uncounted: 0,
+        lease: 0,
+        leasedAt: this.clock(),
+        lastAdmitAt: Date.now(),
+      };
       this.quotas.set(workspaceId, quota);
     }
     quota.plan = reading.plan;
@@ -236,7 +260,11 @@ export class QuotaGate {
           if (reading) this.remember(workspaceId, reading);
           else this.quotas.delete(workspaceId);
         }
-        if (quota.lease > 0 && (everything || Date.now() - quota.lastAdmitAt >= SWEEP_MS) && !this.lanes.get(workspaceId)?.busy) {
+        if (
+          quota.lease > 0 &&
+          (everything || Date.now() - quota.lastAdmitAt >= SWEEP_MS) &&
+          !this.lanes.get(workspaceId)?.busy
+        ) {
           const lease = quota.lease;
           quota.lease = 0;
           await releaseCalls(this.db, workspaceId, lease, quota.leasedAt);
@@ -246,7 +274,10 @@ export class QuotaGate {
         // An outage: logged once (as the admitting path does), retried on the next sweep.
         if (this.unavailableSince === null) {
           this.unavailableSince = Date.now();
-          this.log?.error({ err: error }, 'agent-call quota cannot be counted: calls are let through and counted when the database is back');
+          this.log?.error(
+            { err: error },
+            'agent-call quota cannot be counted: calls are let through and counted when the database is back',
+          );
         }
       }
       if (quota.uncounted > 0 || quota.lease > 0) pending = true;

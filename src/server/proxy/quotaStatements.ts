@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database';
 import { PLANS, planById, type PlanId } from '../../contract/plans';
-import { monthPeriod } from '../modules/billing/agentCallQuota';
+import { monthPeriod } from '../data/billing/agentCallQuota';
 
 // The statements behind the agent-call quota (quotaGate.ts): one counter per account and calendar
 // month (UTC) in agent_call_counters, shared by every instance. PostgreSQL's row lock on the counter
@@ -26,7 +26,8 @@ const LIMIT_OF_PLAN = `case coalesce(s.plan, 'starter') ${PLANS.map((p) => `when
  * existed, or recorded by an instance that could not count).
  */
 function counterSql(capped: boolean): string {
-  const add = (used: string, lim: string) => (capped ? `greatest(${used}, least(${used} + $3::int, coalesce(${lim}, 2147483647)))` : `${used} + $3::int`);
+  const add = (used: string, lim: string) =>
+    capped ? `greatest(${used}, least(${used} + $3::int, coalesce(${lim}, 2147483647)))` : `${used} + $3::int`;
   return `insert into agent_call_counters as c (owner_id, period, used, lim, plan, last_grant, updated_at)
   select w.owner_id, $2::date,
          ${add('coalesce(r.recorded, 0)', LIMIT_OF_PLAN)},
@@ -51,21 +52,41 @@ function counterSql(capped: boolean): string {
 const ADMIT_SQL = counterSql(true);
 const COUNT_SQL = counterSql(false);
 
-async function runCounter(db: Queryable, sql: string, workspaceId: string, count: number, now: Date): Promise<CounterReading | null> {
-  const rows = await db.query<{ used: number; lim: number | null; plan: PlanId; last_grant: number }>(sql, [workspaceId, monthPeriod(now), count]);
-  const row = rows[0];
+async function runCounter(
+  db: Queryable,
+  sql: string,
+  workspaceId: string,
+  count: number,
+  now: Date,
+): Promise<CounterReading | null> {
+  const rows = await db.query<{ used: number; lim: number | null; plan: PlanId; last_grant: number }>(sql, [
+    workspaceId,
+    monthPeriod(now),
+    count,
+  ]);
+  const row = rows.at(0);
   // A workspace deleted meanwhile: nothing to count against; the proxy answers 404 soon after.
   if (!row) return null;
   return { granted: row.last_grant, used: row.used, limit: row.lim, plan: row.plan };
 }
 
 /** Admits up to `count` calls for the workspace's account this month; null for a workspace that is gone. */
-export function admitCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<CounterReading | null> {
+export function admitCalls(
+  db: Queryable,
+  workspaceId: string,
+  count: number,
+  now: Date,
+): Promise<CounterReading | null> {
   return runCounter(db, ADMIT_SQL, workspaceId, count, now);
 }
 
 /** Counts `count` calls already made (never refused, may pass the limit); null for a workspace that is gone. */
-export function countMadeCalls(db: Queryable, workspaceId: string, count: number, now: Date): Promise<CounterReading | null> {
+export function countMadeCalls(
+  db: Queryable,
+  workspaceId: string,
+  count: number,
+  now: Date,
+): Promise<CounterReading | null> {
   return runCounter(db, COUNT_SQL, workspaceId, count, now);
 }
 

@@ -19,7 +19,8 @@ export interface ValidatedBody {
   forward: Buffer | null;
 }
 
-const isId = (value: unknown): value is string | number => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isId = (value: unknown): value is string | number =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /** Why an item is not a JSON-RPC 2.0 request, notification or response; null when it is one. */
 export function invalidItemReason(item: unknown): string | null {
@@ -29,7 +30,13 @@ export function invalidItemReason(item: unknown): string | null {
   if ('method' in message) {
     if (typeof message.method !== 'string' || message.method === '') return 'method must be a non-empty string';
     if ('id' in message && !isId(message.id)) return 'id must be a string or a number';
-    if ('params' in message && (typeof message.params !== 'object' || message.params === null)) return 'params must be an object or an array';
+    // MCP sends only notifications/… without an id. A `tools/call` without one would be forwarded
+    // as a notification — uncounted by the quota, unpaired by the recorder — and a non-conforming
+    // upstream runs it anyway; so any other method without an id is refused and never forwarded.
+    if (!('id' in message) && !message.method.startsWith('notifications/'))
+      return 'a request needs an id (only notifications/… methods are sent without one)';
+    if ('params' in message && (typeof message.params !== 'object' || message.params === null))
+      return 'params must be an object or an array';
     if ('result' in message || 'error' in message) return 'a request carries no result or error';
     return null;
   }
@@ -38,7 +45,13 @@ export function invalidItemReason(item: unknown): string | null {
   if (hasResult === hasError) return 'a message needs a method, a result or an error';
   if (hasError) {
     const error = message.error as Record<string, unknown> | null;
-    if (typeof error !== 'object' || error === null || !Number.isInteger(error.code) || typeof error.message !== 'string') return 'error must have an integer code and a message';
+    if (
+      typeof error !== 'object' ||
+      error === null ||
+      !Number.isInteger(error.code) ||
+      typeof error.message !== 'string'
+    )
+      return 'error must have an integer code and a message';
     if (!isId(message.id) && message.id !== null) return 'id must be a string, a number or null';
     return null;
   }
@@ -47,8 +60,15 @@ export function invalidItemReason(item: unknown): string | null {
 }
 
 export function invalidRequest(item: unknown, reason: string): JsonRpcMessage {
-  const id = typeof item === 'object' && item !== null && isId((item as { id?: unknown }).id) ? (item as { id: string | number }).id : null;
-  return { jsonrpc: '2.0', id, error: { code: JsonRpcErrorCode.invalidRequest, message: 'Invalid Request', data: { source: 'toolscope', reason } } };
+  const id =
+    typeof item === 'object' && item !== null && isId((item as { id?: unknown }).id)
+      ? (item as { id: string | number }).id
+      : null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: JsonRpcErrorCode.invalidRequest, message: 'Invalid Request', data: { source: 'toolscope', reason } },
+  };
 }
 
 export function validateBody(body: Buffer): ValidatedBody {
@@ -57,11 +77,20 @@ export function validateBody(body: Buffer): ValidatedBody {
   try {
     value = JSON.parse(text);
   } catch {
-    const answer: JsonRpcMessage = { jsonrpc: '2.0', id: null, error: { code: JsonRpcErrorCode.parseError, message: 'Parse error', data: { source: 'toolscope', reason: 'the body is not JSON' } } };
+    const answer: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: JsonRpcErrorCode.parseError,
+        message: 'Parse error',
+        data: { source: 'toolscope', reason: 'the body is not JSON' },
+      },
+    };
     return { isBatch: false, valid: [], rejected: [answer], forward: null };
   }
   const isBatch = Array.isArray(value);
-  if (isBatch && (value as unknown[]).length === 0) return { isBatch: false, valid: [], rejected: [invalidRequest(value, 'an empty batch')], forward: null };
+  if (isBatch && (value as unknown[]).length === 0)
+    return { isBatch: false, valid: [], rejected: [invalidRequest(value, 'an empty batch')], forward: null };
   const items = isBatch ? (value as unknown[]) : [value];
   const valid: JsonRpcMessage[] = [];
   const rejected: JsonRpcMessage[] = [];

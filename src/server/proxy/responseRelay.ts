@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { parseMessages, type JsonRpcMessage } from './jsonRpc';
 import type { MessageTap } from './messageTap';
-import { SseParser, serializeSseEvent, type SseEvent } from './sseParser';
+import { SseEventTooLargeError, SseParser, serializeSseEvent, type SseEvent } from './sseParser';
 import { errorResponse, type UpstreamFailure } from './upstreamErrors';
 
 // Sends an upstream body on to the agent as it arrives, tapping each JSON-RPC message on the
@@ -56,7 +56,9 @@ export async function relayJson(
   const text = Buffer.concat(chunks, size).toString('utf8');
   const messages = parseMessages(text);
   const single = messages.length === 1 && !text.trimStart().startsWith('[');
-  const outgoing = messages.map((m) => tap.fromServer(m, single ? size : Buffer.byteLength(JSON.stringify(m)), single ? text : undefined));
+  const outgoing = messages.map((m) =>
+    tap.fromServer(m, single ? size : Buffer.byteLength(JSON.stringify(m)), single ? text : undefined),
+  );
   if (proxyAnswers.length > 0) res.end(JSON.stringify([...outgoing, ...proxyAnswers]));
   else if (whole) {
     const changed = outgoing.some((m, i) => m !== messages[i]);
@@ -69,7 +71,9 @@ class TooLarge extends Error {}
 function onFailureTooLarge(limit: number): Error {
   return new TooLarge(`The response is larger than ${limit} bytes`);
 }
-export const isTooLarge = (error: unknown): boolean => error instanceof TooLarge;
+// An SSE event past the limit is the same failure as a JSON body past it: -32013, not -32010.
+export const isTooLarge = (error: unknown): boolean =>
+  error instanceof TooLarge || error instanceof SseEventTooLargeError;
 
 export interface SseRelayOptions {
   maxEventBytes: number;
@@ -87,9 +91,18 @@ export interface SseRelayOptions {
  * SSE body: each chunk is written on at once; the parser follows along to tap the events. When
  * the stream breaks, requests of this exchange still unanswered get a JSON-RPC error event.
  */
-export async function relaySse(body: Readable, res: ServerResponse, tap: MessageTap, options: SseRelayOptions): Promise<void> {
+export async function relaySse(
+  body: Readable,
+  res: ServerResponse,
+  tap: MessageTap,
+  options: SseRelayOptions,
+): Promise<void> {
   const { rewriteEvent, proxyAnswers = [], keepAliveMs = 0, idleMs = 0 } = options;
-  if (proxyAnswers.length > 0) await write(res, proxyAnswers.map((m) => serializeSseEvent({ event: 'message', data: JSON.stringify(m) })).join(''));
+  if (proxyAnswers.length > 0)
+    await write(
+      res,
+      proxyAnswers.map((m) => serializeSseEvent({ event: 'message', data: JSON.stringify(m) })).join(''),
+    );
   const eventwise = tap.rewritesToolsList || rewriteEvent !== undefined;
   let pendingOut: string[] = [];
   const parser = new SseParser((event) => {
@@ -97,18 +110,28 @@ export async function relaySse(body: Readable, res: ServerResponse, tap: Message
     if (event.event === 'message' && event.data) {
       const messages = parseMessages(event.data);
       const single = messages.length === 1;
-      const sent = messages.map((m) => tap.fromServer(m, single ? Buffer.byteLength(event.data) : Buffer.byteLength(JSON.stringify(m)), single ? event.data : undefined));
+      const sent = messages.map((m) =>
+        tap.fromServer(
+          m,
+          single ? Buffer.byteLength(event.data) : Buffer.byteLength(JSON.stringify(m)),
+          single ? event.data : undefined,
+        ),
+      );
       if (sent.some((m, i) => m !== messages[i])) out = { ...event, data: JSON.stringify(single ? sent[0] : sent) };
     }
-    if (rewriteEvent && out) out = rewriteEvent(out);
+    if (rewriteEvent) out = rewriteEvent(out);
     if (eventwise && out) pendingOut.push(serializeSseEvent(out));
   }, options.maxEventBytes);
   // The last byte written on: whether a broken event left its line open (see endBrokenEvent).
   let lastByte = 0x0a;
   let lastUpstreamMs = Date.now();
   let lastWriteMs = lastUpstreamMs;
-  let idled = false;
-  const timer = keepAliveMs > 0 || idleMs > 0 ? setInterval(tick, Math.max(10, Math.min(keepAliveMs || idleMs, idleMs || keepAliveMs) / 2)) : undefined;
+  // Set by tick(), which runs on a timer while the loop below awaits.
+  let idled = false as boolean;
+  const timer =
+    keepAliveMs > 0 || idleMs > 0
+      ? setInterval(tick, Math.max(10, Math.min(keepAliveMs || idleMs, idleMs || keepAliveMs) / 2))
+      : undefined;
   timer?.unref();
   function tick(): void {
     const now = Date.now();
@@ -118,7 +141,13 @@ export async function relaySse(body: Readable, res: ServerResponse, tap: Message
       return;
     }
     // Never inside an event: a blank line there would dispatch the upstream's half event.
-    if (keepAliveMs > 0 && now - lastWriteMs >= keepAliveMs && !parser.midEvent && !res.destroyed && res.writableLength === 0) {
+    if (
+      keepAliveMs > 0 &&
+      now - lastWriteMs >= keepAliveMs &&
+      !parser.midEvent &&
+      !res.destroyed &&
+      res.writableLength === 0
+    ) {
       lastWriteMs = now;
       res.write(': keep-alive\n\n');
     }

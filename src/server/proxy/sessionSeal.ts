@@ -47,8 +47,16 @@ export class SessionSeal {
   }
 
   private sealNow(serverId: string, claims: SessionClaims): string {
-    const plain = Buffer.from(JSON.stringify({ r: claims.recordedSessionId, u: claims.upstreamSessionId, t: claims.startedAtMs }), 'utf8');
-    const iv = createHmac('sha256', this.ivKey).update(serverId).update('\u0000').update(plain).digest().subarray(0, 12);
+    const plain = Buffer.from(
+      JSON.stringify({ r: claims.recordedSessionId, u: claims.upstreamSessionId, t: claims.startedAtMs }),
+      'utf8',
+    );
+    const iv = createHmac('sha256', this.ivKey)
+      .update(serverId)
+      .update('\u0000')
+      .update(plain)
+      .digest()
+      .subarray(0, 12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(serverId, 'utf8'));
     const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);

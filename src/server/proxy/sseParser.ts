@@ -29,7 +29,8 @@ export class SseParser {
   push(chunk: Buffer): void {
     this.buffer += this.decoder.write(chunk);
     this.eventBytes += chunk.length;
-    if (this.eventBytes > this.maxEventBytes) throw new SseEventTooLargeError(`An event is larger than ${this.maxEventBytes} bytes`);
+    if (this.eventBytes > this.maxEventBytes)
+      throw new SseEventTooLargeError(`An event is larger than ${this.maxEventBytes} bytes`);
     let start = 0;
     for (;;) {
       const lf = this.buffer.indexOf('\n', start);
@@ -53,11 +54,20 @@ export class SseParser {
 
   /** True when the bytes pushed so far end inside an event (a line or fields not yet dispatched). */
   get midEvent(): boolean {
-    return this.buffer !== '' || this.dataLines.length > 0 || this.eventName !== '' || this.eventId !== undefined || this.retry !== undefined;
+    return (
+      this.buffer !== '' ||
+      this.dataLines.length > 0 ||
+      this.eventName !== '' ||
+      this.eventId !== undefined ||
+      this.retry !== undefined
+    );
   }
 
   private line(line: string): void {
-    if (line === '') return this.dispatch();
+    if (line === '') {
+      this.dispatch();
+      return;
+    }
     if (line.startsWith(':')) return;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
-import { decryptCredentials } from '../modules/servers/credentials';
-import { findServerByProxyKey } from '../modules/servers/store';
+import { decryptCredentials } from '../data/servers/credentials';
+import { findServerByProxyKey } from '../data/servers/store';
 
 // Proxy key → upstream, cached briefly so a tool call costs no database round trip. The servers
 // API calls forget() on update and delete, so a change applies at once on this instance (and
@@ -18,6 +18,10 @@ export interface UpstreamTarget {
   headers: Record<string, string>;
   /** The server's own timeout; null = the instance's default. */
   timeoutMs: number | null;
+  /** Browser origins allowed to call its proxy URL (CORS, browserAccess.ts). */
+  allowedOrigins: readonly string[];
+  /** The server requires OAuth: its access token is added per request (upstreamOAuth/upstreamTokens.ts). */
+  oauth: boolean;
 }
 
 const CACHE_MS = 5_000;
@@ -67,7 +71,9 @@ export class UpstreamDirectory {
           url: row.url,
           transport: row.transport === 'sse' ? 'sse' : 'streamable-http',
           headers: readableCredentials(row.credentials_enc, this.secret),
-          timeoutMs: row.timeout_ms === null ? null : Number(row.timeout_ms),
+          timeoutMs: row.timeout_ms ?? null,
+          allowedOrigins: row.allowed_origins ?? [],
+          oauth: row.oauth,
         }
       : null;
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);

@@ -1,8 +1,9 @@
 import type { Queryable } from '../db/database';
-import { ARRAY_TYPE, binaryArray, type ElementType } from '../db/binaryArrays';
+import { ARRAY_TYPE, binaryArray } from '../db/binaryArrays';
+import { MESSAGE_COLUMNS, SESSION_COLUMNS, TOOL_CALL_COLUMNS, USAGE_COLUMNS, type Columns } from './batchColumns';
 import { guardCte, type BatchTicket } from './batchGuard';
 import type { QueuedMessage, QueuedToolCall, SessionState, UsageIncrement } from './rows';
-import type { TrafficBatch } from './trafficRollup';
+import type { TrafficBatch } from './trafficRows';
 import { insertPendingSql, isEmptyTraffic, TOOL_LIST_COLUMNS, TRAFFIC_COLUMNS, upsertToolListsSql } from './trafficSql';
 
 // One flush = one statement: the inserts are data-modifying CTEs of a single statement (PGlite and
@@ -35,39 +36,9 @@ export function filterBatch(batch: Batch, keep: (row: object) => boolean): Batch
   };
 }
 
-/** A table's columns, in its insert's order, with the types json_to_recordset reads them as. */
-type Columns = readonly (readonly [name: string, type: string])[];
-
-const SESSION_COLUMNS: Columns = [
-  ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['mcp_session_id', 'text'], ['transport', 'text'],
-  ['protocol_version', 'text'], ['client_name', 'text'], ['client_version', 'text'], ['client_key', 'text'], ['trace_id', 'text'],
-  ['platform_key_id', 'uuid'], ['status', 'text'], ['started_at', 'timestamptz'], ['last_activity_at', 'timestamptz'], ['ended_at', 'timestamptz'],
-  ['message_count', 'int'], ['call_count', 'int'], ['error_count', 'int'],
-  ['argument_tokens', 'bigint'], ['result_tokens', 'bigint'], ['definition_tokens', 'bigint'],
-];
-
-const MESSAGE_COLUMNS: Columns = [
-  ['workspace_id', 'uuid'], ['session_id', 'uuid'], ['seq', 'int'], ['direction', 'text'], ['kind', 'text'], ['method', 'text'],
-  ['jsonrpc_id', 'text'], ['payload', 'text'], ['size_bytes', 'int'], ['truncated', 'bool'], ['created_at', 'timestamptz'], ['progress_count', 'int'],
-];
-
-// The request and response texts are written as they crossed the proxy, once (migration 007).
-const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall & string, type: ElementType])[] = [
-  ['id', 'uuid'], ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['session_id', 'uuid'], ['jsonrpc_id', 'text'], ['tool_name', 'text'],
-  ['error_message', 'text'], ['status', 'text'], ['started_at', 'timestamptz'], ['ended_at', 'timestamptz'], ['duration_ms', 'int4'],
-  ['request_bytes', 'int4'], ['response_bytes', 'int4'], ['tokens_estimate', 'int4'], ['meta', 'jsonb'], ['traceparent', 'text'],
-  ['request_seq', 'int4'], ['request_payload', 'text'], ['request_truncated', 'bool'],
-  ['response_seq', 'int4'], ['response_kind', 'text'], ['response_payload', 'text'], ['response_truncated', 'bool'],
-  ['argument_tokens', 'int4'], ['result_tokens', 'int4'], ['error_class', 'text'], ['platform_key_id', 'uuid'],
-];
-
-const USAGE_COLUMNS: Columns = [
-  ['workspace_id', 'uuid'], ['server_id', 'uuid'], ['tool_name', 'text'], ['bucket', 'timestamptz'], ['calls', 'int'], ['errors', 'int'],
-  ['duration_sum_ms', 'bigint'], ['duration_max_ms', 'int'], ['duration_hist', 'int[]'], ['tokens', 'bigint'],
-];
-
 const names = (columns: readonly (readonly [string, string])[]) => columns.map(([name]) => name).join(', ');
-const recordset = (columns: Columns) => `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${ROWS_END}`;
+const recordset = (columns: Columns) =>
+  `json_to_recordset($1::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})${ROWS_END}`;
 /** The columns' binary arrays ($1…$n, in order), zipped into rows. */
 const unnested = (columns: typeof TOOL_CALL_COLUMNS) =>
   `unnest(${columns.map(([, type], i) => `$${i + 1}::${ARRAY_TYPE[type]}`).join(', ')}) as x(${names(columns)})${ROWS_END}`;
@@ -78,18 +49,48 @@ const updates = (...columns: string[]) => columns.map((name) => `${name} = exclu
 
 // A session's row may be written by several instances (any instance serves any session,
 // docs/proxy.md): each knows part of it, so a write merges — what one does not know (null) keeps
-// what another wrote, counts and last activity never go down, and an end stays. For a session only
-// this instance writes, that is exactly the row it holds.
-const mergedSession = (...columns: string[]) => columns.map((name) => `${name} = coalesce(excluded.${name}, sessions.${name})`);
-const greatestOf = (...columns: string[]) => columns.map((name) => `${name} = greatest(sessions.${name}, excluded.${name})`);
+// what another wrote, last activity never goes back, and an end stays. Its counts are sums of
+// parts (migration 024): each recorder writes its own part of each session as the absolute counts
+// it has seen — kept with greatest(), so writing it again (a retried batch, a journal replay)
+// changes nothing — and adds to the session's row what its part grew by, read in the same
+// statement (every part of it reads one snapshot, and only this recorder writes its part, one
+// statement at a time). Additions commute: two instances writing one session at once both count.
+const mergedSession = (...columns: string[]) =>
+  columns.map((name) => `${name} = coalesce(excluded.${name}, sessions.${name})`);
+const COUNT_COLUMNS = [
+  'message_count',
+  'call_count',
+  'error_count',
+  'argument_tokens',
+  'result_tokens',
+  'definition_tokens',
+] as const;
+/** The session's columns as the recorder's batch carries them: its part's recorder beside the row. */
+const SESSION_BATCH_COLUMNS: Columns = [...SESSION_COLUMNS, ['recorder_id', 'uuid']];
+const isCount = (name: string) => (COUNT_COLUMNS as readonly string[]).includes(name);
+/** What the part grew by since this recorder last wrote it (a new part: all of it). */
+const grownBy = (name: string) => `greatest(x.${name} - coalesce(part.${name}, 0), 0)`;
 const INSERT_SESSIONS = `insert into sessions (${names(SESSION_COLUMNS)})
-  select ${names(SESSION_COLUMNS)} from ${recordset(SESSION_COLUMNS)}
+  select ${SESSION_COLUMNS.map(([name]) => (isCount(name) ? grownBy(name) : `x.${name}`)).join(', ')}
+  from json_to_recordset($1::json) as x(${SESSION_BATCH_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
+  left join session_count_shares part on part.session_id = x.id and part.recorder_id = x.recorder_id${ROWS_END}
   on conflict (id) do update set ${[
     ...mergedSession('mcp_session_id', 'protocol_version', 'client_name', 'client_version'),
     "status = case when sessions.status = 'ended' then sessions.status else excluded.status end",
     'ended_at = coalesce(sessions.ended_at, excluded.ended_at)',
-    ...greatestOf('last_activity_at', 'message_count', 'call_count', 'error_count', 'argument_tokens', 'result_tokens', 'definition_tokens'),
+    'last_activity_at = greatest(sessions.last_activity_at, excluded.last_activity_at)',
+    ...COUNT_COLUMNS.map((name) => `${name} = sessions.${name} + excluded.${name}`),
   ].join(', ')}`;
+const SHARE_COLUMNS: Columns = [
+  ['id', 'uuid'],
+  ['recorder_id', 'uuid'],
+  ...SESSION_COLUMNS.filter(([name]) => isCount(name)),
+];
+const UPSERT_SESSION_SHARES = `insert into session_count_shares (session_id, recorder_id, ${COUNT_COLUMNS.join(', ')})
+  select ${names(SHARE_COLUMNS)} from ${recordset(SHARE_COLUMNS)}
+  on conflict (session_id, recorder_id) do update set ${COUNT_COLUMNS.map(
+    (name) => `${name} = greatest(session_count_shares.${name}, excluded.${name})`,
+  ).join(', ')}`;
 
 // The payload travels as its JSON text (exactly as it crossed the proxy) and is stored as jsonb.
 const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
@@ -101,7 +102,7 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
 const INSERT_NEW_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
   select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}`;
 const UPSERT_TOOL_CALLS = `${INSERT_NEW_TOOL_CALLS}
-  on conflict (id) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class')}`;
+  on conflict (id, started_at) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class')}`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
   select ${names(USAGE_COLUMNS)} from ${recordset(USAGE_COLUMNS)}
@@ -142,7 +143,10 @@ function rowsAsJson(rows: readonly object[], columns: Columns): string {
 /** The calls as one binary array per column, in TOOL_CALL_COLUMNS' order. */
 function toolCallArrays(calls: readonly QueuedToolCall[]): Buffer[] {
   return TOOL_CALL_COLUMNS.map(([name, type]) =>
-    binaryArray(type, calls.map((call) => (type === 'jsonb' && call[name] != null ? storableJsonText(call[name]) : call[name]))),
+    binaryArray(
+      type,
+      calls.map((call) => (type === 'jsonb' && call[name] != null ? storableJsonText(call[name]) : call[name])),
+    ),
   );
 }
 
@@ -164,7 +168,9 @@ class CombinedInsert {
     const first = this.params.length;
     this.params.push(...params);
     const guarded = this.guarded ? sql.replace(ROWS_END, ' where exists (select 1 from guard)') : sql;
-    this.parts.push(`w${this.parts.length} as (${guarded.replace(/\$(\d+)\b/g, (_, n: string) => `$${first + Number(n)}`)})`);
+    this.parts.push(
+      `w${this.parts.length} as (${guarded.replace(/\$(\d+)\b/g, (_, n: string) => `$${first + Number(n)}`)})`,
+    );
   }
 
   addRows(sql: string, rows: readonly object[], columns: Columns): void {
@@ -187,7 +193,10 @@ class CombinedInsert {
 export async function writeBatch(db: Queryable, batch: Batch, ticket?: BatchTicket): Promise<void> {
   const insert = new CombinedInsert();
   if (ticket) insert.guard(ticket);
-  insert.addRows(INSERT_SESSIONS, batch.sessions, SESSION_COLUMNS);
+  // Both read the parts as they were before this statement (one snapshot): the session adds what
+  // its part grew by, and the part is set to what it is now.
+  insert.addRows(INSERT_SESSIONS, batch.sessions, SESSION_BATCH_COLUMNS);
+  insert.addRows(UPSERT_SESSION_SHARES, batch.sessions, SHARE_COLUMNS);
   insert.addRows(INSERT_MESSAGES, batch.messages, MESSAGE_COLUMNS);
   const newCalls = batch.toolCalls.filter((call) => !call.writtenBefore);
   const rewrittenCalls = batch.toolCalls.filter((call) => call.writtenBefore);

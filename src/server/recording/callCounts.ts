@@ -25,5 +25,6 @@ export function addCallCounts(into: CallCounts, from: CallCounts): void {
   into.result_tokens += from.result_tokens;
   into.definition_tokens += from.definition_tokens;
   into.duration_max_ms = Math.max(into.duration_max_ms, from.duration_max_ms);
-  if (from.last_call_at !== null && (into.last_call_at === null || from.last_call_at > into.last_call_at)) into.last_call_at = from.last_call_at;
+  if (from.last_call_at !== null && (into.last_call_at === null || from.last_call_at > into.last_call_at))
+    into.last_call_at = from.last_call_at;
 }

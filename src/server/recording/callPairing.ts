@@ -36,10 +36,19 @@ export interface SeenMessage {
   sizeBytes: number;
   nowMs: number;
   at: string;
+  /** The W3C `traceparent` HTTP header the message came with (an agent's HTTP instrumentation sends it). */
+  httpTraceparent?: string;
 }
 
 /** A message that is no part of a call, as its own row (`progressCount`: the closed progress stream it ends). */
-export function messageRow(row: SessionState, direction: MessageDirection, kind: string, message: JsonRpcMessage, seen: SeenMessage, progressCount: number | null): QueuedMessage {
+export function messageRow(
+  row: SessionState,
+  direction: MessageDirection,
+  kind: string,
+  message: JsonRpcMessage,
+  seen: SeenMessage,
+  progressCount: number | null,
+): QueuedMessage {
   return {
     workspace_id: row.workspace_id,
     session_id: row.id,
@@ -69,7 +78,12 @@ export interface TrackedRequest {
  * pending: the oldest when a session holds too many unanswered requests, and one whose id a new
  * request of the same direction reuses (its answer could not be told from the new one's).
  */
-export function trackRequest(session: PairingSession, direction: MessageDirection, message: IdMessage, seen: SeenMessage): TrackedRequest {
+export function trackRequest(
+  session: PairingSession,
+  direction: MessageDirection,
+  message: IdMessage,
+  seen: SeenMessage,
+): TrackedRequest {
   const { sizeBytes, nowMs, at } = seen;
   const method = message.method as string;
   const key = `${direction}:${idKey(message.id)}`;
@@ -80,7 +94,8 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
     if (displaced?.call) abandoned.push(abandonCall(session, displaced.call, at, reason, 'timeout'));
   };
   if (session.pending.has(key)) displace(key, 'No response recorded: the client reused this request id');
-  if (session.pending.size >= MAX_PENDING_PER_SESSION) displace(session.pending.keys().next().value as string, 'No response recorded: too many requests awaiting answers');
+  if (session.pending.size >= MAX_PENDING_PER_SESSION)
+    displace(session.pending.keys().next().value as string, 'No response recorded: too many requests awaiting answers');
   const pending: PendingRequest = { method, startedMs: nowMs };
   // What is taken from the message is taken from it as stored (see StoredPayload.cleaned).
   const params = (seen.payload.cleaned ?? message).params ?? {};
@@ -91,7 +106,8 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
     if (typeof params.protocolVersion === 'string') session.row.protocol_version = storableText(params.protocolVersion);
   }
   if (method === 'tools/call' && direction === 'client_to_server') {
-    const meta = params._meta && typeof params._meta === 'object' ? storableJson(params._meta as Record<string, unknown>) : null;
+    const meta =
+      params._meta && typeof params._meta === 'object' ? storableJson(params._meta as Record<string, unknown>) : null;
     session.row.call_count++;
     pending.call = {
       id: randomUUID(),
@@ -99,7 +115,7 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       server_id: session.row.server_id,
       server_name: session.row.server_name,
       session_id: session.row.id,
-      platformKeyId: session.row.platform_key_id,
+      platform_key_id: session.row.platform_key_id,
       jsonrpc_id: storableText(String(message.id)),
       tool_name: typeof params.name === 'string' ? storableText(params.name) : '(unnamed)',
       arguments: storedValue(seen.payload, params.arguments),
@@ -113,7 +129,9 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
       response_bytes: 0,
       tokens_estimate: 0,
       meta,
-      traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : null,
+      // `_meta.traceparent` first (MCP's own place for it), else the HTTP header: the same choice
+      // as the span the proxy sends upstream (sessionResolution.ts, agentTraceparent).
+      traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : (seen.httpTraceparent ?? null),
       request_seq: seen.seq,
       request_payload: seen.payload.text,
       request_truncated: seen.payload.truncated,
@@ -128,7 +146,12 @@ export function trackRequest(session: PairingSession, direction: MessageDirectio
 }
 
 /** Pairs a response with its request; returns the tool call it completes, if any. */
-export function settleResponse(session: PairingSession, direction: MessageDirection, message: IdMessage, seen: SeenMessage): QueuedToolCall | undefined {
+export function settleResponse(
+  session: PairingSession,
+  direction: MessageDirection,
+  message: IdMessage,
+  seen: SeenMessage,
+): QueuedToolCall | undefined {
   const { sizeBytes, nowMs, at } = seen;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
   const key = `${requestDirection}:${idKey(message.id)}`;
@@ -148,7 +171,10 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
   call.status = error === null ? 'ok' : 'error';
   call.error_message = error === null ? null : storableText(error);
   // As storedCallSql.ts reads it back: a cut text reads as its preview, an error as { error }, else the result.
-  call.result = seen.kind === 'error' && !seen.payload.truncated ? { error: stored.error } : storedValue(seen.payload, stored.result);
+  call.result =
+    seen.kind === 'error' && !seen.payload.truncated
+      ? { error: stored.error }
+      : storedValue(seen.payload, stored.result);
   call.response_seq = seen.seq;
   call.response_kind = seen.kind;
   call.response_payload = seen.payload.text;
@@ -160,11 +186,39 @@ export function settleResponse(session: PairingSession, direction: MessageDirect
   return call;
 }
 
+/**
+ * A `notifications/cancelled` (MCP: the sender no longer wants the request's answer): the call it
+ * names ends as `cancelled`, with the reason given, not later as a timeout. Returns that call.
+ */
+export function settleCancelled(
+  session: PairingSession,
+  direction: MessageDirection,
+  message: JsonRpcMessage,
+  at: string,
+): QueuedToolCall | undefined {
+  const params = (message.params ?? {}) as { requestId?: unknown; reason?: unknown };
+  if (typeof params.requestId !== 'string' && typeof params.requestId !== 'number') return undefined;
+  const key = `${direction}:${idKey(params.requestId)}`;
+  const pending = session.pending.get(key);
+  if (!pending) return undefined;
+  session.pending.delete(key);
+  const call = pending.call;
+  if (!call) return undefined;
+  const reason = typeof params.reason === 'string' && params.reason !== '' ? storableText(params.reason) : null;
+  call.status = 'cancelled';
+  call.error_message = reason ? `Cancelled: ${reason}` : 'Cancelled';
+  call.ended_at = at;
+  call.duration_ms = Math.max(0, Date.parse(at) - Date.parse(call.started_at));
+  call.tokens_estimate = estimateTokens(call.request_bytes);
+  return call;
+}
+
 /** A session ends: its unanswered calls end as timeouts. Returns them. */
 export function settleUnanswered(session: PairingSession, at: string): QueuedToolCall[] {
   const calls: QueuedToolCall[] = [];
   for (const pending of session.pending.values()) {
-    if (pending.call) calls.push(abandonCall(session, pending.call, at, 'No response before the session ended', 'timeout'));
+    if (pending.call)
+      calls.push(abandonCall(session, pending.call, at, 'No response before the session ended', 'timeout'));
   }
   session.pending.clear();
   return calls;
@@ -180,13 +234,22 @@ export function settleOverdue(session: PairingSession, nowMs: number, limitMs: n
   for (const [key, pending] of session.pending) {
     if (nowMs - pending.startedMs <= limitMs) continue;
     session.pending.delete(key);
-    if (pending.call) calls.push(abandonCall(session, pending.call, at, `No response within ${Math.round(limitMs / 1000)} s`, 'timeout'));
+    if (pending.call)
+      calls.push(
+        abandonCall(session, pending.call, at, `No response within ${Math.round(limitMs / 1000)} s`, 'timeout'),
+      );
   }
   return calls;
 }
 
 /** Settles a call that will get no (pairable) answer. */
-function abandonCall(session: PairingSession, call: QueuedToolCall, at: string, reason: string, status: 'error' | 'timeout'): QueuedToolCall {
+function abandonCall(
+  session: PairingSession,
+  call: QueuedToolCall,
+  at: string,
+  reason: string,
+  status: 'error' | 'timeout',
+): QueuedToolCall {
   call.status = status;
   call.error_message = reason;
   call.ended_at = at;

@@ -1,4 +1,4 @@
-import type { TrafficIncrement } from './trafficRollup';
+import type { TrafficIncrement } from './trafficRows';
 import { addCallCounts, type CallCounts } from './callCounts';
 import { WEEK_ORIGIN_MS, type LatencyGrain } from './trafficSql';
 
@@ -46,7 +46,12 @@ interface Summing {
 
 /** The minute rows summed per tool, per server and per workspace, at the four grains. */
 export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch {
-  const grains = [new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>(), new Map<string, Summing>()];
+  const grains = [
+    new Map<string, Summing>(),
+    new Map<string, Summing>(),
+    new Map<string, Summing>(),
+    new Map<string, Summing>(),
+  ];
   for (const minute of minutes) {
     const day = minute.bucket.slice(0, 10);
     const buckets = [minute.bucket, minute.bucket.slice(0, 13) + ':00:00.000Z', day + 'T00:00:00.000Z', weekOf(day)];
@@ -61,14 +66,35 @@ export function latencyRows(minutes: readonly TrafficIncrement[]): LatencyBatch 
   return { minutes: m, hours: h, days: d, weeks: w };
 }
 
-function add(rows: Map<string, Summing>, minute: TrafficIncrement, bucket: string, server: string | null, tool: string | null): void {
+function add(
+  rows: Map<string, Summing>,
+  minute: TrafficIncrement,
+  bucket: string,
+  server: string | null,
+  tool: string | null,
+): void {
   const id = `${minute.workspace_id}|${bucket}|${server ?? '\u0000'}|${tool ?? '\u0000'}`;
   let summing = rows.get(id);
   if (!summing) {
     summing = {
       row: {
-        workspace_id: minute.workspace_id, bucket, server_id: server, tool_name: tool, calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0,
-        sessions: 0, argument_tokens: 0, result_tokens: 0, definition_tokens: 0, duration_max_ms: 0, last_call_at: null, zeros: 0, bins: [], counts: [],
+        workspace_id: minute.workspace_id,
+        bucket,
+        server_id: server,
+        tool_name: tool,
+        calls: 0,
+        protocol_errors: 0,
+        server_errors: 0,
+        tool_errors: 0,
+        sessions: 0,
+        argument_tokens: 0,
+        result_tokens: 0,
+        definition_tokens: 0,
+        duration_max_ms: 0,
+        last_call_at: null,
+        zeros: 0,
+        bins: [],
+        counts: [],
       },
       bins: new Map(),
     };

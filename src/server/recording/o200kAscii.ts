@@ -77,12 +77,25 @@ export function countAsciiTokens(text: string, counter: PieceCounter, cache?: Pi
       // 4: an optional space, then symbols (not white space, letters or digits), then line breaks and slashes.
       const from = c === 32 ? i + 1 : i;
       const s = from < n ? text.charCodeAt(from) : -1;
-      const symbol = s >= 0 && s <= 127 && !(s === 32 || (s >= 9 && s <= 13)) && !((s >= 65 && s <= 90) || (s >= 97 && s <= 122)) && !(s >= 48 && s <= 57);
+      const symbol =
+        s >= 0 &&
+        s <= 127 &&
+        !(s === 32 || (s >= 9 && s <= 13)) &&
+        !((s >= 65 && s <= 90) || (s >= 97 && s <= 122)) &&
+        !(s >= 48 && s <= 57);
       if (symbol) {
         let k = from + 1;
         while (k < n) {
           const p = text.charCodeAt(k);
-          if (p > 127 || p === 32 || (p >= 9 && p <= 13) || (p >= 65 && p <= 90) || (p >= 97 && p <= 122) || (p >= 48 && p <= 57)) break;
+          if (
+            p > 127 ||
+            p === 32 ||
+            (p >= 9 && p <= 13) ||
+            (p >= 65 && p <= 90) ||
+            (p >= 97 && p <= 122) ||
+            (p >= 48 && p <= 57)
+          )
+            break;
           k++;
         }
         while (k < n) {
@@ -106,7 +119,10 @@ export function countAsciiTokens(text: string, counter: PieceCounter, cache?: Pi
         else end = k - 1;
       }
     }
-    tokens += cache && end - i <= cache.maxLength ? cachedCount(text, i, end, counter, cache) : pieceCount(text.slice(i, end), counter);
+    tokens +=
+      cache && end - i <= cache.maxLength
+        ? cachedCount(text, i, end, counter, cache)
+        : pieceCount(text.slice(i, end), counter);
     i = end;
   }
   return tokens;
@@ -168,7 +184,14 @@ export interface PieceCache {
 /** A cache of 16,384 slots, holding at most 8,192 pieces of up to 32 characters (self-contained, as countAsciiTokens). */
 export function newPieceCache(): PieceCache {
   const slots = 1 << 14;
-  return { mask: slots - 1, hashes: new Int32Array(slots), counts: new Int32Array(slots), pieces: new Array<string | undefined>(slots).fill(undefined), size: 0, maxLength: 32 };
+  return {
+    mask: slots - 1,
+    hashes: new Int32Array(slots),
+    counts: new Int32Array(slots),
+    pieces: new Array<string | undefined>(slots).fill(undefined),
+    size: 0,
+    maxLength: 32,
+  };
 }
 
 /**
@@ -177,10 +200,10 @@ export function newPieceCache(): PieceCache {
  */
 export const ASCII_SELF_CHECK: readonly string[] = [
   `{"path":"/srv/data/project-7/notes-1207.md","query":"quarterly revenue by region 11","limit":20}`,
-  "Found 12 matching lines.\nline 0: revenue for region 3 rose 0% against the previous quarter\r\n\r\n  \t x",
+  'Found 12 matching lines.\nline 0: revenue for region 3 rose 0% against the previous quarter\r\n\r\n  \t x',
   "HTTPServer don't WE'LL they'RE I'm it's you'd ABC'S x'Ve  'hello\t\tworld  \n\n  end   ",
   "a   b\n\n\n/path//to\n/x ...\n/ 1234567 ;;; \u000b\u000cdone\u0000\u0007 '' 's'",
-  "   ",
-  "\n",
-  "caf\u00e9 na\u00efve \u65e5\u672c",
+  '   ',
+  '\n',
+  'caf\u00e9 na\u00efve \u65e5\u672c',
 ];

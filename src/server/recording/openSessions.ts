@@ -96,7 +96,8 @@ export class OpenSessions {
 
   add(session: RecordedSession): void {
     this.sessions.add(session);
-    if (session.row.mcp_session_id) this.byMcpId.set(mcpKey(session.row.server_id, session.row.mcp_session_id), session);
+    if (session.row.mcp_session_id)
+      this.byMcpId.set(mcpKey(session.row.server_id, session.row.mcp_session_id), session);
   }
 
   byMcpSessionId(serverId: string, mcpSessionId: string): RecordedSession | undefined {
@@ -122,7 +123,8 @@ export class OpenSessions {
   remove(session: RecordedSession): void {
     this.sessions.delete(session);
     if (session.row.mcp_session_id) this.byMcpId.delete(mcpKey(session.row.server_id, session.row.mcp_session_id));
-    if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session) this.byIdentity.delete(session.inferredIdentity);
+    if (session.inferredIdentity && this.byIdentity.get(session.inferredIdentity) === session)
+      this.byIdentity.delete(session.inferredIdentity);
   }
 
   /** A deleted server: its sessions are forgotten (not ended: their rows are gone with it). */

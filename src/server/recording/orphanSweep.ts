@@ -30,7 +30,11 @@ export interface OrphanSweepResult {
  * sessions this instance is proxying). Every data-modifying part reads the same snapshot, so the
  * error count added to a session is the number of its calls settled here.
  */
-export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: readonly string[]): Promise<OrphanSweepResult> {
+export async function endOrphanedSessions(
+  db: Queryable,
+  cutoff: Date,
+  keep: readonly string[],
+): Promise<OrphanSweepResult> {
   // The counts are taken again from the stored rows: the dead instance's last session row may
   // trail the calls and messages it had already written (it rewrites the row at most once a
   // flush, and may have died between). A tools/call stands for its request and its response
@@ -63,5 +67,5 @@ export async function endOrphanedSessions(db: Queryable, cutoff: Date, keep: rea
      select (select count(*) from ended)::int as sessions, (select count(*) from settled)::int as calls`,
     [cutoff.toISOString(), keep, ORPHANED_CALL_MESSAGE],
   );
-  return { sessions: Number(row.sessions), calls: Number(row.calls) };
+  return { sessions: row.sessions, calls: row.calls };
 }

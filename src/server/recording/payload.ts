@@ -62,7 +62,8 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
@@ -84,11 +85,17 @@ export function estimateTokens(bytes: number): number {
 
 /** The error text of a failed call: a JSON-RPC error, or a tool result flagged isError. */
 export function toolCallError(response: JsonRpcMessage): string | null {
-  if (response.error !== undefined && response.error !== null) return String(response.error.message ?? 'Error').slice(0, 2000);
+  if (response.error !== undefined && response.error !== null) {
+    const message = response.error.message ?? 'Error';
+    return (typeof message === 'string' ? message : JSON.stringify(message)).slice(0, 2000);
+  }
   const result = response.result as { isError?: unknown; content?: unknown } | undefined;
   if (result && result.isError === true) {
     const content = Array.isArray(result.content) ? result.content : [];
-    const text = content.find((c): c is { type: 'text'; text: string } => typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'text');
+    const text = content.find(
+      (c): c is { type: 'text'; text: string } =>
+        typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'text',
+    );
     return (text?.text ?? 'The tool reported an error').slice(0, 2000);
   }
   return null;

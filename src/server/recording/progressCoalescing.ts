@@ -38,8 +38,10 @@ interface SessionWithRuns {
   progress?: ProgressRuns;
 }
 
-const opposite = (direction: MessageDirection): MessageDirection => (direction === 'client_to_server' ? 'server_to_client' : 'client_to_server');
-const tokenOf = (value: unknown): string | null => (typeof value === 'string' ? `s:${value}` : typeof value === 'number' ? `n:${value}` : null);
+const opposite = (direction: MessageDirection): MessageDirection =>
+  direction === 'client_to_server' ? 'server_to_client' : 'client_to_server';
+const tokenOf = (value: unknown): string | null =>
+  typeof value === 'string' ? `s:${value}` : typeof value === 'number' ? `n:${value}` : null;
 
 function runsOf(session: SessionWithRuns): ProgressRuns {
   if (!session.progress) session.progress = { runs: new Map(), byRequest: new Map() };
@@ -47,7 +49,12 @@ function runsOf(session: SessionWithRuns): ProgressRuns {
 }
 
 /** The run a progress notification belongs to (opened when new); null for any other message. */
-export function progressRunOf(session: SessionWithRuns, direction: MessageDirection, message: JsonRpcMessage, nowMs: number): ProgressRun | null {
+export function progressRunOf(
+  session: SessionWithRuns,
+  direction: MessageDirection,
+  message: JsonRpcMessage,
+  nowMs: number,
+): ProgressRun | null {
   if (message.method !== 'notifications/progress' || message.id !== undefined) return null;
   const token = tokenOf(message.params?.progressToken);
   if (token === null) return null;
@@ -63,7 +70,11 @@ export function progressRunOf(session: SessionWithRuns, direction: MessageDirect
 }
 
 /** A request asking for progress: its answer closes that progress stream. */
-export function noteProgressRequest(session: SessionWithRuns, direction: MessageDirection, message: JsonRpcMessage & { id: JsonRpcId }): void {
+export function noteProgressRequest(
+  session: SessionWithRuns,
+  direction: MessageDirection,
+  message: JsonRpcMessage & { id: JsonRpcId },
+): void {
   const meta = message.params?._meta as { progressToken?: unknown } | undefined;
   const token = tokenOf(meta?.progressToken);
   if (token === null) return;
@@ -74,15 +85,23 @@ export function noteProgressRequest(session: SessionWithRuns, direction: Message
 }
 
 /** Closes a run: the held last notification and the count, when there is more than the first. */
-export function closeProgressRun(session: SessionWithRuns, key: string): { last: HeldNotification; count: number } | null {
-  const run = session.progress?.runs.get(key);
-  if (!run) return null;
-  session.progress!.runs.delete(key);
+export function closeProgressRun(
+  session: SessionWithRuns,
+  key: string,
+): { last: HeldNotification; count: number } | null {
+  const runs = session.progress?.runs;
+  const run = runs?.get(key);
+  if (!runs || !run) return null;
+  runs.delete(key);
   return run.last ? { last: run.last, count: run.count } : null;
 }
 
 /** A response (of `direction`) answering a request that opened a run: that run closes. */
-export function closeRunsAnsweredBy(session: SessionWithRuns, direction: MessageDirection, message: JsonRpcMessage & { id: JsonRpcId }): { last: HeldNotification; count: number }[] {
+export function closeRunsAnsweredBy(
+  session: SessionWithRuns,
+  direction: MessageDirection,
+  message: JsonRpcMessage & { id: JsonRpcId },
+): { last: HeldNotification; count: number }[] {
   const progress = session.progress;
   if (!progress) return [];
   const requestKey = `${opposite(direction)}:${idKey(message.id)}`;
@@ -94,7 +113,10 @@ export function closeRunsAnsweredBy(session: SessionWithRuns, direction: Message
 }
 
 /** Runs with nothing new since `quietSinceMs` (all of them with +Infinity), closed; and the oldest past the cap. */
-export function closeStaleRuns(session: SessionWithRuns, quietSinceMs: number): { last: HeldNotification; count: number }[] {
+export function closeStaleRuns(
+  session: SessionWithRuns,
+  quietSinceMs: number,
+): { last: HeldNotification; count: number }[] {
   const progress = session.progress;
   if (!progress) return [];
   const closed: { last: HeldNotification; count: number }[] = [];

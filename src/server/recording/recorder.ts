@@ -1,19 +1,15 @@
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import type { MessageDirection } from '../../contract/sessions';
-import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { messageRow, settleOverdue, settleResponse, settleUnanswered, trackRequest, type SeenMessage } from './callPairing';
+import type { JsonRpcMessage } from '../proxy/jsonRpc';
+import { settleOverdue, settleUnanswered } from './callPairing';
 import { forgetStoppedRecorders } from './batchGuard';
+import { MessageRecording, type MessageRecordingOptions } from './messageRecording';
 import { endOrphanedSessions, orphanCutoff, type OrphanSweepResult } from './orphanSweep';
-import { storedPayload } from './payload';
-import { closeProgressRun, closeRunsAnsweredBy, closeStaleRuns, noteProgressRequest, progressRunOf } from './progressCoalescing';
-import type { RecordingBudgets } from './recordingBudget';
-import type { SessionState } from './rows';
+import { closeStaleRuns } from './progressCoalescing';
 import { learnIdentity, sameAgentRun, storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
-import { answersToolsList } from './toolListCapture';
 import { recorderStats, type RecorderStats } from './recorderStats';
-import { nextSeq } from './sessionSeq';
 import { newRecordedSession, OpenSessions, type RecordedSession, type SessionOrigin } from './openSessions';
 
 export type { RecorderStats } from './recorderStats';
@@ -23,10 +19,11 @@ export type { RecordedSession, SessionOrigin } from './openSessions';
 // `record` only updates memory and queues rows; a timer (or a full batch) writes them in one
 // statement; events go to the live stream once their rows are stored. The queue is bounded: when
 // full, new messages and calls are dropped and counted, never awaited. This file owns sessions
-// (start, inference, idle end; finding them again is openSessions.ts); pairing is callPairing.ts, what is stored of a message payload.ts,
-// the queue rowQueue.ts, its writes writeQueue.ts / batchWriter.ts, reading calls storedCallSql.ts.
+// (start, inference, idle end; finding them again is openSessions.ts); what a message becomes is
+// messageRecording.ts (pairing callPairing.ts, what is stored of a payload payload.ts), the queue
+// rowQueue.ts, its writes writeQueue.ts / batchWriter.ts, reading calls storedCallSql.ts.
 
-export interface RecorderOptions extends WriteQueueOptions {
+export interface RecorderOptions extends WriteQueueOptions, MessageRecordingOptions {
   /** A session with a session id ends after this long without traffic (default 30 min). */
   statefulIdleMs?: number;
   /** An inferred (stateless) session ends after this gap; the next message starts a new one (default 5 min). */
@@ -35,10 +32,6 @@ export interface RecorderOptions extends WriteQueueOptions {
   orphanSweepMs?: number;
   /** A call with no answer after this long ends as a timeout (default 5 min; docs/sessions.md). */
   unansweredCallMs?: number;
-  /** Characters of a message payload kept for replay (default 64 KiB). */
-  payloadLimit?: number;
-  /** Per-workspace budgets for messages (not calls); none = every message is stored. */
-  budgets?: RecordingBudgets;
   /** The journal's disk budget, for the health routes. */
   journalMaxBytes?: number;
   now?: () => number;
@@ -52,6 +45,7 @@ export class Recorder {
   private orphanSweeper: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly queue: WriteQueue;
+  private readonly messages: MessageRecording;
 
   constructor(
     private readonly db: Database,
@@ -60,6 +54,7 @@ export class Recorder {
   ) {
     this.now = options.now ?? Date.now;
     this.queue = new WriteQueue(db, bus, options);
+    this.messages = new MessageRecording(this.queue, options);
   }
 
   /** The recorder's clock (ms): the proxy notes when a request arrived with it (see record's `atMs`). */
@@ -72,10 +67,17 @@ export class Recorder {
     this.sweeper = setInterval(() => this.sweepIdle(), sweepEveryMs);
     this.sweeper.unref();
     // Housekeeping: sessions of instances that stopped without shutting down, their batch numbers.
-    this.orphanSweeper = setInterval(() => {
-      this.sweepOrphans().catch((error: unknown) => this.options.log?.error({ err: error }, 'orphaned session sweep failed'));
-      forgetStoppedRecorders(this.db).catch((error: unknown) => this.options.log?.error({ err: error }, 'recorder progress cleanup failed'));
-    }, this.options.orphanSweepMs ?? 5 * 60_000);
+    this.orphanSweeper = setInterval(
+      () => {
+        this.sweepOrphans().catch((error: unknown) =>
+          this.options.log?.error({ err: error }, 'orphaned session sweep failed'),
+        );
+        forgetStoppedRecorders(this.db).catch((error: unknown) =>
+          this.options.log?.error({ err: error }, 'recorder progress cleanup failed'),
+        );
+      },
+      this.options.orphanSweepMs ?? 5 * 60_000,
+    );
     this.orphanSweeper.unref();
   }
 
@@ -84,8 +86,15 @@ export class Recorder {
    * activity is older than the longest idle limit plus a margin for an owner's own sweep.
    */
   sweepOrphans(): Promise<OrphanSweepResult> {
-    const longestIdleMs = Math.max(this.options.statefulIdleMs ?? 30 * 60_000, this.options.inferredIdleGapMs ?? 5 * 60_000);
-    return endOrphanedSessions(this.db, orphanCutoff(this.now(), longestIdleMs), this.sessions.all().map((session) => session.row.id));
+    const longestIdleMs = Math.max(
+      this.options.statefulIdleMs ?? 30 * 60_000,
+      this.options.inferredIdleGapMs ?? 5 * 60_000,
+    );
+    return endOrphanedSessions(
+      this.db,
+      orphanCutoff(this.now(), longestIdleMs),
+      this.sessions.all().map((session) => session.row.id),
+    );
   }
 
   setEnabled(enabled: boolean): void {
@@ -114,7 +123,11 @@ export class Recorder {
     session.shared = true;
   }
 
-  startSession(origin: SessionOrigin, rawStart: SessionStart, existing?: { id: string; startedAtMs: number; adopted: boolean }): RecordedSession {
+  startSession(
+    origin: SessionOrigin,
+    rawStart: SessionStart,
+    existing?: { id: string; startedAtMs: number; adopted: boolean },
+  ): RecordedSession {
     const session = newRecordedSession(origin, storableStart(rawStart), this.now(), existing);
     this.sessions.add(session);
     this.queue.markDirty(session);
@@ -159,77 +172,32 @@ export class Recorder {
    * its bytes, or how to measure them (a batch item: only measured when the message is stored).
    * `atMs`: when the proxy had it, if that was earlier than now (a request whose session is known
    * only from the upstream's answer is recorded then, but a call starts when the agent sent it).
+   * `httpTraceparent`: the `traceparent` header of the HTTP request that carried it.
    */
-  record(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage, size: number | (() => number), rawText?: string, atMs?: number): void {
+  /** A text of a workspace's traffic kept outside the recorder (a request's error, for its span), redacted. */
+  redactText(workspaceId: string, text: string): string {
+    return this.options.redaction ? this.options.redaction.forWorkspace(workspaceId).redactText(text) : text;
+  }
+
+  record(
+    session: RecordedSession,
+    direction: MessageDirection,
+    message: JsonRpcMessage,
+    size: number | (() => number),
+    rawText?: string,
+    atMs?: number,
+    httpTraceparent?: string,
+  ): void {
     if (!this.isEnabled()) return;
-    const nowMs = atMs ?? this.now();
-    const at = new Date(nowMs).toISOString();
-    const row = session.row;
-    row.last_activity_at = at;
-    session.lastActivityMs = nowMs;
-    row.message_count++;
-    this.queue.markDirty(session);
-    // A notification of a workspace past its recording budget is counted and nothing more (a
-    // flood of them must not cost the recorder what storing them would: docs/proxy.md "Limits").
-    if (!hasId(message) && this.options.budgets?.spent(row.workspace_id)) return;
-    const kind = messageKind(message);
-    const sizeBytes = typeof size === 'number' ? size : size();
-
-    // A progress stream is stored as its first and last notification and its count: the ones
-    // between are counted only (a long tool reporting every few ms must not fill the database).
-    const run = progressRunOf(session, direction, message, nowMs);
-    if (run && run.count > 0) {
-      run.count++;
-      run.last = { direction, message, sizeBytes, rawText, seq: nextSeq(session, nowMs), at, nowMs };
-      return;
-    }
-    if (run) run.count = 1;
-    if (kind === 'request' && hasId(message)) noteProgressRequest(session, direction, message);
-    else if (hasId(message)) for (const closed of closeRunsAnsweredBy(session, direction, message)) this.queueMessage(session, closed);
-
-    const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
-    const seen: SeenMessage = { seq: nextSeq(session, nowMs), kind, payload, sizeBytes, nowMs, at };
-    // A tools/call request and its response live in the call's row; every other message is a row of its own.
-    if (hasId(message)) {
-      if (kind === 'request') {
-        const { call, abandoned } = trackRequest(session, direction, message, seen);
-        for (const settled of abandoned) this.queue.settleToolCall(settled);
-        if (call) {
-          this.queue.pushToolCall(call);
-          return;
-        }
-      } else {
-        const listed = answersToolsList(session, direction, message);
-        const call = settleResponse(session, direction, message, seen);
-        if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
-        if (call) {
-          this.queue.settleToolCall(call);
-          return;
-        }
-      }
-    }
-    this.pushMessageRow(row, direction, kind, message, seen, null);
-  }
-
-  /** A message that is not part of a call: stored within its workspace's budget. */
-  private pushMessageRow(row: SessionState, direction: MessageDirection, kind: string, message: JsonRpcMessage, seen: SeenMessage, progressCount: number | null): void {
-    if (this.options.budgets && !this.options.budgets.admit(row.workspace_id, seen.sizeBytes)) return;
-    this.queue.pushMessage(messageRow(row, direction, kind, message, seen, progressCount));
-  }
-
-  /** The last notification of a closed progress stream, with the stream's count. */
-  private queueMessage(session: RecordedSession, closed: ReturnType<typeof closeProgressRun>): void {
-    if (!closed) return;
-    const { last, count } = closed;
-    const payload = storedPayload(last.message, last.rawText, this.options.payloadLimit ?? 65_536);
-    this.pushMessageRow(session.row, last.direction, 'notification', last.message, { seq: last.seq, kind: 'notification', payload, sizeBytes: last.sizeBytes, nowMs: last.nowMs, at: last.at }, count);
+    this.messages.record(session, direction, message, size, rawText, atMs ?? this.now(), httpTraceparent);
   }
 
   endSession(session: RecordedSession): void {
     if (!this.sessions.has(session)) return;
     const at = new Date(this.now()).toISOString();
     for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
-    for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY)) this.queueMessage(session, closed);
+    for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY))
+      this.messages.queueClosedRun(session, closed);
     session.row.status = 'ended';
     session.row.ended_at = at;
     this.sessions.remove(session);
@@ -246,10 +214,12 @@ export class Recorder {
         for (const call of overdue) this.queue.settleToolCall(call);
         if (overdue.length > 0) this.queue.markDirty(session);
       }
-      const limit = session.inferredIdentity ? (this.options.inferredIdleGapMs ?? 5 * 60_000) : (this.options.statefulIdleMs ?? 30 * 60_000);
+      const limit = session.inferredIdentity
+        ? (this.options.inferredIdleGapMs ?? 5 * 60_000)
+        : (this.options.statefulIdleMs ?? 30 * 60_000);
       if (nowMs - session.lastActivityMs > limit) this.endSession(session);
       // A progress stream whose request is never answered is written once it has been quiet a while.
-      else for (const closed of closeStaleRuns(session, nowMs - 10_000)) this.queueMessage(session, closed);
+      else for (const closed of closeStaleRuns(session, nowMs - 10_000)) this.messages.queueClosedRun(session, closed);
     }
   }
 
@@ -265,6 +235,12 @@ export class Recorder {
    */
   commitJournal(): void {
     this.options.journal?.journal.commitNow();
+  }
+
+  /** Seals the journal's segment so what is committed leaves the disk now, not when the segment fills. */
+  sealJournal(): void {
+    this.options.journal?.journal.commitNow();
+    this.options.journal?.journal.sealActive();
   }
 
   stats(): RecorderStats {

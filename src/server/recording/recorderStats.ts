@@ -15,8 +15,26 @@ export interface RecorderStats {
   lastFlushMs: number | null;
   lastError: string | null;
   /** How far recording is behind the traffic: rows waiting for the database, and the journal holding them. */
-  behind: { queuedRows: number; oldestQueuedMs: number | null; journalBytes: number | null; journalSegments: number | null };
-  journal: { enabled: boolean; appended: number; overBudget: number; writeErrors: number; syncs: number; maxBytes: number | null };
+  behind: {
+    queuedRows: number;
+    oldestQueuedMs: number | null;
+    /** When the oldest row still waiting was recorded (ISO), or null when none waits. */
+    oldestQueuedAt: string | null;
+    /** Since when the database has refused every write as unavailable (ISO), or null while it takes them. */
+    writeFailingSince: string | null;
+    journalBytes: number | null;
+    journalSegments: number | null;
+  };
+  journal: {
+    enabled: boolean;
+    appended: number;
+    overBudget: number;
+    writeErrors: number;
+    /** Records a write could not put on disk (disk full): kept in memory only. */
+    notJournaled: number;
+    syncs: number;
+    maxBytes: number | null;
+  };
 }
 
 export function recorderStats(
@@ -26,6 +44,7 @@ export function recorderStats(
   options: { budgets?: RecordingBudgets; journal?: JournaledRows; journalMaxBytes?: number },
 ): RecorderStats {
   const c = queue.counters;
+  const oldestQueuedMs = queue.oldestWaitingMs();
   const journal = options.journal?.journal;
   const journalStats = journal?.stats();
   return {
@@ -40,7 +59,9 @@ export function recorderStats(
     lastError: queue.lastError,
     behind: {
       queuedRows: queue.waitingRows,
-      oldestQueuedMs: queue.oldestWaitingMs(),
+      oldestQueuedMs,
+      oldestQueuedAt: oldestQueuedMs === null ? null : new Date(Date.now() - oldestQueuedMs).toISOString(),
+      writeFailingSince: queue.writeFailingSinceMs === null ? null : new Date(queue.writeFailingSinceMs).toISOString(),
       journalBytes: journalStats?.bytes ?? null,
       journalSegments: journalStats?.segments ?? null,
     },
@@ -49,6 +70,7 @@ export function recorderStats(
       appended: journalStats?.appended ?? 0,
       overBudget: journalStats?.overBudget ?? 0,
       writeErrors: journalStats?.writeErrors ?? 0,
+      notJournaled: journalStats?.notJournaled ?? 0,
       syncs: journalStats?.syncs ?? 0,
       maxBytes: options.journalMaxBytes ?? null,
     },

@@ -88,11 +88,18 @@ export class WorkspacePlans {
   private load(workspaceId: string, current: PlanId): void {
     this.plans.set(workspaceId, { plan: current, expires: Date.now() + PLAN_TTL_MS, loading: true });
     this.db
-      .query<{ plan: string }>('select s.plan from workspaces w join subscriptions s on s.user_id = w.owner_id where w.id = $1', [workspaceId])
+      .query<{ plan: string }>(
+        'select s.plan from workspaces w join subscriptions s on s.user_id = w.owner_id where w.id = $1',
+        [workspaceId],
+      )
       .then(
         (rows) => {
           const plan = rows[0]?.plan;
-          this.plans.set(workspaceId, { plan: plan === 'pro' || plan === 'enterprise' ? plan : 'starter', expires: Date.now() + PLAN_TTL_MS, loading: false });
+          this.plans.set(workspaceId, {
+            plan: plan === 'pro' || plan === 'enterprise' ? plan : 'starter',
+            expires: Date.now() + PLAN_TTL_MS,
+            loading: false,
+          });
         },
         // The database is away: keep what was known, ask again later.
         () => this.plans.set(workspaceId, { plan: current, expires: Date.now() + 10_000, loading: false }),

@@ -147,7 +147,9 @@ export class RowQueue {
 
   /** When the oldest message or call waiting here was recorded (ms), or null when none waits. */
   oldestAtMs(): number | null {
-    const times = [this.messages[0]?.created_at, this.toolCalls[0]?.started_at].filter((t): t is string => t !== undefined).map(Date.parse);
+    const times = [this.messages.at(0)?.created_at, this.toolCalls.at(0)?.started_at]
+      .filter((t): t is string => t !== undefined)
+      .map(Date.parse);
     return times.length > 0 ? Math.min(...times) : null;
   }
 
@@ -203,7 +205,9 @@ export class RowQueue {
     for (const message of messagesBack) this.waiting.count(message, 1);
     this.messages = messagesBack.concat(this.messages);
     const left = new Set<unknown>(unwritten.toolCalls);
-    const back = taken.calls.filter((call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id));
+    const back = taken.calls.filter(
+      (call, i) => left.has(taken.batch.toolCalls[i]) && !this.queuedCalls.has(call) && kept(call.server_id),
+    );
     for (const call of back) {
       this.queuedCalls.add(call);
       this.waiting.count(call, 1);
@@ -228,7 +232,8 @@ export class RowQueue {
   /** Whether a queued row belongs to a server deleted since it was queued. */
   isOfForgottenServer(row: object): boolean {
     if (this.forgottenServers.size === 0) return false;
-    const serverId = 'server_id' in row ? (row.server_id as string) : this.sessionsOfServer.get((row as QueuedMessage).session_id);
+    const serverId =
+      'server_id' in row ? (row.server_id as string) : this.sessionsOfServer.get((row as QueuedMessage).session_id);
     return serverId !== undefined && this.forgottenServers.has(serverId);
   }
 
@@ -263,9 +268,20 @@ export class RowQueue {
    */
   private takeSessions(all: boolean): QueuedSession[] {
     const now = Date.now();
-    const due = [...this.dirty].filter(
-      (session) => all || !session.announced || session.row.status === 'ended' || now - (this.sessionWrittenAt.get(session) ?? 0) >= SESSION_REFRESH_MS,
-    );
+    // One row per session id in a write: an agent that goes on with a session it deleted brings
+    // the ended row back as a second (adopted) copy, and one upsert statement may not touch a row
+    // twice (PostgreSQL 21000). The second copy waits for the next write, merged like any other.
+    const ids = new Set<string>();
+    const due = [...this.dirty].filter((session) => {
+      const isDue =
+        all ||
+        !session.announced ||
+        session.row.status === 'ended' ||
+        now - (this.sessionWrittenAt.get(session) ?? 0) >= SESSION_REFRESH_MS;
+      if (!isDue || ids.has(session.row.id)) return false;
+      ids.add(session.row.id);
+      return true;
+    });
     for (const session of due) {
       this.dirty.delete(session);
       this.sessionWrittenAt.set(session, now);

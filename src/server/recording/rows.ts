@@ -1,4 +1,4 @@
-import type { SessionRow, ToolCallRow } from '../modules/sessions/mappers';
+import type { SessionRow, ToolCallRow } from '../data/sessions/mappers';
 
 // What the recorder queues: rows shaped as the tables hold them, written in batches.
 export interface SessionState extends SessionRow {
@@ -16,6 +16,11 @@ export interface SessionState extends SessionRow {
   argument_tokens: number;
   result_tokens: number;
   definition_tokens: number;
+  /**
+   * The recorder whose part of the session's counts this row holds (migration 024): set by the
+   * write queue that writes it, and journaled with it, so a replay writes the same part again.
+   */
+  recorder_id?: string;
 }
 
 /** What the write queue needs of a session: its row and whether its start/end were announced. */
@@ -25,7 +30,7 @@ export interface QueuedSession {
   endAnnounced: boolean;
   /** Started by another instance (its start is counted there). */
   adopted?: boolean;
-  /** Any instance may record it: its counts are taken again from the stored rows after its end (sessionRecount.ts). */
+  /** Any instance may record it (its messages are numbered by the session's clock; its counts are this recorder's part). */
   shared?: boolean;
 }
 
@@ -53,8 +58,6 @@ export interface QueuedMessage {
  */
 export interface QueuedToolCall extends ToolCallRow {
   workspace_id: string;
-  /** The platform key the agent presented (docs/access.md); analytics groups calls by it. */
-  platformKeyId: string | null;
   request_seq: number;
   request_payload: string;
   request_truncated: boolean;
@@ -72,8 +75,11 @@ export interface QueuedToolCall extends ToolCallRow {
   argument_tokens?: number | null;
   result_tokens?: number | null;
   error_class?: string | null;
-  /** The platform key the agent used, when the proxy knows it (null until keys exist). */
-  platform_key_id?: string | null;
+  /**
+   * The platform key the agent presented (docs/access.md), from its session: stored on the call's
+   * row and its rollup rows, so analytics attributes the call to the key.
+   */
+  platform_key_id: string | null;
   /**
    * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
    * and this write updates it. Every other call is new to the database (a batch written again after

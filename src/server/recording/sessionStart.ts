@@ -35,15 +35,31 @@ export function storableStart(start: SessionStart): SessionStart {
  */
 export function sameAgentRun(row: SessionState, start: SessionStart): boolean {
   const differs = (a: string | null | undefined, b: string | null) => !!a && !!b && a !== b;
-  return !differs(start.traceId, row.trace_id) && !differs(start.clientName, row.client_name) && !differs(start.clientVersion, row.client_version);
+  return (
+    !differs(start.traceId, row.trace_id) &&
+    !differs(start.clientName, row.client_name) &&
+    !differs(start.clientVersion, row.client_version)
+  );
 }
 
 /** What the session's row did not know yet, taken from `start`; true when the row changed. */
 export function learnIdentity(row: SessionState, start: SessionStart): boolean {
   let changed = false;
-  if (start.traceId && !row.trace_id) (row.trace_id = start.traceId), (changed = true);
-  if (start.clientName && !row.client_name) (row.client_name = start.clientName), (changed = true);
-  if (start.clientVersion && !row.client_version) (row.client_version = start.clientVersion), (changed = true);
-  if (start.protocolVersion && !row.protocol_version) (row.protocol_version = start.protocolVersion), (changed = true);
+  if (start.traceId && !row.trace_id) {
+    row.trace_id = start.traceId;
+    changed = true;
+  }
+  if (start.clientName && !row.client_name) {
+    row.client_name = start.clientName;
+    changed = true;
+  }
+  if (start.clientVersion && !row.client_version) {
+    row.client_version = start.clientVersion;
+    changed = true;
+  }
+  if (start.protocolVersion && !row.protocol_version) {
+    row.protocol_version = start.protocolVersion;
+    changed = true;
+  }
   return changed;
 }

@@ -4,6 +4,7 @@ import { countTokens as countWithSpecialCheck } from 'gpt-tokenizer/encoding/o20
 import { TOKEN_SAMPLE_ABOVE_CHARS } from '../../contract/pricing';
 import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache, type PieceCounter } from './o200kAscii';
 import type { QueuedToolCall } from './rows';
+import { resultImageTokens } from './imageTokens';
 
 // Token counts of what MCP traffic puts in an agent model's context (docs/analytics.md): a call's
 // arguments (written by the model: output tokens), its result (read by the model: input tokens)
@@ -32,9 +33,12 @@ export function countTokens(text: string): number {
 const pieceCache = newPieceCache();
 const asciiPieces: PieceCounter | null = (() => {
   try {
-    const api = createRequire(__filename)('gpt-tokenizer/encoding/o200k_base') as { default?: { bytePairEncodingCoreProcessor?: PieceCounter } };
+    const api = createRequire(__filename)('gpt-tokenizer/encoding/o200k_base') as {
+      default?: { bytePairEncodingCoreProcessor?: PieceCounter };
+    };
     const pieces = api.default?.bytePairEncodingCoreProcessor;
-    if (!pieces || typeof pieces.getBpeRankFromString !== 'function' || typeof pieces.bytePairEncode !== 'function') return null;
+    if (!pieces || typeof pieces.getBpeRankFromString !== 'function' || typeof pieces.bytePairEncode !== 'function')
+      return null;
     const agrees = ASCII_SELF_CHECK.every((text) => {
       const tokens = countAsciiTokens(text, pieces, pieceCache);
       return tokens === -1 || tokens === countWithSpecialCheck(text, TEXT_AS_IS);
@@ -117,7 +121,9 @@ function tokensOf(counted: CountedText): number {
 
 function truncatedPreview(value: unknown): string | null {
   const cut = value as { truncated?: unknown; preview?: unknown } | null;
-  return cut && typeof cut === 'object' && cut.truncated === true && typeof cut.preview === 'string' ? cut.preview : null;
+  return cut && typeof cut === 'object' && cut.truncated === true && typeof cut.preview === 'string'
+    ? cut.preview
+    : null;
 }
 
 /** The arguments as the model wrote them (their compact JSON). */
@@ -135,18 +141,24 @@ export function argumentTokens(call: QueuedToolCall): number {
 /**
  * What of a result reaches the model: the text of its content (a resource's text, other blocks as
  * JSON without their binary data), or the structured content when there is no text; for a JSON-RPC
- * error, its message. Images and audio are priced by the vendors per picture or second, not counted.
+ * error, its message. Images are added by their pixels (imageTokens.ts), not as text; audio adds none.
  */
 export function resultText(result: unknown): string {
   if (result === null || result === undefined) return '';
   const value = result as { error?: { message?: unknown }; content?: unknown; structuredContent?: unknown };
-  if (value.error && typeof value.error === 'object') return typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error);
+  if (value.error && typeof value.error === 'object')
+    return typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error);
   const parts: string[] = [];
   if (Array.isArray(value.content)) {
-    for (const block of value.content as { type?: unknown; text?: unknown; resource?: { text?: unknown; uri?: unknown } }[]) {
+    for (const block of value.content as ({
+      type?: unknown;
+      text?: unknown;
+      resource?: { text?: unknown; uri?: unknown };
+    } | null)[]) {
       if (!block || typeof block !== 'object') continue;
       if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-      else if (block.type === 'resource' && block.resource && typeof block.resource.text === 'string') parts.push(block.resource.text);
+      else if (block.type === 'resource' && block.resource && typeof block.resource.text === 'string')
+        parts.push(block.resource.text);
       else if (block.type === 'resource_link') parts.push(JSON.stringify(block));
     }
   }
@@ -162,8 +174,9 @@ export function resultCountedText(call: QueuedToolCall): CountedText {
   return { text: resultText(call.result), totalBytes: null };
 }
 
+/** A result's tokens: its text (above) and its images as the model receives them (imageTokens.ts). */
 export function resultTokens(call: QueuedToolCall): number {
-  return tokensOf(resultCountedText(call));
+  return tokensOf(resultCountedText(call)) + resultImageTokens(call.result);
 }
 
 /** Why a call failed, as the OpenTelemetry MCP conventions separate it; null when it did not. */
@@ -191,7 +204,8 @@ export class DefinitionTokenCache {
 
   /** Tokens and content hash of one tool definition (its JSON, as clients hand it to models). */
   measure(definition: unknown): { hash: string; tokens: number } {
-    const text = JSON.stringify(definition) ?? '';
+    // undefined (and a function) have no JSON: stringify gives undefined, whatever its type says.
+    const text = (JSON.stringify(definition) as string | undefined) ?? '';
     const hash = createHash('sha1').update(text).digest('base64url');
     let tokens = this.byHash.get(hash);
     if (tokens === undefined) {

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { QueuedToolCall } from './rows';
 import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache } from './o200kAscii';
 import { argumentText, resultCountedText, sampleForCounting, scaleTokens } from './tokenCounter';
+import { resultImageTokens } from './imageTokens';
 
 // Token counting off the recorder's thread (docs/analytics.md "Where it runs"). o200k_base costs
 // ~0.25 µs a token on a quiet core (~55 µs for a call with an 820-character result, half what the
@@ -72,7 +73,9 @@ export class TokenizerThread {
     if (TokenizerThread.instance === undefined) {
       try {
         const tokenizerPath = createRequire(__filename).resolve('gpt-tokenizer/encoding/o200k_base');
-        TokenizerThread.instance = new TokenizerThread(new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizerPath, selfCheck: ASCII_SELF_CHECK } }));
+        TokenizerThread.instance = new TokenizerThread(
+          new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizerPath, selfCheck: ASCII_SELF_CHECK } }),
+        );
       } catch {
         TokenizerThread.instance = null;
       }
@@ -102,13 +105,12 @@ export class TokenizerThread {
   idle(maxWaitMs: number): Promise<void> {
     if (this.waiting.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, maxWaitMs);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.idleWaiters = self.idleWaiters.filter((waiter) => waiter !== done);
+        this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== done);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, maxWaitMs);
       this.idleWaiters.push(done);
     });
   }
@@ -171,12 +173,14 @@ export class CallTokenCounts {
     const texts = calls.map((call) => [argumentText(call), resultCountedText(call)] as const);
     // A long text travels as its sample (sampleForCounting), its count scaled back here.
     const samples = texts.flatMap(([args, result]) => [sampleForCounting(args.text), sampleForCounting(result.text)]);
-    const sampled = (count: number, i: number) => (samples[i].scale === 1 ? count : Math.round(count * samples[i].scale));
+    const sampled = (count: number, i: number) =>
+      samples[i].scale === 1 ? count : Math.round(count * samples[i].scale);
     void this.thread.count(samples.map((sample) => sample.text)).then((counts) => {
       if (!counts) return;
       calls.forEach((call, i) => {
         call.argument_tokens ??= scaleTokens(sampled(counts[2 * i], 2 * i), texts[i][0]);
-        call.result_tokens ??= scaleTokens(sampled(counts[2 * i + 1], 2 * i + 1), texts[i][1]);
+        call.result_tokens ??=
+          scaleTokens(sampled(counts[2 * i + 1], 2 * i + 1), texts[i][1]) + resultImageTokens(call.result);
       });
     });
   }

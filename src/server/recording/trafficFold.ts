@@ -1,7 +1,15 @@
 import type { Database } from '../db/database';
-import type { TrafficIncrement } from './trafficRollup';
+import type { TrafficIncrement } from './trafficRows';
 import { rollupGrains } from './trafficGrains';
-import { LATENCY_COLUMNS, LATENCY_GRAINS, TRAFFIC_COLUMNS, TRAFFIC_TABLES, upsertLatencySql, upsertTrafficSql, type TrafficGrain } from './trafficSql';
+import {
+  LATENCY_COLUMNS,
+  LATENCY_GRAINS,
+  TRAFFIC_COLUMNS,
+  TRAFFIC_TABLES,
+  upsertLatencySql,
+  upsertTrafficSql,
+  type TrafficGrain,
+} from './trafficSql';
 
 // The fold (docs/analytics.md "Rollups"): the minute increments the recorder's writes stored in
 // traffic_pending, summed into the minute, hour and day rows and the per-server / per-tool rows
@@ -15,7 +23,10 @@ import { LATENCY_COLUMNS, LATENCY_GRAINS, TRAFFIC_COLUMNS, TRAFFIC_TABLES, upser
 /** Most pending rows one fold takes (a backlog is folded in several). */
 const FOLD_ROWS = 5000;
 
-type Row = Omit<TrafficIncrement, 'bucket' | 'last_call_at'> & { bucket: Date | string; last_call_at: Date | string | null };
+type Row = Omit<TrafficIncrement, 'bucket' | 'last_call_at'> & {
+  bucket: Date | string;
+  last_call_at: Date | string | null;
+};
 
 const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
 
@@ -43,10 +54,14 @@ export async function foldPendingTraffic(db: Database, maxRows = FOLD_ROWS): Pro
     const add = (sql: (source: string) => string, rows: readonly object[], columns: typeof TRAFFIC_COLUMNS) => {
       if (rows.length === 0) return;
       params.push(JSON.stringify(sortedByKey(rows)));
-      parts.push(`w${parts.length} as (${sql(`json_to_recordset($${params.length}::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`)})`);
+      parts.push(
+        `w${parts.length} as (${sql(`json_to_recordset($${params.length}::json) as x(${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`)})`,
+      );
     };
-    for (const grain of Object.keys(TRAFFIC_TABLES) as TrafficGrain[]) add((source) => upsertTrafficSql(grain, source), grains[grain], TRAFFIC_COLUMNS);
-    for (const grain of LATENCY_GRAINS) add((source) => upsertLatencySql(grain, source), grains.latency[grain], LATENCY_COLUMNS);
+    for (const grain of Object.keys(TRAFFIC_TABLES) as TrafficGrain[])
+      add((source) => upsertTrafficSql(grain, source), grains[grain], TRAFFIC_COLUMNS);
+    for (const grain of LATENCY_GRAINS)
+      add((source) => upsertLatencySql(grain, source), grains.latency[grain], LATENCY_COLUMNS);
     await tx.query(`with ${parts.join(',\n')} select 1`, params);
     return taken.length;
   });
@@ -55,7 +70,16 @@ export async function foldPendingTraffic(db: Database, maxRows = FOLD_ROWS): Pro
 function sortedByKey<T extends object>(rows: readonly T[]): T[] {
   const keyOf = (row: T) => {
     const r = row as unknown as Record<string, unknown>;
-    return `${r.workspace_id}|${r.bucket}|${r.server_id}|${r.tool_name ?? '\u0000'}|${r.client_name ?? ''}|${r.platform_key_id ?? ''}`;
+    return [
+      r.workspace_id,
+      r.bucket,
+      r.server_id,
+      r.tool_name ?? '\u0000',
+      r.client_name ?? '',
+      r.platform_key_id ?? '',
+    ]
+      .map((part) => String(part))
+      .join('|');
   };
   return [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
@@ -103,7 +127,9 @@ export class FoldSchedule {
 
   private run(): Promise<void> {
     this.running = this.running.then(() =>
-      foldAllPendingTraffic(this.db).catch((error: unknown) => this.log?.error({ err: error }, 'traffic rollup fold failed: its rows stay pending for the next fold')),
+      foldAllPendingTraffic(this.db).catch((error: unknown) =>
+        this.log?.error({ err: error }, 'traffic rollup fold failed: its rows stay pending for the next fold'),
+      ),
     );
     return this.running;
   }

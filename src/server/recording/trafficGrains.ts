@@ -1,6 +1,6 @@
 import { latencyRows, type LatencyBatch } from './latencyRollup';
 import { LatencySketch } from './latencySketch';
-import type { TrafficIncrement } from './trafficRollup';
+import type { TrafficIncrement } from './trafficRows';
 import { addCallCounts } from './callCounts';
 
 // Minute increments of the traffic rollup summed into the rows of every grain (docs/analytics.md
@@ -14,12 +14,24 @@ export interface Building extends Omit<TrafficIncrement, 'latency_zeros' | 'late
   sketch: LatencySketch;
 }
 
-export type TrafficKey = Pick<TrafficIncrement, 'workspace_id' | 'server_id' | 'tool_name' | 'client_name' | 'platform_key_id'>;
+export type TrafficKey = Pick<
+  TrafficIncrement,
+  'workspace_id' | 'server_id' | 'tool_name' | 'client_name' | 'platform_key_id'
+>;
 
 export function zeroCounts() {
   return {
-    calls: 0, protocol_errors: 0, server_errors: 0, tool_errors: 0, sessions: 0, argument_tokens: 0, result_tokens: 0,
-    definition_tokens: 0, duration_sum_ms: 0, duration_max_ms: 0, last_call_at: null as string | null,
+    calls: 0,
+    protocol_errors: 0,
+    server_errors: 0,
+    tool_errors: 0,
+    sessions: 0,
+    argument_tokens: 0,
+    result_tokens: 0,
+    definition_tokens: 0,
+    duration_sum_ms: 0,
+    duration_max_ms: 0,
+    last_call_at: null as string | null,
   };
 }
 
@@ -36,8 +48,14 @@ export function rowOf(rows: Map<string, Building>, key: TrafficKey, bucket: stri
   let row = rows.get(id);
   if (!row) {
     row = {
-      workspace_id: key.workspace_id, server_id: key.server_id, tool_name: key.tool_name, client_name: key.client_name, platform_key_id: key.platform_key_id,
-      bucket, ...zeroCounts(), sketch: new LatencySketch(),
+      workspace_id: key.workspace_id,
+      server_id: key.server_id,
+      tool_name: key.tool_name,
+      client_name: key.client_name,
+      platform_key_id: key.platform_key_id,
+      bucket,
+      ...zeroCounts(),
+      sketch: new LatencySketch(),
     };
     rows.set(id, row);
   }

@@ -15,45 +15,8 @@ import { CallTokenCounts, TokenizerThread } from './tokenizerThread';
 // a settled call's texts are posted when it is added, and `take` finds its counts set (a call
 // whose counts are not back yet is counted here, as before: the batch never goes without them).
 
-export interface TrafficIncrement {
-  workspace_id: string;
-  bucket: string;
-  server_id: string;
-  tool_name: string;
-  client_name: string;
-  platform_key_id: string | null;
-  calls: number;
-  protocol_errors: number;
-  server_errors: number;
-  tool_errors: number;
-  sessions: number;
-  argument_tokens: number;
-  result_tokens: number;
-  definition_tokens: number;
-  duration_sum_ms: number;
-  duration_max_ms: number;
-  last_call_at: string | null;
-  /** The latency sketch (latencySketch.ts): zeros, bin indexes ascending, their counts. */
-  latency_zeros: number;
-  latency_bins: number[];
-  latency_counts: number[];
-}
-
-/** The latest tools/list a server answered: what its definitions add to every turn. */
-export interface ToolListRow {
-  server_id: string;
-  workspace_id: string;
-  list_hash: string;
-  definition_tokens: number;
-  tools: { name: string; definitionTokens: number }[];
-  listed_at: string;
-}
-
-/** One write's analytics rows: its minute increments (stored pending, in the write's statement) and the tool lists. */
-export interface TrafficBatch {
-  minutes: TrafficIncrement[];
-  toolLists: ToolListRow[];
-}
+export type { ToolListRow, TrafficBatch, TrafficIncrement } from './trafficRows';
+import type { ToolListRow, TrafficBatch, TrafficIncrement } from './trafficRows';
 
 /** Rows holding no call: sessions started and definitions received. */
 export const NO_TOOL = '';
@@ -132,7 +95,7 @@ export class TrafficRollup {
     this.carried = [];
 
     for (const { row: session } of this.newSessions) {
-      this.row(minutes, keyOf(session, NO_TOOL, null), minuteOf(session.started_at)).sessions++;
+      this.row(minutes, keyOf(session, NO_TOOL), minuteOf(session.started_at)).sessions++;
     }
     this.newSessions = [];
 
@@ -142,13 +105,17 @@ export class TrafficRollup {
       const failure = (call.error_class ??= errorClass(call));
       const queued = this.sessions.get(call.session_id);
       const session = queued?.row;
-      const row = this.row(minutes, {
-        workspace_id: call.workspace_id,
-        server_id: call.server_id,
-        tool_name: call.tool_name,
-        client_name: session?.client_name ?? '',
-        platform_key_id: call.platform_key_id ?? null,
-      }, minuteOf(call.ended_at ?? call.started_at));
+      const row = this.row(
+        minutes,
+        {
+          workspace_id: call.workspace_id,
+          server_id: call.server_id,
+          tool_name: call.tool_name,
+          client_name: session?.client_name ?? '',
+          platform_key_id: call.platform_key_id,
+        },
+        minuteOf(call.ended_at ?? call.started_at),
+      );
       const duration = call.duration_ms ?? 0;
       row.calls++;
       if (failure === 'protocol') row.protocol_errors++;
@@ -175,10 +142,12 @@ export class TrafficRollup {
       const measured = list.tools.map((tool) => ({ name: toolName(tool), ...this.definitions.measure(tool) }));
       const definitionTokens = measured.reduce((sum, tool) => sum + tool.tokens, 0);
       const session = list.session.row;
-      this.row(minutes, keyOf(session, NO_TOOL, null), minuteOf(list.at)).definition_tokens += definitionTokens;
+      this.row(minutes, keyOf(session, NO_TOOL), minuteOf(list.at)).definition_tokens += definitionTokens;
       session.definition_tokens += definitionTokens;
       touched.add(list.session);
-      const listHash = createHash('sha1').update(measured.map((tool) => tool.hash).join(',')).digest('base64url');
+      const listHash = createHash('sha1')
+        .update(measured.map((tool) => tool.hash).join(','))
+        .digest('base64url');
       const last = this.lastListWritten.get(session.server_id);
       const atMs = Date.parse(list.at);
       if (last && last.hash === listHash && atMs - last.atMs < LIST_REFRESH_MS) continue;
@@ -194,7 +163,10 @@ export class TrafficRollup {
     }
     this.lists = [];
 
-    return { traffic: { minutes: [...minutes.values()].map(finish), toolLists: [...toolLists.values()] }, touchedSessions: [...touched] };
+    return {
+      traffic: { minutes: [...minutes.values()].map(finish), toolLists: [...toolLists.values()] },
+      touchedSessions: [...touched],
+    };
   }
 
   /** Minute rows a write could not store: added to the next take's. */
@@ -228,8 +200,15 @@ export class TrafficRollup {
   }
 }
 
-function keyOf(session: QueuedSession['row'], tool: string, platformKeyId: string | null) {
-  return { workspace_id: session.workspace_id, server_id: session.server_id, tool_name: tool, client_name: session.client_name ?? '', platform_key_id: platformKeyId };
+/** A session's own rows (sessions started, definitions received) belong to its client and to the key it presented. */
+function keyOf(session: QueuedSession['row'], tool: string) {
+  return {
+    workspace_id: session.workspace_id,
+    server_id: session.server_id,
+    tool_name: tool,
+    client_name: session.client_name ?? '',
+    platform_key_id: session.platform_key_id ?? null,
+  };
 }
 
 function toolName(tool: unknown): string {

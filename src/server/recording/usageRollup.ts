@@ -1,4 +1,4 @@
-import { durationHistogramIndex } from '../../contract/sessions';
+import { durationHistogramIndex, isFailedCall, type ToolCallStatus } from '../../contract/sessions';
 import type { QueuedToolCall, UsageIncrement } from './rows';
 
 // The per-minute usage rows (workspace × server × tool × minute) that settled calls add up to
@@ -11,9 +11,14 @@ export class UsageRollup {
 
   add(call: QueuedToolCall): void {
     const duration = call.duration_ms ?? 0;
-    const usage = this.row(call.workspace_id, call.server_id, call.tool_name, this.minuteBucket(Math.floor(Date.parse(call.ended_at ?? call.started_at) / 60_000)));
+    const usage = this.row(
+      call.workspace_id,
+      call.server_id,
+      call.tool_name,
+      this.minuteBucket(Math.floor(Date.parse(call.ended_at ?? call.started_at) / 60_000)),
+    );
     usage.calls++;
-    if (call.status !== 'ok') usage.errors++;
+    if (isFailedCall(call.status as ToolCallStatus)) usage.errors++;
     usage.duration_sum_ms += duration;
     usage.duration_max_ms = Math.max(usage.duration_max_ms, duration);
     usage.duration_hist[durationHistogramIndex(duration)]++;
@@ -48,7 +53,18 @@ export class UsageRollup {
     const key = `${workspaceId}|${serverId}|${toolName}|${bucket}`;
     let usage = this.rows.get(key);
     if (!usage) {
-      usage = { workspace_id: workspaceId, server_id: serverId, tool_name: toolName, bucket, calls: 0, errors: 0, duration_sum_ms: 0, duration_max_ms: 0, duration_hist: new Array(12).fill(0), tokens: 0 };
+      usage = {
+        workspace_id: workspaceId,
+        server_id: serverId,
+        tool_name: toolName,
+        bucket,
+        calls: 0,
+        errors: 0,
+        duration_sum_ms: 0,
+        duration_max_ms: 0,
+        duration_hist: new Array<number>(12).fill(0),
+        tokens: 0,
+      };
       this.rows.set(key, usage);
     }
     return usage;

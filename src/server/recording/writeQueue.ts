@@ -1,26 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import { StoredAnnouncements } from './announceStored';
-import type { BatchTicket } from './batchGuard';
-import { writeBatch, type Batch } from './batchWriter';
+import { BatchRounds, type WriteCounters } from './batchRound';
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from './rows';
-import { filterTaken, RowQueue, type TakenBatch } from './rowQueue';
-import { RETRY_FIRST_MS, WriteRetry } from './writeRetry';
-import { isTransientWriteError, writeRowByRow } from './writeFailures';
-import { isEmptyTraffic } from './trafficSql';
+import { RowQueue } from './rowQueue';
+import { RETRY_FIRST_MS, type WriteRetry } from './writeRetry';
 import { FoldSchedule } from './trafficFold';
 import type { JournaledRows } from './journal/journaledRows';
-import { scheduleRecount } from './sessionRecount';
 
 // When the recorder's rows reach the database: on a timer (or at once when a batch is full), one
 // statement of limited size at a time, with the live events of what was stored published after
 // each write. A database that cannot take writes for a while (restart, failover) gets the same
-// batch again, as it was, with growing pauses, while new rows queue up to the bound — guarded so
-// that a write committed before its connection broke is not stored twice (batchGuard.ts); a batch
-// the database refuses for its content is written row by row (writeFailures.ts).
-// The rows wait in RowQueue.
+// batch again, with growing pauses, while new rows queue up to the bound. The rows wait in
+// RowQueue (behind the write-ahead journal); one write and its outcome is batchRound.ts.
 
 /** An explicit flush gives an unavailable database this many more tries (0.5 + 1 + 2 s). */
 const FLUSH_RETRIES = 3;
@@ -40,33 +33,67 @@ export interface WriteQueueOptions {
 }
 
 export class WriteQueue {
-  readonly counters = { sessions: 0, messages: 0, toolCalls: 0, droppedMessages: 0, droppedCalls: 0, lost: 0, flushes: 0 };
+  readonly counters: WriteCounters = {
+    sessions: 0,
+    messages: 0,
+    toolCalls: 0,
+    droppedMessages: 0,
+    droppedCalls: 0,
+    lost: 0,
+    flushes: 0,
+  };
   private readonly rows: RowQueue;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
-  /** The batch the database could not take, and the pause before it is written again. */
-  private readonly retry = new WriteRetry();
-  /** Journal segments of writes interrupted part way (rows put back): released by the next write that leaves nothing queued. */
-  private parkedSegments: number[] = [];
   private readonly journal: JournaledRows | undefined;
   private readonly announcements: StoredAnnouncements;
-  /** This recorder's batches are numbered (batchGuard.ts). */
-  private readonly recorderId = randomUUID();
-  private lastSeq = 0;
-  lastFlushMs: number | null = null;
-  lastError: string | null = null;
+  private readonly rounds: BatchRounds;
   /** Folds the analytics increments the writes store pending (trafficFold.ts). */
   readonly folds: FoldSchedule;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     bus: EventBus,
     private readonly options: WriteQueueOptions,
   ) {
     this.rows = new RowQueue(options.queueLimit, this.counters);
     this.journal = options.journal;
     this.folds = new FoldSchedule(db, options.foldMs ?? 5000, options.log);
-    this.announcements = new StoredAnnouncements(bus, (sessionId) => this.rowsWaiting(sessionId), (sessionId) => this.rows.sessionDone(sessionId));
+    this.announcements = new StoredAnnouncements(
+      bus,
+      (sessionId) => this.rowsWaiting(sessionId),
+      (sessionId) => this.rows.sessionDone(sessionId),
+      db,
+    );
+    this.rounds = new BatchRounds({
+      db,
+      rows: this.rows,
+      counters: this.counters,
+      announcements: this.announcements,
+      folds: this.folds,
+      journal: this.journal,
+      log: options.log,
+      retryIn: (ms) => this.startTimer(ms),
+      afterWrite: (limit) => this.scheduleAfterWrite(limit),
+    });
+  }
+
+  /** The batch the database could not take, and the pause before it is written again. */
+  private get retry(): WriteRetry {
+    return this.rounds.retry;
+  }
+
+  get lastFlushMs(): number | null {
+    return this.rounds.lastFlushMs;
+  }
+
+  get lastError(): string | null {
+    return this.rounds.lastError;
+  }
+
+  /** When the database stopped taking this recorder's writes (ms since the epoch); null while it takes them. */
+  get writeFailingSinceMs(): number | null {
+    return this.rounds.writeFailingSinceMs;
   }
 
   get queuedRows(): number {
@@ -88,6 +115,8 @@ export class WriteQueue {
 
   /** The session's row changed: it is written (upserted) with the next flush. Never dropped. */
   markDirty(session: QueuedSession): void {
+    // Its counts are this recorder's part of the session's (batchWriter.ts), wherever it started.
+    session.row.recorder_id ??= this.rounds.recorderId;
     this.journal?.session(session);
     this.rows.markDirty(session);
     this.schedule();
@@ -143,7 +172,8 @@ export class WriteQueue {
     const dropped = this.rows.forgetServer(serverId);
     this.journal?.discard(dropped);
     this.announcements.forgetServer(serverId);
-    if (this.retry.batch) this.retry.batch = { ...this.retry.batch, taken: this.rows.withoutForgotten(this.retry.batch.taken) };
+    if (this.retry.batch)
+      this.retry.batch = { ...this.retry.batch, taken: this.rows.withoutForgotten(this.retry.batch.taken) };
   }
 
   /**
@@ -168,7 +198,7 @@ export class WriteQueue {
   }
 
   private get hasRows(): boolean {
-    return this.retry.batch !== null || this.rows.hasRows;
+    return this.rounds.hasRows;
   }
 
   stopTimer(): void {
@@ -179,7 +209,9 @@ export class WriteQueue {
   /** Shutdown found the database unavailable, try after try: what is queued is lost (and counted). */
   private giveUp(): void {
     const failed = this.retry.batch?.taken.batch;
-    if (failed) this.counters.lost += failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
+    if (failed)
+      this.counters.lost +=
+        failed.messages.length + failed.toolCalls.filter((call) => call.status !== 'pending').length;
     this.retry.clear();
     this.counters.lost += this.rows.dropAll();
     this.announcements.clear();
@@ -194,7 +226,10 @@ export class WriteQueue {
     while (this.flushing) await this.flushing;
     this.stopTimer();
     if (!this.hasRows) return true;
-    const write = this.writeQueued(all);
+    // At most maxBatchRows messages and calls per statement: one statement holds the database
+    // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
+    // make the API's reads wait behind it.
+    const write = this.rounds.write(all, this.options.maxBatchRows ?? 500);
     this.flushing = write.then(() => undefined).finally(() => (this.flushing = undefined));
     return write;
   }
@@ -217,107 +252,9 @@ export class WriteQueue {
     }, ms);
   }
 
-  private async writeQueued(all: boolean): Promise<boolean> {
-    // At most maxBatchRows messages and calls per statement: one statement holds the database
-    // (PGlite serves one statement at a time, even from its worker thread), so a huge one would
-    // make the API's reads wait behind it.
-    const limit = this.options.maxBatchRows ?? 500;
-    let taken: TakenBatch;
-    let ticket: BatchTicket;
-    let segments: number[];
-    if (this.retry.batch) ({ taken, ticket, segments } = this.retry.batch);
-    else {
-      // The token counts of the calls settled since the last write, counted on the tokenizer
-      // thread meanwhile (trafficRollup.ts): usually back already; waited for a moment if not.
-      await this.rows.traffic.ready();
-      taken = this.rows.take(limit, all);
-      ticket = this.nextTicket();
-      segments = this.journal?.take([...taken.sessions, ...taken.calls, ...taken.batch.messages]) ?? [];
-    }
-    const { batch } = taken;
-    if (batch.sessions.length === 0 && batch.messages.length === 0 && batch.toolCalls.length === 0 && batch.usage.length === 0 && isEmptyTraffic(batch.traffic ?? null)) {
-      // Only sessions not yet due (or a retrying batch whose server was deleted): nothing to write.
-      this.journal?.release(segments);
-      this.retry.clear();
-      this.scheduleAfterWrite(limit);
-      return true;
-    }
-    const started = performance.now();
-    let stored = { batch, sessions: taken.sessions };
-    let unwritten: Batch | null = null;
-    try {
-      await writeBatch(this.db, batch, ticket);
-      if (!isEmptyTraffic(batch.traffic ?? null)) this.folds.noteWritten();
-      this.lastFlushMs = Math.round(performance.now() - started);
-      // A whole batch went in: the database is back (the health routes stop saying writeFailed).
-      this.lastError = null;
-    } catch (error) {
-      this.lastError = error instanceof Error ? error.message : String(error);
-      if (isTransientWriteError(error)) {
-        this.options.log?.error({ err: error }, 'recorder flush failed: the database is unavailable, the batch waits for it');
-        // Rows of a server deleted during the write are not written again.
-        this.retry.batch = { taken: this.rows.withoutForgotten(taken), ticket, segments };
-        this.pauseForRetry();
-        return false;
-      }
-      this.retry.batch = null;
-      // The rows themselves: one refused row must not take the rest of the batch with it.
-      this.options.log?.error({ err: error }, 'recorder flush failed: writing its rows one by one');
-      // Rows of a server deleted while they were written are dropped, not tried and counted as lost:
-      // the database refuses them because their server is gone, which is what the user asked for.
-      taken = this.rows.withoutForgotten(taken);
-      const outcome = await writeRowByRow(this.db, taken.batch, () => this.nextTicket(), (row) => this.rows.isOfForgottenServer(row));
-      this.counters.lost += outcome.lost;
-      const { interrupted } = outcome;
-      const notStored = new Set<unknown>([...outcome.refused, ...(interrupted ? [interrupted.row, ...Object.values(interrupted.rest).flat()] : [])]);
-      stored = filterTaken(taken, (row) => !notStored.has(row));
-      if (interrupted) {
-        // The database went away part way: the row whose write met it is written again with its
-        // ticket before anything else; the rows not tried yet wait for it in the queue.
-        unwritten = interrupted.rest;
-        this.retry.batch = { taken: this.rows.withoutForgotten(filterTaken(taken, (row) => row === interrupted.row)), ticket: interrupted.ticket, segments: [] };
-        this.rows.putBack(interrupted.rest, taken);
-        this.parkedSegments.push(...segments);
-        segments = [];
-        this.pauseForRetry();
-      }
-    }
-    // Committed (or refused for good, row by row): the journal no longer needs these records.
-    this.journal?.release(segments);
-    if (unwritten === null && this.parkedSegments.length > 0 && !this.hasRows) {
-      this.journal?.release(this.parkedSegments);
-      this.parkedSegments = [];
-    }
-    return this.stored(stored, limit, unwritten !== null);
-  }
-
-  /** After a write: counts and announces what it stored; true unless the database went away (`interrupted`). */
-  private stored(stored: { batch: Batch; sessions: QueuedSession[] }, limit: number, interrupted: boolean): boolean {
-    if (!interrupted) this.retry.clear();
-    scheduleRecount(this.db, stored.sessions, this.options.log);
-    this.counters.flushes++;
-    this.counters.sessions += stored.batch.sessions.length;
-    this.counters.messages += stored.batch.messages.length;
-    this.counters.toolCalls += stored.batch.toolCalls.filter((call) => call.status !== 'pending').length;
-    try {
-      this.announcements.afterWrite(stored.sessions, stored.batch);
-    } finally {
-      if (!interrupted) this.scheduleAfterWrite(limit);
-    }
-    return !interrupted;
-  }
-
   /** Rows of the session still to be written: queued, or in the batch waiting to be written again. */
   private rowsWaiting(sessionId: string): boolean {
     return this.retry.holdsRowsOf(sessionId) || this.rows.holdsRowsOf(sessionId);
-  }
-
-  private nextTicket(): BatchTicket {
-    return { recorderId: this.recorderId, seq: ++this.lastSeq };
-  }
-
-  private pauseForRetry(): void {
-    this.startTimer(this.retry.pause());
   }
 
   /**

@@ -15,7 +15,8 @@ function unescapePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function isObject(value: unknown): value is { [key: string]: Json } {
+// A key may hold undefined when the value was built in code rather than parsed: such keys count as absent.
+function isObject(value: unknown): value is { [key: string]: Json | undefined } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -29,7 +30,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     if (!isObject(b)) return false;
     const aKeys = Object.keys(a).filter((k) => a[k] !== undefined);
     const bKeys = Object.keys(b).filter((k) => b[k] !== undefined);
-    return aKeys.length === bKeys.length && aKeys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+    return (
+      aKeys.length === bKeys.length &&
+      aKeys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -46,12 +50,14 @@ function diffInto(out: JsonPatchOperation[], path: string, from: unknown, to: un
   if (isObject(from) && isObject(to)) {
     for (const key of Object.keys(from)) {
       if (from[key] === undefined) continue;
-      if (!Object.prototype.hasOwnProperty.call(to, key) || to[key] === undefined) out.push({ op: 'remove', path: `${path}/${escapePointerToken(key)}` });
+      if (!Object.prototype.hasOwnProperty.call(to, key) || to[key] === undefined)
+        out.push({ op: 'remove', path: `${path}/${escapePointerToken(key)}` });
     }
     for (const key of Object.keys(to)) {
       if (to[key] === undefined) continue;
       const child = `${path}/${escapePointerToken(key)}`;
-      if (!Object.prototype.hasOwnProperty.call(from, key) || from[key] === undefined) out.push({ op: 'add', path: child, value: clone(to[key]) });
+      if (!Object.prototype.hasOwnProperty.call(from, key) || from[key] === undefined)
+        out.push({ op: 'add', path: child, value: clone(to[key]) });
       else diffInto(out, child, from[key], to[key]);
     }
     return;
@@ -97,7 +103,8 @@ export function applyJsonPatch(document: unknown, operations: readonly JsonPatch
         root = setAt(root, operation.path, clone(getAt(root, operation.from)), 'add');
         break;
       case 'test':
-        if (!jsonEqual(getAt(root, operation.path), operation.value)) throw new JsonPatchError(`test failed at ${operation.path}`);
+        if (!jsonEqual(getAt(root, operation.path), operation.value))
+          throw new JsonPatchError(`test failed at ${operation.path}`);
         break;
     }
   }
@@ -114,7 +121,8 @@ function arrayIndex(array: Json[], token: string, forInsert: boolean): number {
   if (forInsert && token === '-') return array.length;
   if (!/^(0|[1-9]\d*)$/.test(token)) throw new JsonPatchError(`Invalid array index: ${token}`);
   const index = Number(token);
-  if (index > array.length || (!forInsert && index === array.length)) throw new JsonPatchError(`Array index out of range: ${token}`);
+  if (index > array.length || (!forInsert && index === array.length))
+    throw new JsonPatchError(`Array index out of range: ${token}`);
   return index;
 }
 
@@ -154,7 +162,7 @@ function removeAt(root: Json, pointer: string): Json {
   if (pointer === '') throw new JsonPatchError('Cannot remove the document root');
   const { parent, last } = parentOf(root, pointer);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, false), 1);
-  else if (isObject(parent) && Object.prototype.hasOwnProperty.call(parent, last)) delete parent[last];
+  else if (isObject(parent) && Object.prototype.hasOwnProperty.call(parent, last)) Reflect.deleteProperty(parent, last);
   else throw new JsonPatchError(`No value at ${pointer}`);
   return root;
 }

@@ -27,14 +27,23 @@ function parse(traceparent: string | null | undefined): { traceId: string; spanI
 
 // Per proxied call, twice: the one-shot hash (Node ≥ 20.12) skips the Hash object createHash builds.
 const digest: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
-export function proxySpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId: string | null, agentTraceparent: string | null | undefined): ProxySpanContext | undefined {
+export function proxySpanContext(
+  serverId: string,
+  mcpSessionId: string | null,
+  jsonrpcId: string | null,
+  agentTraceparent: string | null | undefined,
+): ProxySpanContext | undefined {
   if (jsonrpcId === null) return undefined;
   const parent = parse(agentTraceparent);
   if (!parent && !mcpSessionId) return undefined;
   const traceId = parent?.traceId ?? digest(`trace\u0000${serverId}\u0000${mcpSessionId}`).slice(0, 32);
-  const spanId = digest(`span\u0000${serverId}\u0000${mcpSessionId ?? ''}\u0000${parent?.spanId ?? ''}\u0000${jsonrpcId}`).slice(0, 16);
+  const spanId = digest(
+    `span\u0000${serverId}\u0000${mcpSessionId ?? ''}\u0000${parent?.spanId ?? ''}\u0000${jsonrpcId}`,
+  ).slice(0, 16);
   return { traceId, spanId, parentSpanId: parent?.spanId ?? null, sampled: parent?.sampled ?? true };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { proxyFailureCode } from '../proxy/upstreamErrors';
 import { SpanKind, SpanStatusCode, TraceFlags, type HrTime, type SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -37,7 +38,12 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$
 export function parseTraceparent(value: string | null | undefined): SpanContext | undefined {
   const match = value ? TRACEPARENT.exec(value.trim().toLowerCase()) : null;
   if (!match || match[1] === 'ff' || /^0+$/.test(match[2]) || /^0+$/.test(match[3])) return undefined;
-  return { traceId: match[2], spanId: match[3], traceFlags: Number.parseInt(match[4], 16) & 1 ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true };
+  return {
+    traceId: match[2],
+    spanId: match[3],
+    traceFlags: Number.parseInt(match[4], 16) & 1 ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    isRemote: true,
+  };
 }
 
 export function hrTime(ms: number): HrTime {
@@ -55,11 +61,20 @@ export function sampled(traceId: string, ratio: number): boolean {
   return Number.parseInt(traceId.slice(-8), 16) / 0x1_0000_0000 < ratio;
 }
 
-function errorType(call: ToolCallDto): string | undefined {
+/**
+ * `error.type` of a call (MCP semantic conventions): `tool_error` for a result with isError, the
+ * JSON-RPC code the agent received — the upstream's or the proxy's own (-32010 unreachable,
+ * -32011 timeout, …) — else the call's status (timeout, cancelled), `_OTHER` only for an error
+ * nothing names.
+ */
+export function errorTypeOf(call: Pick<ToolCallDto, 'status' | 'result' | 'errorMessage'>): string | undefined {
   if (call.status === 'ok') return undefined;
   const result = call.result as { isError?: unknown } | null;
   if (result && typeof result === 'object' && result.isError === true) return 'tool_error';
-  const code = /(-32\d{3})/.exec(call.errorMessage ?? '');
+  const message = call.errorMessage ?? '';
+  const proxyCode = proxyFailureCode(message);
+  if (proxyCode !== undefined) return String(proxyCode);
+  const code = /(-32\d{3})/.exec(message);
   return code ? code[1] : call.status === 'error' ? '_OTHER' : call.status;
 }
 
@@ -87,7 +102,16 @@ interface SpanParts {
 }
 
 /** A finished SERVER span of the proxy (Toolscope serves the agent's request). */
-function finishedSpan({ name, spanContext, parent, startMs, endMs, error, attributes, resource }: SpanParts): ReadableSpan {
+function finishedSpan({
+  name,
+  spanContext,
+  parent,
+  startMs,
+  endMs,
+  error,
+  attributes,
+  resource,
+}: SpanParts): ReadableSpan {
   const end = Math.max(endMs, startMs);
   return {
     name,
@@ -111,7 +135,13 @@ function finishedSpan({ name, spanContext, parent, startMs, endMs, error, attrib
 }
 
 /** The span id the proxy forwarded upstream for this request when it had one to derive, else new ids. */
-function ownSpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId: string | null, traceparent: string | null, parent: SpanContext | undefined): SpanContext {
+function ownSpanContext(
+  serverId: string,
+  mcpSessionId: string | null,
+  jsonrpcId: string | null,
+  traceparent: string | null,
+  parent: SpanContext | undefined,
+): SpanContext {
   const own = proxySpanContext(serverId, mcpSessionId, jsonrpcId, traceparent);
   return {
     traceId: own?.traceId ?? parent?.traceId ?? randomBytes(16).toString('hex'),
@@ -125,9 +155,19 @@ function ownSpanContext(serverId: string, mcpSessionId: string | null, jsonrpcId
  * prompts/get, …), from the proxy's own observation of it: named by its method as the MCP
  * conventions name spans, an error when the answer was a JSON-RPC error (error.type its code).
  */
-export function spanOfRequest(request: McpRequestEvent, context: Pick<CallContext, 'serverUrl' | 'serverName'>, resource: Resource): ReadableSpan {
+export function spanOfRequest(
+  request: McpRequestEvent,
+  context: Pick<CallContext, 'serverUrl' | 'serverName'>,
+  resource: Resource,
+): ReadableSpan {
   const parent = parseTraceparent(request.traceparent);
-  const spanContext = ownSpanContext(request.serverId, request.mcpSessionId, request.jsonrpcId, request.traceparent, parent);
+  const spanContext = ownSpanContext(
+    request.serverId,
+    request.mcpSessionId,
+    request.jsonrpcId,
+    request.traceparent,
+    parent,
+  );
   const { host, port } = address(context.serverUrl);
   const attributes: ReadableSpan['attributes'] = {
     [ATTR_MCP_METHOD_NAME]: request.method,
@@ -144,7 +184,16 @@ export function spanOfRequest(request: McpRequestEvent, context: Pick<CallContex
   if (port) attributes[ATTR_SERVER_PORT] = port;
   if (request.errorCode !== null) attributes[ATTR_ERROR_TYPE] = String(request.errorCode);
   const error = request.errorCode !== null ? { message: request.errorMessage ?? String(request.errorCode) } : null;
-  return finishedSpan({ name: request.method, spanContext, parent, startMs: request.startedMs, endMs: request.endedMs, error, attributes, resource });
+  return finishedSpan({
+    name: request.method,
+    spanContext,
+    parent,
+    startMs: request.startedMs,
+    endMs: request.endedMs,
+    error,
+    attributes,
+    resource,
+  });
 }
 
 export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Resource): ReadableSpan {
@@ -152,7 +201,7 @@ export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Re
   const spanContext = ownSpanContext(call.serverId, context.mcpSessionId, call.jsonrpcId, call.traceparent, parent);
   const startMs = Date.parse(call.startedAt);
   const endMs = call.endedAt ? Date.parse(call.endedAt) : startMs + (call.durationMs ?? 0);
-  const error = errorType(call);
+  const error = errorTypeOf(call);
   const { host, port } = address(context.serverUrl);
   const attributes: ReadableSpan['attributes'] = {
     [ATTR_MCP_METHOD_NAME]: 'tools/call',
@@ -172,5 +221,14 @@ export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Re
   if (port) attributes[ATTR_SERVER_PORT] = port;
   if (error) attributes[ATTR_ERROR_TYPE] = error;
   const failure = error ? { message: call.errorMessage ?? error } : null;
-  return finishedSpan({ name: `tools/call ${call.toolName}`, spanContext, parent, startMs, endMs, error: failure, attributes, resource });
+  return finishedSpan({
+    name: `tools/call ${call.toolName}`,
+    spanContext,
+    parent,
+    startMs,
+    endMs,
+    error: failure,
+    attributes,
+    resource,
+  });
 }

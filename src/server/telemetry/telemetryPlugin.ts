@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { rootPlugin } from '../http/rootPlugin';
 import { TelemetryService } from './telemetryService';
 
 declare module 'fastify' {
@@ -9,7 +10,7 @@ declare module 'fastify' {
 }
 
 /** Starts the telemetry service with the app and stops it (after a last export) when the app closes. */
-export async function telemetryPlugin(app: FastifyInstance): Promise<void> {
+export const telemetryPlugin = rootPlugin(function telemetryPlugin(app: FastifyInstance): void {
   const telemetry = new TelemetryService({
     db: app.db,
     bus: app.bus,
@@ -26,5 +27,4 @@ export async function telemetryPlugin(app: FastifyInstance): Promise<void> {
     await telemetry.start();
   });
   app.addHook('onClose', () => telemetry.close());
-}
-(telemetryPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+});

@@ -7,10 +7,19 @@ import type { Database } from '../db/database';
 import type { EventBus } from '../events/bus';
 import { isRelayedMessage } from '../events/busRelay';
 import type { OutboundClient } from '../net/outboundClient';
-import { enabledExporters, openHeaders, recordExportTally, type ExporterRow, type ExportTally } from '../modules/telemetry/store';
-import { ExporterRuntime, postOtlp, serializeSpans, signalUrl, type ExporterSettings } from './exporterRuntime';
+import {
+  enabledExporters,
+  openHeaders,
+  recordExportTally,
+  type ExporterRow,
+  type ExportTally,
+} from '../data/telemetry/store';
+import { ExporterRuntime } from './exporterRuntime';
+import { postOtlp, serializeSpans, signalUrl, type ExporterSettings } from './otlpHttp';
 import type { McpRequestEvent, ProxyEvents } from '../proxy/proxyEvents';
-import { hrTime, sampled, spanOfCall, spanOfRequest, type CallContext } from './spanMapping';
+import { sampled, spanOfCall, spanOfRequest } from './spanMapping';
+import { CallContexts } from './callContexts';
+import { testSpanOf } from './testSpan';
 
 // Feeds the workspace exporters from what the recorder stored: each `tool_call` live message
 // (published after its row is written) becomes a span and a metric measurement for every enabled
@@ -29,21 +38,16 @@ export interface TelemetryServiceOptions {
   reloadMs?: number;
 }
 
-interface SessionContext {
-  mcpSessionId: string | null;
-  protocolVersion: string | null;
-  clientName: string | null;
-}
-
-const MAX_SESSIONS = 10_000;
-
 export class TelemetryService {
   /** Per workspace: each enabled exporter's runtime, and the row version it was built from. */
   private readonly runtimes = new Map<string, { runtime: ExporterRuntime; version: string }[]>();
   private readonly subscriptions = new Map<string, () => void>();
-  private readonly sessions = new Map<string, SessionContext>();
-  private readonly servers = new Map<string, { url: string; name: string }>();
-  private readonly pendingTallies = new Map<string, Required<Pick<ExportTally, 'spans' | 'metricPoints' | 'failed' | 'dropped'>> & Pick<ExportTally, 'succeededAt' | 'error'>>();
+  private readonly contexts: CallContexts;
+  private readonly pendingTallies = new Map<
+    string,
+    Required<Pick<ExportTally, 'spans' | 'metricPoints' | 'failed' | 'dropped'>> &
+      Pick<ExportTally, 'succeededAt' | 'error'>
+  >();
   private readonly resource: Resource;
   private reloadTimer: NodeJS.Timeout | undefined;
   private tallyTimer: NodeJS.Timeout | undefined;
@@ -51,7 +55,12 @@ export class TelemetryService {
   private closed = false;
 
   constructor(private readonly options: TelemetryServiceOptions) {
-    this.resource = resourceFromAttributes({ 'service.name': 'toolscope', 'service.version': options.version, 'telemetry.sdk.name': 'toolscope' });
+    this.resource = resourceFromAttributes({
+      'service.name': 'toolscope',
+      'service.version': options.version,
+      'telemetry.sdk.name': 'toolscope',
+    });
+    this.contexts = new CallContexts(options.db);
   }
 
   /** Bus subscriptions held for exporters (the metrics route tells them from live streams). */
@@ -76,7 +85,9 @@ export class TelemetryService {
 
   /** Rebuilds the exporters from the database (after a change here, and periodically for other instances' changes). */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.reloadNow()).catch((err: unknown) => this.options.log.warn({ err }, 'telemetry exporters could not be loaded'));
+    this.reloading = this.reloading
+      .then(() => this.reloadNow())
+      .catch((err: unknown) => this.options.log.warn({ err }, 'telemetry exporters could not be loaded'));
     return this.reloading;
   }
 
@@ -130,12 +141,21 @@ export class TelemetryService {
       this.runtimes.set(
         workspaceId,
         exporters.map((row) => ({
-          runtime: new ExporterRuntime(this.settingsOf(row), this.options.outbound, (id, t) => this.addTally(id, t), this.resource, this.options.metricsIntervalMs),
+          runtime: new ExporterRuntime(
+            this.settingsOf(row),
+            this.options.outbound,
+            (id, t) => this.addTally(id, t),
+            this.resource,
+            this.options.metricsIntervalMs,
+          ),
           version: versionOf(row),
         })),
       );
       if (!this.subscriptions.has(workspaceId)) {
-        this.subscriptions.set(workspaceId, this.options.bus.subscribe(workspaceId, (message) => this.onMessage(workspaceId, message)));
+        this.subscriptions.set(
+          workspaceId,
+          this.options.bus.subscribe(workspaceId, (message) => this.onMessage(workspaceId, message)),
+        );
       }
     }
   }
@@ -147,21 +167,18 @@ export class TelemetryService {
       protocol: row.protocol,
       headers: openHeaders(row, this.options.secret),
       signals: row.signals,
-      samplingRatio: Number(row.sampling_ratio),
+      samplingRatio: row.sampling_ratio,
     };
   }
 
   private onMessage(workspaceId: string, message: LiveMessage): void {
     if (isRelayedMessage(message)) return;
     if (message.type === 'session_started') {
-      const session = message.data as SessionDto;
-      if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
-      this.sessions.set(session.id, { mcpSessionId: session.mcpSessionId, protocolVersion: session.protocolVersion, clientName: session.clientName });
+      this.contexts.sessionStarted(message.data as SessionDto);
     } else if (message.type === 'session_ended') {
-      this.sessions.delete((message.data as SessionDto).id);
+      this.contexts.sessionEnded((message.data as SessionDto).id);
     } else if (message.type === 'server_updated') {
-      const server = message.data as { id: string; url: string; name: string };
-      this.servers.set(server.id, { url: server.url, name: server.name });
+      this.contexts.serverUpdated(message.data as { id: string; url: string; name: string });
     } else if (message.type === 'tool_call') {
       void this.exportCall(workspaceId, message.data as ToolCallDto);
     }
@@ -171,42 +188,29 @@ export class TelemetryService {
   readonly onRequest = (request: McpRequestEvent): void => {
     const runtimes = this.runtimes.get(request.workspaceId);
     if (!runtimes || runtimes.length === 0) return;
-    const server = this.servers.get(request.serverId);
-    const span = spanOfRequest(request, { serverUrl: server?.url ?? null, serverName: server?.name ?? null }, this.resource);
+    const server = this.contexts.server(request.serverId);
+    const span = spanOfRequest(
+      request,
+      { serverUrl: server?.url ?? null, serverName: server?.name ?? null },
+      this.resource,
+    );
     for (const { runtime } of runtimes) {
-      if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio)) runtime.addSpan(span);
+      if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
+        runtime.addSpan(span);
     }
   };
 
   private async exportCall(workspaceId: string, call: ToolCallDto): Promise<void> {
     const runtimes = this.runtimes.get(workspaceId);
     if (!runtimes || runtimes.length === 0 || call.status === 'pending') return;
-    const context = await this.contextOf(workspaceId, call);
+    const context = await this.contexts.of(workspaceId, call);
     const span = spanOfCall(call, context, this.resource);
     const errorType = span.attributes['error.type'] as string | undefined;
     for (const { runtime } of runtimes) {
-      if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio)) runtime.addSpan(span);
+      if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
+        runtime.addSpan(span);
       runtime.measure({ serverId: call.serverId, tool: call.toolName, durationMs: call.durationMs ?? 0, errorType });
     }
-  }
-
-  private async contextOf(workspaceId: string, call: ToolCallDto): Promise<CallContext> {
-    let server = this.servers.get(call.serverId);
-    if (!server) {
-      const [row] = await this.options.db.query<{ url: string; name: string }>('select url, name from servers where id = $1', [call.serverId]).catch(() => []);
-      if (row) this.servers.set(call.serverId, (server = { url: row.url, name: row.name }));
-    }
-    let session = this.sessions.get(call.sessionId);
-    if (!session) {
-      const [row] = await this.options.db
-        .query<{ mcp_session_id: string | null; protocol_version: string | null; client_name: string | null }>(
-          'select mcp_session_id, protocol_version, client_name from sessions where id = $1',
-          [call.sessionId],
-        )
-        .catch(() => []);
-      session = row ? { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version, clientName: row.client_name } : { mcpSessionId: null, protocolVersion: null, clientName: null };
-    }
-    return { workspaceId, ...session, serverUrl: server?.url ?? null, serverName: server?.name ?? call.serverName ?? null };
   }
 
   private addTally(id: string, tally: ExportTally): void {
@@ -225,7 +229,9 @@ export class TelemetryService {
     const entries = [...this.pendingTallies];
     this.pendingTallies.clear();
     for (const [id, tally] of entries) {
-      await recordExportTally(this.options.db, id, tally).catch((err: unknown) => this.options.log.warn({ err, exporterId: id }, 'telemetry counters not saved'));
+      await recordExportTally(this.options.db, id, tally).catch((err: unknown) =>
+        this.options.log.warn({ err, exporterId: id }, 'telemetry counters not saved'),
+      );
     }
   }
 
@@ -243,32 +249,14 @@ export class TelemetryService {
 
   /** One test span to the exporter's collector, answered with what the collector said. */
   async sendTestSpan(row: ExporterRow, headers: Record<string, string>): Promise<ExporterTestResult> {
-    const now = Date.now();
-    const span = spanOfCall(
-      {
-        id: 'test',
-        sessionId: 'test',
-        serverId: 'test',
-        jsonrpcId: null,
-        toolName: 'toolscope.test',
-        arguments: null,
-        result: null,
-        errorMessage: null,
-        status: 'ok',
-        startedAt: new Date(now - 1).toISOString(),
-        endedAt: new Date(now).toISOString(),
-        durationMs: 1,
-        requestBytes: 0,
-        responseBytes: 0,
-        tokensEstimate: 0,
-        meta: null,
-        traceparent: null,
-      },
-      { workspaceId: row.workspace_id, mcpSessionId: null, protocolVersion: null, clientName: 'toolscope-test', serverUrl: null, serverName: 'Toolscope test' },
-      this.resource,
+    const tested = testSpanOf(row.workspace_id, this.resource);
+    const outcome = await postOtlp(
+      this.options.outbound,
+      signalUrl(row.endpoint, 'traces'),
+      row.protocol,
+      headers,
+      serializeSpans(row.protocol, [tested]),
     );
-    const tested = { ...span, name: 'toolscope test span', startTime: hrTime(now - 1), attributes: { ...span.attributes, 'toolscope.test': true } };
-    const outcome = await postOtlp(this.options.outbound, signalUrl(row.endpoint, 'traces'), row.protocol, headers, serializeSpans(row.protocol, [tested]));
     if (outcome.ok) this.addTally(row.id, { spans: 1, succeededAt: new Date(), error: null });
     else this.addTally(row.id, { failed: 1, error: `test: ${outcome.message}` });
     await this.flushTallies();

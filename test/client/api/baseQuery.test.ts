@@ -99,7 +99,9 @@ describe('refresh before use', () => {
     });
     fake.on(WORKSPACES, jsonResponse([]));
 
-    await Promise.all([1, 2, 3, 4].map(() => authenticatedRequest(Paths.workspaces, fakeBaseQueryApi().api, {})));
+    await Promise.all(
+      [1, 2, 3, 4].map(() => Promise.resolve(authenticatedRequest(Paths.workspaces, fakeBaseQueryApi().api, {}))),
+    );
 
     expect(fake.count(REFRESH)).toBe(1);
     expect(fake.count(WORKSPACES)).toBe(4);
@@ -116,7 +118,9 @@ describe('401 handling', () => {
     setTokens({ accessToken: old, refreshToken: 'r' });
     fake.on(REFRESH, jsonResponse({ accessToken: fresh }));
     fake.on(WORKSPACES, (request) =>
-      request.headers.get('Authorization') === `Bearer ${fresh}` ? jsonResponse([{ id: 'w' }]) : jsonResponse({ message: 'Token expired' }, 401),
+      request.headers.get('Authorization') === `Bearer ${fresh}`
+        ? jsonResponse([{ id: 'w' }])
+        : jsonResponse({ message: 'Token expired' }, 401),
     );
 
     const result = await authenticatedRequest(Paths.workspaces, fakeBaseQueryApi().api, {});
@@ -146,10 +150,14 @@ describe('401 handling', () => {
       return jsonResponse({ accessToken: fresh });
     });
     fake.on(WORKSPACES, (request) =>
-      request.headers.get('Authorization') === `Bearer ${fresh}` ? jsonResponse([]) : jsonResponse({ message: 'expired' }, 401),
+      request.headers.get('Authorization') === `Bearer ${fresh}`
+        ? jsonResponse([])
+        : jsonResponse({ message: 'expired' }, 401),
     );
 
-    const results = await Promise.all([1, 2, 3].map(() => authenticatedRequest(Paths.workspaces, fakeBaseQueryApi().api, {})));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => Promise.resolve(authenticatedRequest(Paths.workspaces, fakeBaseQueryApi().api, {}))),
+    );
 
     expect(results.every((r) => !r.error)).toBe(true);
     expect(fake.count(REFRESH)).toBe(1);
@@ -223,7 +231,11 @@ describe('logout call', () => {
   it('is sent as it is, without refreshing a token that is about to expire', async () => {
     setTokens({ accessToken: fakeJwt(30), refreshToken: 'r' });
     fake.on(`POST ${Paths.logout}`, jsonResponse({ message: 'Signed out' }));
-    await authenticatedRequest({ url: Paths.logout, method: 'POST', body: { refreshToken: 'r' } }, fakeBaseQueryApi('mutation').api, {});
+    await authenticatedRequest(
+      { url: Paths.logout, method: 'POST', body: { refreshToken: 'r' } },
+      fakeBaseQueryApi('mutation').api,
+      {},
+    );
     expect(fake.count(REFRESH)).toBe(0);
   });
 });

@@ -8,7 +8,14 @@ import { makeStore, type AppStore } from '../../../src/client/app/store';
 import { workspacesApi } from '../../../src/client/features/workspaces/workspacesApi';
 import { fakeJwt, installFakeFetch, jsonResponse, type FakeFetch } from '../helpers/fakeFetch';
 
-const WORKSPACE: WorkspaceDto = { id: 'ws-1', name: 'Personal', description: '', workspaceType: 'personal', role: 'owner', createdAt: '2026-01-01T00:00:00.000Z' };
+const WORKSPACE: WorkspaceDto = {
+  id: 'ws-1',
+  name: 'Personal',
+  description: '',
+  workspaceType: 'personal',
+  role: 'owner',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 const STORAGE_ITEM = 'persist:toolscope';
 
 async function persistedStore(): Promise<{ store: AppStore; persistor: Persistor }> {

@@ -37,15 +37,28 @@ describe("error texts of SPEC §8: 'API Error {status}: {message}'", () => {
   });
 
   it('keeps the field errors the server names', async () => {
-    fake.on('POST /x', jsonResponse({ message: 'Invalid input', code: 'validation_failed', fields: { email: 'Enter a valid email address' } }, 400));
+    fake.on(
+      'POST /x',
+      jsonResponse(
+        { message: 'Invalid input', code: 'validation_failed', fields: { email: 'Enter a valid email address' } },
+        400,
+      ),
+    );
     const result = await send({ url: '/x', method: 'POST', body: { email: 'x' } });
-    expect(result.error).toMatchObject({ fields: { email: 'Enter a valid email address' }, serverMessage: 'Invalid input' });
+    expect(result.error).toMatchObject({
+      fields: { email: 'Enter a valid email address' },
+      serverMessage: 'Invalid input',
+    });
   });
 
   it('reads Retry-After on a 429 and only reports it', async () => {
     fake.on('GET /x', jsonResponse({ message: 'Too many requests' }, 429, { 'Retry-After': '30' }));
     const result = await send('/x');
-    expect(result.error).toMatchObject({ status: 429, message: 'API Error 429: Too many requests', retryAfterSeconds: 30 });
+    expect(result.error).toMatchObject({
+      status: 429,
+      message: 'API Error 429: Too many requests',
+      retryAfterSeconds: 30,
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -88,8 +101,14 @@ describe('request shape', () => {
   });
 
   it('builds query strings, leaving out empty values', () => {
-    expect(buildUrl('/api/v1/notifications', { workspaceId: 'w1', limit: 10, isArchived: false, cursor: undefined, x: null })).toBe(
-      '/api/v1/notifications?workspaceId=w1&limit=10&isArchived=false',
-    );
+    expect(
+      buildUrl('/api/v1/notifications', {
+        workspaceId: 'w1',
+        limit: 10,
+        isArchived: false,
+        cursor: undefined,
+        x: null,
+      }),
+    ).toBe('/api/v1/notifications?workspaceId=w1&limit=10&isArchived=false');
   });
 });

@@ -7,9 +7,9 @@ type Outcome = { data: unknown } | { error: ApiError };
 /** A base query answering from a script, counting its calls. */
 function scripted(...outcomes: Outcome[]) {
   const calls: number[] = [];
-  const baseQuery = jest.fn(async () => {
+  const baseQuery = jest.fn(() => {
     calls.push(Date.now());
-    return (outcomes.length > 1 ? outcomes.shift() : outcomes[0]) as Outcome;
+    return Promise.resolve((outcomes.length > 1 ? outcomes.shift() : outcomes[0]) as Outcome);
   });
   return { baseQuery, calls };
 }

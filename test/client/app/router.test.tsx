@@ -76,7 +76,10 @@ describe('routes (SPEC §2)', () => {
   });
 
   it.each(PROTECTED_ROUTES.map((route) => route.path))('opens %s inside the shell', async (pattern) => {
-    const path = pattern.replace(':sessionId', 'session-42').replace(':slug', 'filesystem').replace(':workspaceId', 'ws-1');
+    const path = pattern
+      .replace(':sessionId', 'session-42')
+      .replace(':slug', 'filesystem')
+      .replace(':workspaceId', 'ws-1');
     const { api } = renderShellApp(<AppRoutes />, { path, signedIn: true, servers: SERVERS });
     const main = await screen.findByRole('main');
     expect(await within(main).findByRole('heading', { level: 1 })).toBeInTheDocument();

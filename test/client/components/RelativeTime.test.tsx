@@ -8,9 +8,9 @@ afterEach(() => jest.useRealTimers());
 it('ticks every second while under a minute old, and moves on to minutes', () => {
   render(<RelativeTime value="2026-11-25T11:59:18Z" />);
   expect(screen.getByText('42 seconds ago')).toBeInTheDocument();
-  act(() => void jest.advanceTimersByTime(6_000));
+  act(() => jest.advanceTimersByTime(6_000));
   expect(screen.getByText('48 seconds ago')).toBeInTheDocument();
-  act(() => void jest.advanceTimersByTime(30_000));
+  act(() => jest.advanceTimersByTime(30_000));
   expect(screen.getByText('1 minute ago')).toBeInTheDocument();
 });
 

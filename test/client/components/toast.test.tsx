@@ -17,7 +17,11 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
   it('shows a title, a description, an action and a close button in the toast area', async () => {
     renderWithProviders(<p>page</p>);
     act(() => {
-      showToast({ title: 'Workspace Created', description: 'Team Alpha is ready', action: <Button size="small">Open</Button> });
+      showToast({
+        title: 'Workspace Created',
+        description: 'Team Alpha is ready',
+        action: <Button size="small">Open</Button>,
+      });
     });
     const toast = await within(toastArea()).findByRole('status');
     expect(toast).toHaveTextContent('Workspace Created');
@@ -54,7 +58,11 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
     });
     await screen.findByText('Sticky');
     act(() => {
-      showToast({ title: 'Server Offline', description: 'Everything is not responding to health checks', variant: 'destructive' });
+      showToast({
+        title: 'Server Offline',
+        description: 'Everything is not responding to health checks',
+        variant: 'destructive',
+      });
     });
     expect(await screen.findByText('Server Offline')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Sticky')).not.toBeInTheDocument());
@@ -63,7 +71,11 @@ describe('toasts (SPEC §2 Shell, §4 Toasts)', () => {
   it('renders the destructive variant as an alert', async () => {
     renderWithProviders(<p>page</p>);
     act(() => {
-      showToast({ title: 'Server Offline', description: 'Everything is not responding to health checks', variant: 'destructive' });
+      showToast({
+        title: 'Server Offline',
+        description: 'Everything is not responding to health checks',
+        variant: 'destructive',
+      });
     });
     const toast = await screen.findByRole('alert');
     expect(toast).toHaveAttribute('data-variant', 'destructive');

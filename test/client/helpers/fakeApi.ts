@@ -7,7 +7,11 @@ export interface FakeResponse {
   text?: string;
   contentType?: string;
 }
-export type FakeHandler = (request: { url: URL; method: string; body: unknown }) => FakeResponse | Promise<FakeResponse>;
+export type FakeHandler = (request: {
+  url: URL;
+  method: string;
+  body: unknown;
+}) => FakeResponse | Promise<FakeResponse>;
 
 export interface FakeApi {
   /** Calls seen so far, as "METHOD /path". */
@@ -44,13 +48,17 @@ export function installFakeApi(): FakeApi {
   const originalEventSource = globals.EventSource;
   if (!originalEventSource) globals.EventSource = SilentEventSource;
 
-  global.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+  global.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://localhost',
+    );
     const method = (init?.method ?? 'GET').toUpperCase();
     const key = `${method} ${url.pathname}`;
     calls.push(key);
     const handler = routes.get(key);
-    if (!handler) return new Response(JSON.stringify({ message: `No fake for ${key}`, code: 'not_found' }), { status: 404 });
+    if (!handler)
+      return new Response(JSON.stringify({ message: `No fake for ${key}`, code: 'not_found' }), { status: 404 });
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const answer = await handler({ url, method, body });
     const status = answer.status ?? 200;
@@ -61,7 +69,7 @@ export function installFakeApi(): FakeApi {
       status,
       headers: { 'Content-Type': answer.contentType ?? 'application/json' },
     });
-  }) as typeof fetch;
+  };
 
   return {
     calls,

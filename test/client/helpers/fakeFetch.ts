@@ -34,8 +34,11 @@ export function installFakeFetch(): FakeFetch {
   const requests: RecordedRequest[] = [];
   const original = globalThis.fetch;
 
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://localhost',
+    );
     const method = (init?.method ?? 'GET').toUpperCase();
     let body: unknown;
     if (typeof init?.body === 'string') {
@@ -48,11 +51,12 @@ export function installFakeFetch(): FakeFetch {
     const request: RecordedRequest = { method, path: url.pathname, url, headers: new Headers(init?.headers), body };
     requests.push(request);
     const handler = routes.get(`${method} ${url.pathname}`);
-    if (!handler) return jsonResponse({ message: `No fake route for ${method} ${url.pathname}`, code: 'not_found' }, 404);
+    if (!handler)
+      return jsonResponse({ message: `No fake route for ${method} ${url.pathname}`, code: 'not_found' }, 404);
     // A fresh Response per call: a body can be read only once.
     const answer = await handler(request);
     return answer.clone();
-  }) as typeof fetch;
+  };
 
   return {
     requests,

@@ -1,3 +1,5 @@
+import { UpstreamOAuthPaths } from '../../../src/contract/upstreamOAuth';
+import type { SignInProvider } from '../../../src/contract/signInProviders';
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
@@ -18,8 +20,22 @@ import { workspaceSelected } from '../../../src/client/features/workspaces/works
 import { fakeAccessToken, installFakeApi, type FakeApi } from './fakeApi';
 
 export const TEST_WORKSPACES: WorkspaceDto[] = [
-  { id: 'ws-1', name: 'Personal', description: '', workspaceType: 'personal', role: 'owner', createdAt: '2026-01-01T00:00:00.000Z' },
-  { id: 'ws-2', name: 'Platform Team', description: '', workspaceType: 'team', role: 'admin', createdAt: '2026-01-02T00:00:00.000Z' },
+  {
+    id: 'ws-1',
+    name: 'Personal',
+    description: '',
+    workspaceType: 'personal',
+    role: 'owner',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+  {
+    id: 'ws-2',
+    name: 'Platform Team',
+    description: '',
+    workspaceType: 'team',
+    role: 'admin',
+    createdAt: '2026-01-02T00:00:00.000Z',
+  },
 ];
 
 export const TEST_USER_DTO = {
@@ -42,6 +58,7 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     description: '',
     workspaceId: 'ws-1',
     schemaCount: 3,
+    riskFindingCount: 0,
     status: 'online',
     lastHealthStatus: true,
     lastChecked: null,
@@ -52,6 +69,7 @@ export function testServer(overrides: Partial<ServerDto> = {}): ServerDto {
     hasCredentials: false,
     timeoutMs: null,
     kind: 'remote',
+    allowedOrigins: [],
     ...overrides,
   };
 }
@@ -65,6 +83,8 @@ export interface ShellTestOptions {
   flags?: Partial<Flags>;
   servers?: ServerDto[];
   workspaces?: WorkspaceDto[];
+  /** Identity providers GET /api/v1/config lists (default none). */
+  signInProviders?: SignInProvider[];
   /** Replace or add fake answers before the first render (which already fetches). */
   configureApi?: (api: FakeApi) => void;
 }
@@ -77,12 +97,26 @@ export interface ShellTestContext {
 }
 
 /** Renders `ui` with the real store, theme, toasts and a memory router, against a fake API. */
-export function renderShellApp(ui: ReactElement, options: ShellTestOptions = {}): ShellTestContext & ReturnType<typeof render> {
+export function renderShellApp(
+  ui: ReactElement,
+  options: ShellTestOptions = {},
+): ShellTestContext & ReturnType<typeof render> {
   const api = installFakeApi();
-  api.on('GET', Paths.config, { body: { flags: { ...DEFAULT_FLAGS, ...options.flags }, plans: [], environment: 'production', version: 'test', publicUrl: null } });
+  api.on('GET', Paths.config, {
+    body: {
+      flags: { ...DEFAULT_FLAGS, ...options.flags },
+      plans: [],
+      environment: 'production',
+      version: 'test',
+      publicUrl: null,
+      deployments: { enabled: false, allowedCommands: [] },
+      signInProviders: options.signInProviders ?? [],
+    },
+  });
   api.on('GET', Paths.workspaces, { body: { workspaces: options.workspaces ?? TEST_WORKSPACES } });
   api.on('GET', Paths.servers('ws-1'), { body: options.servers ?? [] });
   api.on('GET', Paths.servers('ws-2'), { body: options.servers ?? [] });
+  for (const ws of ['ws-1', 'ws-2']) api.on('GET', UpstreamOAuthPaths.list(ws), { body: { connections: [] } });
   api.on('GET', Paths.me, { body: TEST_USER_DTO });
   api.on('POST', Paths.logout, { body: { message: 'Signed out' } });
   options.configureApi?.(api);

@@ -22,7 +22,12 @@ export interface RenderWithProvidersOptions extends Omit<RenderOptions, 'wrapper
  */
 export function renderWithProviders(
   ui: ReactElement,
-  { preloadedState, store = makeStore(preloadedState), initialEntries = ['/'], ...renderOptions }: RenderWithProvidersOptions = {},
+  {
+    preloadedState,
+    store = makeStore(preloadedState),
+    initialEntries = ['/'],
+    ...renderOptions
+  }: RenderWithProvidersOptions = {},
 ): RenderResult & { store: AppStore } {
   function Wrapper({ children }: { children: ReactNode }) {
     return (

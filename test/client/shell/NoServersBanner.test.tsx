@@ -25,7 +25,11 @@ describe("the 'No tool servers connected' banner", () => {
   });
 
   it('does not show when the workspace has servers', async () => {
-    const { api, store } = renderShellApp(<NoServersBanner />, { signedIn: true, path: '/dashboard', servers: [testServer()] });
+    const { api, store } = renderShellApp(<NoServersBanner />, {
+      signedIn: true,
+      path: '/dashboard',
+      servers: [testServer()],
+    });
     await act(() => store.dispatch(serversApi.endpoints.getServers.initiate('ws-1')));
     expect(screen.queryByText(BANNER)).not.toBeInTheDocument();
     api.restore();
@@ -41,7 +45,10 @@ describe("the 'No tool servers connected' banner", () => {
     // The request is in flight (the handler above holds it); nothing is known yet.
     await waitFor(() => expect(api.calls).toContain(`GET ${Paths.servers('ws-1')}`));
     expect(screen.queryByText(BANNER)).not.toBeInTheDocument();
-    await act(async () => answer({ body: [] }));
+    await act(() => {
+      answer({ body: [] });
+      return Promise.resolve();
+    });
     expect(await screen.findByText(BANNER)).toBeInTheDocument();
     api.restore();
   });

@@ -33,12 +33,18 @@ describe('SidebarContent', () => {
     const overview = screen.getByRole('link', { name: 'Overview' });
     expect(overview).toHaveAttribute('href', '/');
     expect(overview).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByRole('link', { name: 'Workspace Settings' })).toHaveAttribute('href', '/workspace/ws-1/settings');
+    expect(screen.getByRole('link', { name: 'Workspace Settings' })).toHaveAttribute(
+      'href',
+      '/workspace/ws-1/settings',
+    );
     api.restore();
   });
 
   it("shows the 'Upgrade to Pro' card when show_upgrade_pro is on; 'Upgrade Now' opens the upgrade dialog", async () => {
-    const { api, store } = renderShellApp(<SidebarContent collapsed={false} />, { signedIn: true, flags: { show_upgrade_pro: true } });
+    const { api, store } = renderShellApp(<SidebarContent collapsed={false} />, {
+      signedIn: true,
+      flags: { show_upgrade_pro: true },
+    });
     const card = await screen.findByRole('region', { name: 'Upgrade to Pro' });
     await userEvent.click(within(card).getByRole('button', { name: 'Upgrade Now' }));
     expect(selectOpenDialog(store.getState())).toBe('upgrade');
@@ -46,7 +52,10 @@ describe('SidebarContent', () => {
   });
 
   it('has no upgrade card when show_upgrade_pro is off', async () => {
-    const { api } = renderShellApp(<SidebarContent collapsed={false} />, { signedIn: true, flags: { show_upgrade_pro: false } });
+    const { api } = renderShellApp(<SidebarContent collapsed={false} />, {
+      signedIn: true,
+      flags: { show_upgrade_pro: false },
+    });
     await screen.findByRole('link', { name: 'Marketplace' });
     expect(screen.queryByText('Upgrade to Pro')).not.toBeInTheDocument();
     api.restore();
@@ -60,7 +69,10 @@ describe('SidebarContent', () => {
   });
 
   it('scrolls the sections and the upgrade card together, and hints when more lies below', async () => {
-    const { api } = renderShellApp(<SidebarContent collapsed={false} />, { signedIn: true, flags: { show_upgrade_pro: true } });
+    const { api } = renderShellApp(<SidebarContent collapsed={false} />, {
+      signedIn: true,
+      flags: { show_upgrade_pro: true },
+    });
     const scroller = screen.getByTestId('sidebar-scroll');
     // The card is inside the scrolling box, after the last section: it can never cover an item.
     expect(await within(scroller).findByRole('region', { name: 'Upgrade to Pro' })).toBeInTheDocument();

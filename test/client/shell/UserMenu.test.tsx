@@ -19,7 +19,11 @@ describe('the avatar menu', () => {
     const menu = await openMenu();
     expect(within(menu).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(within(menu).getByText('ada@example.com')).toBeInTheDocument();
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Profile', 'Settings', 'Sign out']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Profile', 'Settings', 'Sign out']);
     api.restore();
   });
 
@@ -60,7 +64,10 @@ describe('the avatar menu', () => {
 
   it('signs out even when the server cannot be reached', async () => {
     const { api, location } = renderShellApp(<UserMenu />, { signedIn: true, path: '/servers' });
-    api.on('POST', Paths.logout, { status: 503, body: { message: 'Service unavailable', code: 'service_unavailable' } });
+    api.on('POST', Paths.logout, {
+      status: 503,
+      body: { message: 'Service unavailable', code: 'service_unavailable' },
+    });
     const menu = await openMenu();
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Sign out' }));
     await waitFor(() => expect(location().pathname).toBe('/login'));

@@ -9,7 +9,7 @@ describe('sidebar sections (SPEC §2 Shell)', () => {
     expect(labels()).toEqual([
       [null, ['Overview']],
       ['Connections', ['Tool Servers', 'Marketplace']],
-      ['Observability', ['Sessions', 'Activity Stream', 'Tool Reasoning', 'Analytics']],
+      ['Observability', ['Sessions', 'Activity Stream', 'Tool Reasoning', 'Analytics', 'Alert Rules']],
       ['Cost & Performance', ['Performance']],
       ['Development', ['Integrations']],
     ]);
@@ -20,7 +20,7 @@ describe('sidebar sections (SPEC §2 Shell)', () => {
     expect(labels(flags)).toEqual([
       [null, ['Overview']],
       ['Connections', ['Tool Servers', 'Marketplace']],
-      ['Observability', ['Sessions', 'Activity Stream', 'Tool Reasoning', 'Analytics']],
+      ['Observability', ['Sessions', 'Activity Stream', 'Tool Reasoning', 'Analytics', 'Alert Rules']],
       ['Cost & Performance', ['Cost Analytics', 'Cost Attribution', 'Performance']],
       ['Development', ['Schema Studio', 'Integrations']],
     ]);
@@ -42,6 +42,8 @@ describe('sidebar sections (SPEC §2 Shell)', () => {
       '/activity-stream',
       '/thought-tracing',
       '/analytics',
+      // Beyond SPEC §2 (issue 36): the workspace's alert rules.
+      '/alert-rules',
       '/cost-analytics',
       '/cost-attribution',
       '/performance',

@@ -20,8 +20,11 @@ export async function signUp(baseUrl: string): Promise<AppAccount> {
     }),
     'sign-up',
   );
-  const list = await json<{ workspaces: { id: string }[] }>(await fetch(`${baseUrl}/api/v1/workspaces`, { headers: bearer(body.accessToken) }), 'workspaces');
-  return { accessToken: body.accessToken, workspaceId: list.workspaces[0]!.id };
+  const list = await json<{ workspaces: { id: string }[] }>(
+    await fetch(`${baseUrl}/api/v1/workspaces`, { headers: bearer(body.accessToken) }),
+    'workspaces',
+  );
+  return { accessToken: body.accessToken, workspaceId: list.workspaces[0].id };
 }
 
 export function bearer(token: string): Record<string, string> {
@@ -51,11 +54,20 @@ export interface ListedCall {
 /** Every tool call of the workspace through the tool-calls API, session by session (a page holds 200). */
 export async function allToolCalls(baseUrl: string, account: AppAccount): Promise<ListedCall[]> {
   const base = `${baseUrl}/api/v1/workspaces/${account.workspaceId}`;
-  const sessions = await json<{ sessions: { id: string; callCount: number }[] }>(await fetch(`${base}/sessions?limit=100`, { headers: bearer(account.accessToken) }), 'sessions');
+  const sessions = await json<{ sessions: { id: string; callCount: number }[] }>(
+    await fetch(`${base}/sessions?limit=100`, { headers: bearer(account.accessToken) }),
+    'sessions',
+  );
   const calls: ListedCall[] = [];
   for (const session of sessions.sessions) {
-    const page = await json<{ toolCalls: ListedCall[] }>(await fetch(`${base}/tool-calls/live?limit=200&session_id=${session.id}`, { headers: bearer(account.accessToken) }), 'tool calls');
-    if (page.toolCalls.length >= 200) throw new Error(`session ${session.id} holds 200 calls or more: the test must make fewer per session`);
+    const page = await json<{ toolCalls: ListedCall[] }>(
+      await fetch(`${base}/tool-calls/live?limit=200&session_id=${session.id}`, {
+        headers: bearer(account.accessToken),
+      }),
+      'tool calls',
+    );
+    if (page.toolCalls.length >= 200)
+      throw new Error(`session ${session.id} holds 200 calls or more: the test must make fewer per session`);
     calls.push(...page.toolCalls);
   }
   return calls;

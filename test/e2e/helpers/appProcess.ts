@@ -20,7 +20,9 @@ export interface AppProcess {
 }
 
 export function serverBuildMissing(): string | null {
-  return fs.existsSync(SERVER_ENTRY) ? null : `${path.relative(ROOT, SERVER_ENTRY)} is missing: run \`npm run build:server\` first`;
+  return fs.existsSync(SERVER_ENTRY)
+    ? null
+    : `${path.relative(ROOT, SERVER_ENTRY)} is missing: run \`npm run build:server\` first`;
 }
 
 export async function startAppProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<AppProcess> {
@@ -37,6 +39,8 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 9
       TOOLSCOPE_LOG_LEVEL: 'info',
       TOOLSCOPE_HEALTH_INTERVAL_MS: '3600000',
       TOOLSCOPE_AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // Load journeys drive many agents from loopback: the per-address cap is proved in test/server/http/slowClients.test.ts.
+      TOOLSCOPE_CONNECTIONS_PER_CLIENT: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,13 +54,16 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 9
   const unregister = registerStopper(() => kill('SIGKILL'));
   void exited.then(unregister);
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the app did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the app did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = LISTENING.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(match[1]);
       }
     };
     child.stdout?.on('data', onData);

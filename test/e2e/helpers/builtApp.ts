@@ -21,9 +21,14 @@ export interface BuiltApp {
  * Starts the BUILT app the way `npm start` runs it (node dist/node/server/main.js) on a free
  * port of 127.0.0.1 with a fresh data directory. `env` adds settings such as TOOLSCOPE_FLAGS.
  */
-export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs = 120_000, options: { dataDir?: string } = {}): Promise<BuiltApp> {
+export async function startBuiltApp(
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+  options: { dataDir?: string } = {},
+): Promise<BuiltApp> {
   for (const file of [SERVER_ENTRY, CLIENT_INDEX]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` before the browser journeys.`);
+    if (!fs.existsSync(file))
+      throw new Error(`${path.relative(ROOT, file)} is missing: run \`npm run build\` before the browser journeys.`);
   }
   // A given data dir outlives this process (a restart test starts the app on it again).
   const ownDataDir = options.dataDir === undefined;
@@ -56,7 +61,10 @@ export async function startBuiltApp(env: Record<string, string> = {}, timeoutMs 
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
     if (!child.pid) reject(new Error('could not spawn the app'));
-    const timer = setTimeout(() => reject(new Error(`the app did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the app did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = LISTENING.exec(output);

@@ -43,10 +43,14 @@ export interface RunningBrowser {
 export async function launchChromium(timeoutMs = 30_000): Promise<RunningBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-chromium-'));
   // Its own process group: the renderers and helpers go down with it.
-  const child = spawn(CHROMIUM_PATH, [...FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    CHROMIUM_PATH,
+    [...FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const pid = child.pid!;
   let browser: Browser | null = null;
@@ -73,7 +77,10 @@ export async function launchChromium(timeoutMs = 30_000): Promise<RunningBrowser
   const unregister = registerStopper(stop);
   let stderr = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Chromium did not start within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium did not start within ${timeoutMs} ms:\n${stderr}`)),
+      timeoutMs,
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = DEVTOOLS.exec(stderr);

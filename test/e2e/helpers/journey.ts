@@ -26,8 +26,39 @@ export function recordPageProblems(page: Page, problems: string[], { consoleErro
 }
 
 /** Closes what a journey's beforeAll opened, as far as it got: the browser, then the app. */
-export async function closeBrowserAndApp(context: BrowserContext | undefined, chromium: RunningBrowser | undefined, app: BuiltApp | undefined): Promise<void> {
+export async function closeBrowserAndApp(
+  context: BrowserContext | undefined,
+  chromium: RunningBrowser | undefined,
+  app: BuiltApp | undefined,
+): Promise<void> {
   await context?.close().catch(() => undefined);
   await chromium?.stop();
   await app?.stop();
+}
+
+/**
+ * Signs a new person up through the register form, skips the onboarding dialog, and returns the
+ * id of their personal workspace (read with the page's own token).
+ */
+export async function signUpInBrowser(
+  page: Page,
+  baseUrl: string,
+  person: { firstName: string; lastName: string; emailName: string; password: string },
+): Promise<string> {
+  await page.goto(`${baseUrl}/register`);
+  await page.getByLabel('First name').fill(person.firstName);
+  await page.getByLabel('Last name').fill(person.lastName);
+  await page.getByLabel('Email').fill(`${person.emailName}+${Date.now()}@example.com`);
+  await page.getByLabel('Password', { exact: false }).first().fill(person.password);
+  await page.getByLabel('Confirm password').fill(person.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const onboarding = page.getByRole('dialog').filter({ hasText: 'Welcome to Toolscope' });
+  await onboarding.getByRole('button', { name: 'Skip setup' }).click();
+  await onboarding.waitFor({ state: 'detached' });
+  return page.evaluate(async () => {
+    const res = await fetch('/api/v1/workspaces', {
+      headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` },
+    });
+    return ((await res.json()) as { workspaces: { id: string }[] }).workspaces[0].id;
+  });
 }

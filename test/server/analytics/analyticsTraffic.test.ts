@@ -3,7 +3,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { z } from 'zod';
-import type { AnalyticsCostsResult, AnalyticsOverviewResult, AnalyticsToolsResult, PerformanceSeriesResult, PerformanceSummaryResult, UsageDailyResult } from '../../../src/contract/analytics';
+import type {
+  AnalyticsCostsResult,
+  AnalyticsOverviewResult,
+  AnalyticsToolsResult,
+  PerformanceSeriesResult,
+  PerformanceSummaryResult,
+  UsageDailyResult,
+} from '../../../src/contract/analytics';
 import { modelPrice, type PricingSettings } from '../../../src/contract/pricing';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
@@ -23,13 +30,17 @@ type CallResult = { content?: { type: string; text?: string }[]; isError?: boole
 
 /** What of a result reaches the model, as docs/analytics.md defines it: the text of its content. */
 function resultTokensOf(result: CallResult): number {
-  const text = (result.content ?? []).filter((block) => block.type === 'text').map((block) => block.text ?? '').join('\n');
+  const text = (result.content ?? [])
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
   return text.length === 0 ? 0 : countTokens(text);
 }
 
-/** The exact value at quantile q by the sketch's rank rule (rank q·(n−1), lower). */
+/** The exact value at quantile q by the nearest rank, the one definition every figure uses. */
 function exactQuantile(sorted: number[], q: number): number {
-  return sorted[Math.floor(q * (sorted.length - 1))];
+  // The nearest rank (docs/analytics.md "Quantile"): the value of 1-based rank ⌈q·n⌉.
+  return sorted[Math.max(0, Math.ceil(q * sorted.length - 1e-9) - 1)];
 }
 
 describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
@@ -43,10 +54,16 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
   const perClient = new Map<string, number>();
 
   const api = <T>(path: string) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/${path}`, headers: bearer(t.account.accessToken) }).then((res) => {
-      if (res.statusCode !== 200) throw new Error(`${path} → ${res.statusCode} ${res.body}`);
-      return res.json<T>();
-    });
+    t.app
+      .inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/${path}`,
+        headers: bearer(t.account.accessToken),
+      })
+      .then((res) => {
+        if (res.statusCode !== 200) throw new Error(`${path} → ${res.statusCode} ${res.body}`);
+        return res.json<T>();
+      });
 
   /**
    * Counts the definitions of every tools/list answer as the server sent them (the SDK client's
@@ -74,7 +91,12 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     }
   }
 
-  async function call(client: Client, clientName: string, tool: string, args: Record<string, unknown>): Promise<CallResult> {
+  async function call(
+    client: Client,
+    clientName: string,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<CallResult> {
     const result = (await client.callTool({ name: tool, arguments: args })) as CallResult;
     expected.arguments += countTokens(JSON.stringify(args));
     expected.results += resultTokensOf(result);
@@ -95,7 +117,9 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
       stateful: false,
       build: () => {
         const server = new McpServer({ name: 'prompts-only', version: '1.0.0' });
-        server.registerPrompt('hello', { description: 'Says hello' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
+        server.registerPrompt('hello', { description: 'Says hello' }, () => ({
+          messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+        }));
         return server;
       },
     });
@@ -107,7 +131,8 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
 
     await agent('agent-alpha', a.proxyUrl, async (client) => {
       await listTools(client);
-      for (const message of ['short', 'a somewhat longer message with several words in it', 'x'.repeat(300)]) await call(client, 'agent-alpha', 'echo', { message });
+      for (const message of ['short', 'a somewhat longer message with several words in it', 'x'.repeat(300)])
+        await call(client, 'agent-alpha', 'echo', { message });
       await call(client, 'agent-alpha', 'get-sum', { a: 2, b: 40 });
       await call(client, 'agent-alpha', 'get-sum', { a: 1234, b: 5678 });
       const failed = await call(client, 'agent-alpha', 'no-such-tool', {});
@@ -117,14 +142,18 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
       await listTools(client);
       await call(client, 'agent-beta', 'echo', { message: 'from beta' });
       // A tools/call without a name: the server fails it (JSON-RPC −32603).
-      await expect(client.request({ method: 'tools/call', params: { arguments: { q: 1 } } }, z.any())).rejects.toMatchObject({ code: -32603 });
+      await expect(
+        client.request({ method: 'tools/call', params: { arguments: { q: 1 } } }, z.any()),
+      ).rejects.toMatchObject({ code: -32603 });
       expected.arguments += countTokens(JSON.stringify({ q: 1 }));
       perTool.set('(unnamed)', 1);
       perClient.set('agent-beta', (perClient.get('agent-beta') ?? 0) + 1);
     });
     await agent('agent-gamma', b.proxyUrl, async (client) => {
       for (let i = 0; i < 2; i++) {
-        await expect(client.request({ method: 'tools/call', params: { name: 'anything', arguments: { i } } }, z.any())).rejects.toMatchObject({ code: -32601 });
+        await expect(
+          client.request({ method: 'tools/call', params: { name: 'anything', arguments: { i } } }, z.any()),
+        ).rejects.toMatchObject({ code: -32601 });
         expected.arguments += countTokens(JSON.stringify({ i }));
       }
       perTool.set('anything', 2);
@@ -132,36 +161,66 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     });
     await t.app.recorder.flush();
     // Error messages of JSON-RPC errors reach the model as its result text: counted from what was stored.
-    const errorTexts = await t.database.db.query<{ message: string }>(`select error_message as message from tool_calls where response_kind = 'error'`);
+    const errorTexts = await t.database.db.query<{ message: string }>(
+      `select error_message as message from tool_calls where response_kind = 'error'`,
+    );
     for (const row of errorTexts) expected.results += countTokens(row.message);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await everything?.stop();
-    await noTools?.close();
+    await (t as ProxyTestApp | undefined)?.close();
+    await (everything as EverythingServer | undefined)?.stop();
+    await (noTools as SdkUpstream | undefined)?.close();
   });
 
   const totalTokens = () => expected.arguments + expected.results + expected.definitions;
-  const priceOf = (tokens: { arguments: number; results: number; definitions: number }, model = modelPrice('claude-sonnet-4.5')) =>
-    (((tokens.definitions + tokens.results) * model.inputPerMillion + tokens.arguments * model.outputPerMillion) * model.correctionFactor) / 1e6;
+  const priceOf = (
+    tokens: { arguments: number; results: number; definitions: number },
+    model = modelPrice('claude-sonnet-4.5'),
+  ) =>
+    (((tokens.definitions + tokens.results) * model.inputPerMillion + tokens.arguments * model.outputPerMillion) *
+      model.correctionFactor) /
+    1e6;
 
   it('stores each call with its own token counts and error class', async () => {
-    const rows = await t.database.db.query<{ tool_name: string; argument_tokens: number; result_tokens: number; error_class: string | null }>(
-      'select tool_name, argument_tokens, result_tokens, error_class from tool_calls order by started_at',
-    );
+    const rows = await t.database.db.query<{
+      tool_name: string;
+      argument_tokens: number;
+      result_tokens: number;
+      error_class: string | null;
+    }>('select tool_name, argument_tokens, result_tokens, error_class from tool_calls order by started_at');
     expect(rows).toHaveLength(10);
-    expect(rows.map((row) => row.error_class)).toEqual([null, null, null, null, null, 'tool', null, 'server', 'protocol', 'protocol']);
+    expect(rows.map((row) => row.error_class)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      'tool',
+      null,
+      'server',
+      'protocol',
+      'protocol',
+    ]);
     expect(rows.reduce((sum, row) => sum + row.argument_tokens, 0)).toBe(expected.arguments);
     expect(rows.reduce((sum, row) => sum + row.result_tokens, 0)).toBe(expected.results);
-    const sessions = await t.database.db.query<{ client_name: string; definition_tokens: string | number }>('select client_name, definition_tokens from sessions order by started_at');
+    const sessions = await t.database.db.query<{ client_name: string; definition_tokens: string | number }>(
+      'select client_name, definition_tokens from sessions order by started_at',
+    );
     expect(sessions.map((s) => s.client_name)).toEqual(['agent-alpha', 'agent-beta', 'agent-gamma']);
     expect(sessions.reduce((sum, s) => sum + Number(s.definition_tokens), 0)).toBe(expected.definitions);
   });
 
   it('/overview: exact totals, costs from the price table, the period before empty', async () => {
     const overview = await api<AnalyticsOverviewResult>('overview?range=24h');
-    expect(overview.totals).toMatchObject({ calls: 10, errors: 4, errorRate: 0.4, sessions: 3, clients: 3, tokens: totalTokens() });
+    expect(overview.totals).toMatchObject({
+      calls: 10,
+      errors: 4,
+      errorRate: 0.4,
+      sessions: 3,
+      clients: 3,
+      tokens: totalTokens(),
+    });
     expect(overview.totals.cost).toBeCloseTo(priceOf(expected), 6);
     expect(overview.previous).toMatchObject({ calls: 0, errors: 0, sessions: 0, tokens: 0, cost: 0, p95Ms: null });
     expect(overview.range).toMatchObject({ preset: '24h', step: '1h' });
@@ -170,8 +229,13 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     expect(overview.series.reduce((sum, point) => sum + point.errors, 0)).toBe(4);
 
     // Percentiles of the recorded durations, from the merged sketches: within 1 %.
-    const durations = (await t.database.db.query<{ d: number }>('select duration_ms as d from tool_calls order by 1')).map((row) => row.d);
-    for (const [q, key] of [[0.5, 'p50Ms'], [0.95, 'p95Ms']] as const) {
+    const durations = (
+      await t.database.db.query<{ d: number }>('select duration_ms as d from tool_calls order by 1')
+    ).map((row) => row.d);
+    for (const [q, key] of [
+      [0.5, 'p50Ms'],
+      [0.95, 'p95Ms'],
+    ] as const) {
       const exact = exactQuantile(durations, q);
       expect(Math.abs((overview.totals[key] ?? Number.NaN) - exact)).toBeLessThanOrEqual(exact * 0.01 + 1e-9); // 1 %, and a hair for floating point
     }
@@ -191,24 +255,48 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
   it('/performance: errors by class per server, percentiles per tool, a series per server', async () => {
     const summary = await api<PerformanceSummaryResult>('performance?format=summary');
     const servers = new Map(summary.servers.map((server) => [server.serverId, server]));
-    expect(servers.get(everythingId)).toMatchObject({ calls: 8, errors: 2, errorsByClass: { protocol: 0, server: 1, tool: 1 } });
-    expect(servers.get(noToolsId)).toMatchObject({ calls: 2, errors: 2, errorRate: 1, errorsByClass: { protocol: 2, server: 0, tool: 0 } });
+    expect(servers.get(everythingId)).toMatchObject({
+      calls: 8,
+      errors: 2,
+      errorsByClass: { protocol: 0, server: 1, tool: 1 },
+    });
+    expect(servers.get(noToolsId)).toMatchObject({
+      calls: 2,
+      errors: 2,
+      errorRate: 1,
+      errorsByClass: { protocol: 2, server: 0, tool: 0 },
+    });
     for (const tool of summary.tools) expect(tool.p99Ms).toBeGreaterThanOrEqual(tool.p50Ms ?? 0);
 
     const series = await api<PerformanceSeriesResult>('performance?range=24h');
     expect(series.servers.map((server) => server.serverId).sort()).toEqual([everythingId, noToolsId].sort());
-    expect(series.servers.find((server) => server.serverId === everythingId)!.series.reduce((sum, point) => sum + point.calls, 0)).toBe(8);
+    expect(
+      series.servers
+        .find((server) => server.serverId === everythingId)!
+        .series.reduce((sum, point) => sum + point.calls, 0),
+    ).toBe(8);
   });
 
   it('/costs: the token split, every breakdown, context weight and the month so far', async () => {
     const costs = await api<AnalyticsCostsResult>('costs?range=7d');
     expect(costs.currency).toBe('USD');
-    expect(costs.tokens).toEqual({ definitions: expected.definitions, arguments: expected.arguments, results: expected.results });
+    expect(costs.tokens).toEqual({
+      definitions: expected.definitions,
+      arguments: expected.arguments,
+      results: expected.results,
+    });
     expect(costs.total).toBeCloseTo(priceOf(expected), 6);
-    expect(costs.byDay).toHaveLength(8);
+    // A 7-day range is 7 whole UTC days, today the last: 7 day columns (it touched 8, issue 38).
+    expect(costs.byDay).toHaveLength(7);
+    expect(costs.byDay.at(-1)?.date).toBe(new Date().toISOString().slice(0, 10));
     expect(costs.byDay.reduce((sum, day) => sum + day.tokens, 0)).toBe(totalTokens());
-    expect(Object.fromEntries(costs.byClient.map((row) => [row.name, row.calls]))).toEqual({ ...Object.fromEntries(perClient) });
-    expect(costs.byServer.map((row) => [row.name, row.calls]).sort()).toEqual([['everything', 8], ['prompts-only', 2]]);
+    expect(Object.fromEntries(costs.byClient.map((row) => [row.name, row.calls]))).toEqual({
+      ...Object.fromEntries(perClient),
+    });
+    expect(costs.byServer.map((row) => [row.name, row.calls]).sort()).toEqual([
+      ['everything', 8],
+      ['prompts-only', 2],
+    ]);
     expect(costs.byTool.reduce((sum, row) => sum + row.calls, 0)).toBe(10);
     expect(costs.byKey).toEqual([expect.objectContaining({ id: 'none', calls: 10, tokens: totalTokens() })]);
     expect(costs.bySession).toHaveLength(3);
@@ -232,7 +320,13 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
       payload: { model: 'gpt-4o', toolPrices: [{ serverId: everythingId, tool: 'echo', pricePerCall: 0.01 }] },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json<PricingSettings>().prices).toMatchObject({ model: 'gpt-4o', inputPerMillion: 2.5, outputPerMillion: 10, correctionFactor: 1, exactTokenizer: true });
+    expect(res.json<PricingSettings>().prices).toMatchObject({
+      model: 'gpt-4o',
+      inputPerMillion: 2.5,
+      outputPerMillion: 10,
+      correctionFactor: 1,
+      exactTokenizer: true,
+    });
     const costs = await api<AnalyticsCostsResult>('costs');
     expect(costs.total).toBeCloseTo(priceOf(expected, modelPrice('gpt-4o')) + 4 * 0.01, 6);
     const echo = costs.byTool.find((row) => row.name === 'echo')!;
@@ -244,9 +338,17 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
       headers: bearer(t.account.accessToken),
       payload: { inputPerMillion: 1, outputPerMillion: 2, toolPrices: [] },
     });
-    expect(override.json<PricingSettings>().prices).toMatchObject({ model: 'gpt-4o', inputPerMillion: 1, outputPerMillion: 2, overridden: { inputPerMillion: true, outputPerMillion: true, correctionFactor: false } });
+    expect(override.json<PricingSettings>().prices).toMatchObject({
+      model: 'gpt-4o',
+      inputPerMillion: 1,
+      outputPerMillion: 2,
+      overridden: { inputPerMillion: true, outputPerMillion: true, correctionFactor: false },
+    });
     const repriced = await api<AnalyticsCostsResult>('costs');
-    expect(repriced.total).toBeCloseTo(((expected.definitions + expected.results) * 1 + expected.arguments * 2) / 1e6, 6);
+    expect(repriced.total).toBeCloseTo(
+      ((expected.definitions + expected.results) * 1 + expected.arguments * 2) / 1e6,
+      6,
+    );
   });
 
   it('refuses prices for servers of another workspace and bad values, changing nothing', async () => {
@@ -258,7 +360,12 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
       { correctionFactor: 'lots' },
       { unexpected: true },
     ]) {
-      const res = await t.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/pricing`, headers: bearer(t.account.accessToken), payload });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/pricing`,
+        headers: bearer(t.account.accessToken),
+        payload,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toEqual(expect.any(String));
     }
@@ -271,7 +378,15 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     expect(usage.days.reduce((sum, day) => sum + day.calls, 0)).toBe(10);
     expect(usage.days.reduce((sum, day) => sum + day.sessions, 0)).toBe(3);
     expect(usage.days[usage.days.length - 1].date).toBe(new Date().toISOString().slice(0, 10));
-    expect(usage.quota).toMatchObject({ plan: 'starter', limit: 1000, used: 10 });
+    expect(usage.quota).toMatchObject({ plan: 'starter', limit: 1000 });
+    // The quota's count is the gate's counter: it holds an unused lease of admissions until that goes
+    // back (a second idle), then it is the calls made. Wait for that state, not for a duration.
+    let used = usage.quota.used;
+    for (const deadline = Date.now() + 30_000; used !== 10 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      used = (await api<UsageDailyResult>('usage/daily?range=7d')).quota.used;
+    }
+    expect(used).toBe(10);
   });
 
   it('filters by server, tool and client', async () => {
@@ -295,14 +410,22 @@ describe(`analytics of agent traffic through the proxy (${engineName})`, () => {
     ['color=blue', ''],
   ])('answers 400 with a message to %s', async (query, field) => {
     for (const path of ['overview', 'costs', 'performance', 'usage/daily', 'tools']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/${path}?${query}`, headers: bearer(t.account.accessToken) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/${path}?${query}`,
+        headers: bearer(t.account.accessToken),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(new RegExp(field ? `^${field}: ` : '.'));
     }
   });
 
   it('answers 400 to an unknown performance format', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/performance?format=csv`, headers: bearer(t.account.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${t.account.workspaceId}/analytics/performance?format=csv`,
+      headers: bearer(t.account.accessToken),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^format: /);
   });

@@ -37,7 +37,10 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
   afterAll(() => drop());
 
   it('per server (tool_name null) and per tool, every grain, equal to the merged jsonb sketches', async () => {
-    await migrate(db, MIGRATIONS.filter((migration) => migration.id < '021'));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.id < '021'),
+    );
     const workspace = randomUUID();
     const server = randomUUID();
     const bucket = '2026-11-01T10:00:00.000Z';
@@ -58,19 +61,32 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
     }
     for (const table of ['traffic_minutes', 'traffic_hours', 'traffic_days']) {
       for (const [tool, client, sketch] of rows) {
-        await db.query(`insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, calls, latency) values ($1, $2, $3, $4, $5, 50, $6::jsonb)`, [
-          workspace, bucket, server, tool, client, JSON.stringify(sketch.toBins()),
-        ]);
+        await db.query(
+          `insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, calls, latency) values ($1, $2, $3, $4, $5, 50, $6::jsonb)`,
+          [workspace, bucket, server, tool, client, JSON.stringify(sketch.toBins())],
+        );
       }
       // What belongs to no call (sessions, definitions) has no sketch and gets no sketch row.
-      await db.query(`insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, sessions) values ($1, $2, $3, '', 'agent-a', 3)`, [workspace, bucket, server]);
+      await db.query(
+        `insert into ${table} (workspace_id, bucket, server_id, tool_name, client_name, sessions) values ($1, $2, $3, '', 'agent-a', 3)`,
+        [workspace, bucket, server],
+      );
     }
 
-    await migrate(db, MIGRATIONS.filter((migration) => migration.id < '022'));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.id < '022'),
+    );
 
     // The traffic rows' own sketches, now as arrays, bin for bin.
     for (const table of ['traffic_minutes', 'traffic_hours', 'traffic_days']) {
-      const stored = await db.query<{ tool_name: string; client_name: string; latency_zeros: number; latency_bins: number[]; latency_counts: number[] }>(
+      const stored = await db.query<{
+        tool_name: string;
+        client_name: string;
+        latency_zeros: number;
+        latency_bins: number[];
+        latency_counts: number[];
+      }>(
         `select tool_name, client_name, latency_zeros, latency_bins, latency_counts from ${table} where workspace_id = $1 and tool_name <> '' order by tool_name, client_name`,
         [workspace],
       );
@@ -78,11 +94,18 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
       stored.forEach((row, i) => {
         const { zeros, bins, counts } = rows[i][2].toArrays();
         expect([row.tool_name, row.client_name]).toEqual([rows[i][0], rows[i][1]]);
-        expect({ zeros: row.latency_zeros, bins: row.latency_bins, counts: row.latency_counts }).toEqual({ zeros, bins, counts });
+        expect({ zeros: row.latency_zeros, bins: row.latency_bins, counts: row.latency_counts }).toEqual({
+          zeros,
+          bins,
+          counts,
+        });
       });
     }
     // 2026-11-01 was a Sunday: its week began on Monday 2026-10-26.
-    const week = await db.query<{ bucket: Date | string }>(`select bucket from latency_weeks where workspace_id = $1 limit 1`, [workspace]);
+    const week = await db.query<{ bucket: Date | string }>(
+      `select bucket from latency_weeks where workspace_id = $1 limit 1`,
+      [workspace],
+    );
     expect(new Date(week[0].bucket).toISOString()).toBe('2026-10-26T00:00:00.000Z');
     for (const table of ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks']) {
       const stored = await db.query<{ tool_name: string | null; zeros: number; bins: number[]; counts: number[] }>(
@@ -106,7 +129,10 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
   // Migration 022 adds the sums beside the sketches, filled from the same traffic rows: per tool
   // (tool '' too: the sessions) and per server, every grain, the weeks from the days.
   it('migration 022 fills the sums of the per-server and per-tool rows', async () => {
-    await migrate(db, MIGRATIONS.filter((migration) => migration.id < '023'));
+    await migrate(
+      db,
+      MIGRATIONS.filter((migration) => migration.id < '023'),
+    );
     for (const table of ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks']) {
       const stored = await db.query<{ tool_name: string | null; calls: number; sessions: number; zeros: number }>(
         `select tool_name, calls, sessions, zeros from ${table} where workspace_id = $1 and server_id = $2 order by tool_name nulls first`,
@@ -132,7 +158,11 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
     const { zeros, bins, counts } = otherSketch.toArrays();
     const tables = ['latency_minutes', 'latency_hours', 'latency_days', 'latency_weeks'];
     for (const table of tables) {
-      const bucket = (await db.query<{ bucket: Date | string }>(`select bucket from ${table} where workspace_id = $1 limit 1`, [workspaceId]))[0].bucket;
+      const bucket = (
+        await db.query<{ bucket: Date | string }>(`select bucket from ${table} where workspace_id = $1 limit 1`, [
+          workspaceId,
+        ])
+      )[0].bucket;
       await db.query(
         `insert into ${table} (workspace_id, bucket, server_id, tool_name, calls, sessions, tool_errors, result_tokens, duration_max_ms, zeros, bins, counts)
          values ($1, $2, $3, null, 40, 2, 1, 900, 4000, $4, $5::int[], $6::int[])`,
@@ -142,19 +172,34 @@ describe(`migration 021 backfills the sketch-only rollup from the traffic rollup
     await migrate(db);
     const want = new LatencySketch();
     want.merge(otherSketch);
-    for (const row of (await db.query<{ zeros: number; bins: number[]; counts: number[] }>(
+    for (const row of await db.query<{ zeros: number; bins: number[]; counts: number[] }>(
       `select zeros, bins, counts from latency_hours where workspace_id = $1 and server_id = $2 and tool_name is null`,
       [workspaceId, serverId],
-    ))) want.addArrays(row.zeros, row.bins, row.counts);
+    ))
+      want.addArrays(row.zeros, row.bins, row.counts);
     for (const table of tables) {
-      const stored = await db.query<{ calls: number; sessions: number; tool_errors: number; result_tokens: number; duration_max_ms: number; zeros: number; bins: number[]; counts: number[] }>(
+      const stored = await db.query<{
+        calls: number;
+        sessions: number;
+        tool_errors: number;
+        result_tokens: number;
+        duration_max_ms: number;
+        zeros: number;
+        bins: number[];
+        counts: number[];
+      }>(
         `select calls, sessions, tool_errors, result_tokens::float8 as result_tokens, duration_max_ms, zeros, bins, counts from ${table} where workspace_id = $1 and server_id is null`,
         [workspaceId],
       );
       expect(stored).toHaveLength(1);
       const [row] = stored;
-      expect({ calls: row.calls, sessions: row.sessions, tool_errors: row.tool_errors, result_tokens: row.result_tokens, duration_max_ms: row.duration_max_ms })
-        .toEqual({ calls: 240, sessions: 5, tool_errors: 1, result_tokens: 900, duration_max_ms: 4000 });
+      expect({
+        calls: row.calls,
+        sessions: row.sessions,
+        tool_errors: row.tool_errors,
+        result_tokens: row.result_tokens,
+        duration_max_ms: row.duration_max_ms,
+      }).toEqual({ calls: 240, sessions: 5, tool_errors: 1, result_tokens: 900, duration_max_ms: 4000 });
       const sketch = new LatencySketch();
       sketch.addArrays(row.zeros, row.bins, row.counts);
       expect(sketch.count).toBe(240);

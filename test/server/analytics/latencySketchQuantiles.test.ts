@@ -17,7 +17,12 @@ describe('quantiles of a stored sketch', () => {
   it('are the DDSketch’s own, for sketches with and without zeros, one value or many', () => {
     const next = random(7);
     const shapes: number[][] = [[0], [5], [0, 0, 3], Array.from({ length: 50 }, () => Math.round(next() * 10))];
-    for (let s = 0; s < 200; s++) shapes.push(Array.from({ length: 1 + Math.floor(next() * 900) }, () => (next() < 0.05 ? 0 : Math.round(Math.exp(next() * 9)))));
+    for (let s = 0; s < 200; s++)
+      shapes.push(
+        Array.from({ length: 1 + Math.floor(next() * 900) }, () =>
+          next() < 0.05 ? 0 : Math.round(Math.exp(next() * 9)),
+        ),
+      );
     for (const values of shapes) {
       const source = new LatencySketch();
       for (const value of values) source.add(value);

@@ -1,4 +1,8 @@
-import type { AnalyticsOverviewResult, PerformanceSeriesResult, PerformanceSummaryResult } from '../../../src/contract/analytics';
+import type {
+  AnalyticsOverviewResult,
+  PerformanceSeriesResult,
+  PerformanceSummaryResult,
+} from '../../../src/contract/analytics';
 import { writeBatch } from '../../../src/server/recording/batchWriter';
 import { LatencySketch } from '../../../src/server/recording/latencySketch';
 import type { QueuedSession, QueuedToolCall } from '../../../src/server/recording/rows';
@@ -24,7 +28,8 @@ const Q = [
 ] as const;
 
 function exactQuantile(sorted: number[], q: number): number {
-  return sorted[Math.floor(q * (sorted.length - 1))];
+  // The nearest rank (docs/analytics.md "Quantile"): the value of 1-based rank ⌈q·n⌉.
+  return sorted[Math.max(0, Math.ceil(q * sorted.length - 1e-9) - 1)];
 }
 
 /** A deterministic pseudo-random sequence (the test must fail or pass the same way every run). */
@@ -50,7 +55,12 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     t = await buildTestApp({ healthIntervalMs: 3_600_000 });
     account = await registerAccount(t.app);
     for (const name of ['fast', 'slow']) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/servers`, headers: bearer(account.accessToken), payload: { url: `http://127.0.0.1:9/${name}`, name } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${account.workspaceId}/servers`,
+        headers: bearer(account.accessToken),
+        payload: { url: `http://127.0.0.1:9/${name}`, name },
+      });
       servers.push(res.json().id);
     }
     const next = random(42);
@@ -60,7 +70,16 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     for (const server of servers) {
       for (const client of CLIENTS) {
         rollup.noteSession({
-          row: { id: sessionId(server, client), workspace_id: account.workspaceId, server_id: server, client_name: client, started_at: new Date(start - 60_000).toISOString(), argument_tokens: 0, result_tokens: 0, definition_tokens: 0 },
+          row: {
+            id: sessionId(server, client),
+            workspace_id: account.workspaceId,
+            server_id: server,
+            client_name: client,
+            started_at: new Date(start - 60_000).toISOString(),
+            argument_tokens: 0,
+            result_tokens: 0,
+            definition_tokens: 0,
+          },
           announced: true,
           endAnnounced: false,
         } as unknown as QueuedSession);
@@ -77,11 +96,32 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       calls.push({ server, tool, client, endedMs, duration });
       const endedAt = new Date(endedMs).toISOString();
       rollup.add({
-        id: `call-${i}`, workspace_id: account.workspaceId, server_id: server, server_name: null, session_id: sessionId(server, client), jsonrpc_id: String(i),
-        tool_name: tool, arguments: { i }, result: { content: [{ type: 'text', text: 'ok' }] }, error_message: null, status: 'ok',
-        started_at: new Date(endedMs - duration).toISOString(), ended_at: endedAt, duration_ms: duration, request_bytes: 20, response_bytes: 40,
-        tokens_estimate: 15, meta: null, traceparent: null, request_seq: 1, request_payload: '', request_truncated: false,
-        response_seq: 2, response_kind: 'response', response_payload: '', response_truncated: false,
+        id: `call-${i}`,
+        workspace_id: account.workspaceId,
+        server_id: server,
+        server_name: null,
+        session_id: sessionId(server, client),
+        jsonrpc_id: String(i),
+        tool_name: tool,
+        arguments: { i },
+        result: { content: [{ type: 'text', text: 'ok' }] },
+        error_message: null,
+        status: 'ok',
+        started_at: new Date(endedMs - duration).toISOString(),
+        ended_at: endedAt,
+        duration_ms: duration,
+        request_bytes: 20,
+        response_bytes: 40,
+        tokens_estimate: 15,
+        meta: null,
+        traceparent: null,
+        request_seq: 1,
+        request_payload: '',
+        request_truncated: false,
+        response_seq: 2,
+        response_kind: 'response',
+        response_payload: '',
+        response_truncated: false,
       } as QueuedToolCall);
       // A write every 500 calls, as the recorder's batches: the same minute and hour rows again and again.
       if (i % 500 === 499 || i === total - 1) {
@@ -92,21 +132,35 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       if (i === total / 2) await foldAllPendingTraffic(t.database.db);
     }
   });
-  afterAll(() => t?.close());
+  afterAll(() => (t as TestApp | undefined)?.close());
 
-  function within(fromMs: number, toMs: number, keep: (call: (typeof calls)[number]) => boolean = () => true): number[] {
-    return calls.filter((call) => call.endedMs >= fromMs && call.endedMs < toMs && keep(call)).map((call) => call.duration).sort((a, b) => a - b);
+  function within(
+    fromMs: number,
+    toMs: number,
+    keep: (call: (typeof calls)[number]) => boolean = () => true,
+  ): number[] {
+    return calls
+      .filter((call) => call.endedMs >= fromMs && call.endedMs < toMs && keep(call))
+      .map((call) => call.duration)
+      .sort((a, b) => a - b);
   }
 
   const get = <T>(path: string) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/analytics/${path}`, headers: bearer(account.accessToken) }).then((res) => {
-      expect(res.statusCode).toBe(200);
-      return res.json<T>();
-    });
+    t.app
+      .inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${account.workspaceId}/analytics/${path}`,
+        headers: bearer(account.accessToken),
+      })
+      .then((res) => {
+        expect(res.statusCode).toBe(200);
+        return res.json<T>();
+      });
 
   function expectWithinOnePercent(actual: number | null, exact: number, what: string): void {
     // 1 %, and a hair for floating point (a sketch's value may sit exactly on the bound).
-    if (actual === null || Math.abs(actual - exact) > exact * 0.01 + 1e-9) throw new Error(`${what}: ${actual} is not within 1 % of ${exact}`);
+    if (actual === null || Math.abs(actual - exact) > exact * 0.01 + 1e-9)
+      throw new Error(`${what}: ${actual} is not within 1 % of ${exact}`);
   }
 
   it.each([
@@ -123,7 +177,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     for (const server of summary.servers) {
       const exact = within(fromMs, toMs, (call) => call.server === server.serverId);
       expect(server.calls).toBe(exact.length);
-      for (const [q, key] of Q) expectWithinOnePercent(server[key], exactQuantile(exact, q), `${server.serverName} ${key}`);
+      for (const [q, key] of Q)
+        expectWithinOnePercent(server[key], exactQuantile(exact, q), `${server.serverName} ${key}`);
       expect(server.maxMs).toBe(exact[exact.length - 1]);
     }
     expect(summary.tools).toHaveLength(6);
@@ -157,7 +212,15 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
 
   it('the sketch-only rollup (per workspace, per server, per tool) holds every answered call once at each grain, weeks too', async () => {
     await foldAllPendingTraffic(t.database.db);
-    const sums = await t.database.db.query<{ grain: string; per_workspace: number; per_server: number; per_tool: number; workspace_rows: number; server_rows: number; tool_rows: number }>(
+    const sums = await t.database.db.query<{
+      grain: string;
+      per_workspace: number;
+      per_server: number;
+      per_tool: number;
+      workspace_rows: number;
+      server_rows: number;
+      tool_rows: number;
+    }>(
       `select grain, sum(n) filter (where server_id is null)::int as per_workspace,
               sum(n) filter (where server_id is not null and tool_name is null)::int as per_server, sum(n) filter (where tool_name is not null)::int as per_tool,
               count(*) filter (where server_id is null)::int as workspace_rows,
@@ -168,8 +231,15 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
              union all select 'weeks', server_id, tool_name, zeros + (select coalesce(sum(c), 0) from unnest(counts) c) from latency_weeks) g
        group by grain order by grain`,
     );
-    expect(sums.map(({ grain, per_workspace, per_server, per_tool }) => ({ grain, per_workspace, per_server, per_tool }))).toEqual(
-      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({ grain, per_workspace: calls.length, per_server: calls.length, per_tool: calls.length })),
+    expect(
+      sums.map(({ grain, per_workspace, per_server, per_tool }) => ({ grain, per_workspace, per_server, per_tool })),
+    ).toEqual(
+      ['days', 'hours', 'minutes', 'weeks'].map((grain) => ({
+        grain,
+        per_workspace: calls.length,
+        per_server: calls.length,
+        per_tool: calls.length,
+      })),
     );
     // Two servers × three tools: each bucket has at most one row for the workspace, one per server and one per tool.
     const [days] = sums;
@@ -177,9 +247,13 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     expect(days.server_rows).toBe(2 * 2); // two UTC days, two servers
     expect(days.tool_rows).toBe(2 * 2 * 3);
     // The workspace's row of a bucket is its servers' rows merged: bin for bin (migration 023).
-    const hourRows = await t.database.db.query<{ bucket: Date | string; server_id: string | null; zeros: number; bins: number[]; counts: number[] }>(
-      'select bucket, server_id, zeros, bins, counts from latency_hours where tool_name is null',
-    );
+    const hourRows = await t.database.db.query<{
+      bucket: Date | string;
+      server_id: string | null;
+      zeros: number;
+      bins: number[];
+      counts: number[];
+    }>('select bucket, server_id, zeros, bins, counts from latency_hours where tool_name is null');
     const byHour = new Map<string, { workspace: LatencySketch; servers: LatencySketch }>();
     for (const row of hourRows) {
       const hour = new Date(row.bucket).toISOString();
@@ -198,7 +272,13 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
       `select sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens from traffic_minutes`,
     );
     const level = `case when server_id is null then 'workspace' when tool_name is null then 'server' else 'tool' end`;
-    const perLevel = await t.database.db.query<{ grain: string; level: string; calls: number; sessions: number; tokens: number }>(
+    const perLevel = await t.database.db.query<{
+      grain: string;
+      level: string;
+      calls: number;
+      sessions: number;
+      tokens: number;
+    }>(
       `select grain, level, sum(calls)::int as calls, sum(sessions)::int as sessions, sum(argument_tokens + result_tokens + definition_tokens)::int as tokens
        from (select 'minutes' as grain, ${level} as level, * from latency_minutes
              union all select 'hours', ${level}, * from latency_hours
@@ -207,7 +287,11 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
        group by grain, level order by grain, level`,
     );
     expect(full[0].calls).toBe(calls.length);
-    expect(perLevel).toEqual(['days', 'hours', 'minutes', 'weeks'].flatMap((grain) => ['server', 'tool', 'workspace'].map((level) => ({ grain, level, ...full[0] }))));
+    expect(perLevel).toEqual(
+      ['days', 'hours', 'minutes', 'weeks'].flatMap((grain) =>
+        ['server', 'tool', 'workspace'].map((level) => ({ grain, level, ...full[0] })),
+      ),
+    );
   });
 
   it('filtered by client, percentiles come from the full-key rows and stay within 1 % of exact', async () => {
@@ -219,7 +303,8 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     for (const server of summary.servers) {
       const exact = within(fromMs, toMs, (call) => call.server === server.serverId && call.client === 'agent-b');
       expect(server.calls).toBe(exact.length);
-      for (const [q, key] of Q) expectWithinOnePercent(server[key], exactQuantile(exact, q), `agent-b on ${server.serverName} ${key}`);
+      for (const [q, key] of Q)
+        expectWithinOnePercent(server[key], exactQuantile(exact, q), `agent-b on ${server.serverName} ${key}`);
     }
     const overview = await get<AnalyticsOverviewResult>(`overview?${range}&client=agent-b`);
     const exact = within(fromMs, toMs, (call) => call.client === 'agent-b');
@@ -234,13 +319,25 @@ describe(`percentiles from merged sketches over several hours (${engineName})`, 
     for (const client of [null, 'agent-b']) {
       const series = await get<PerformanceSeriesResult>(`performance?${range}${client ? `&client=${client}` : ''}`);
       for (const serverId of servers) {
-        const exact = within(fromMs, toMs, (call) => call.server === serverId && (client === null || call.client === client));
+        const exact = within(
+          fromMs,
+          toMs,
+          (call) => call.server === serverId && (client === null || call.client === client),
+        );
         const points = series.servers.find((server) => server.serverId === serverId)!.series;
         expect(points.reduce((sum, point) => sum + point.calls, 0)).toBe(exact.length);
         // One hour fully inside the range: its p95 from the merged sketches.
         const hour = points.find((point) => Date.parse(point.t) >= fromMs + 3_600_000 && point.calls > 0)!;
-        const inHour = within(Date.parse(hour.t), Date.parse(hour.t) + 3_600_000, (call) => call.server === serverId && (client === null || call.client === client));
-        expectWithinOnePercent(hour.p95Ms, exactQuantile(inHour, 0.95), `${client ?? 'all clients'} on ${serverId} at ${hour.t}`);
+        const inHour = within(
+          Date.parse(hour.t),
+          Date.parse(hour.t) + 3_600_000,
+          (call) => call.server === serverId && (client === null || call.client === client),
+        );
+        expectWithinOnePercent(
+          hour.p95Ms,
+          exactQuantile(inHour, 0.95),
+          `${client ?? 'all clients'} on ${serverId} at ${hour.t}`,
+        );
       }
     }
   });

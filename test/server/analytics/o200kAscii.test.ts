@@ -1,7 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens as tokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { ASCII_SELF_CHECK, countAsciiTokens, newPieceCache, type PieceCounter } from '../../../src/server/recording/o200kAscii';
+import o200kBase, { countTokens as tokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
+import {
+  ASCII_SELF_CHECK,
+  countAsciiTokens,
+  newPieceCache,
+  type PieceCounter,
+} from '../../../src/server/recording/o200kAscii';
 import { countsAsciiWithoutRegex, countTokens } from '../../../src/server/recording/tokenCounter';
 import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
 
@@ -11,8 +16,11 @@ import { TokenizerThread } from '../../../src/server/recording/tokenizerThread';
 // the pattern, on random texts over an alphabet of its edge characters, and on real files.
 
 const AS_IS = { disallowedSpecial: new Set<string>() };
-// The tokenizer's own split pattern (not in its typed exports).
-const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+// The tokenizer's own split pattern (not in its typed exports: its CommonJS internals only, which
+// an import cannot name — the package exports them under the `require` condition alone).
+const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as {
+  O200K_TOKEN_SPLIT_REGEX: RegExp;
+};
 
 /** The pieces the scan cuts: a counter that records them. */
 function scannedPieces(text: string): string[] | null {
@@ -41,7 +49,55 @@ function random(seed: number): () => number {
 
 // Every class the pattern tells apart: white space of each kind, line breaks, both cases, the
 // contraction letters, digits, symbols (the apostrophe and slash among them), control characters.
-const ALPHABET = [' ', ' ', ' ', '\t', '\n', '\r', '\u000b', '\u000c', "'", '/', '.', '-', '"', '{', '}', ':', ',', '0', '1', '9', 'a', 'b', 's', 't', 'l', 'v', 'e', 'r', 'd', 'm', 'A', 'B', 'S', 'T', 'L', 'V', 'E', 'R', 'D', 'M', 'x', 'Q', '\u0000', '\u007f', '_', '$', '%'];
+const ALPHABET = [
+  ' ',
+  ' ',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\u000b',
+  '\u000c',
+  "'",
+  '/',
+  '.',
+  '-',
+  '"',
+  '{',
+  '}',
+  ':',
+  ',',
+  '0',
+  '1',
+  '9',
+  'a',
+  'b',
+  's',
+  't',
+  'l',
+  'v',
+  'e',
+  'r',
+  'd',
+  'm',
+  'A',
+  'B',
+  'S',
+  'T',
+  'L',
+  'V',
+  'E',
+  'R',
+  'D',
+  'M',
+  'x',
+  'Q',
+  '\u0000',
+  '\u007f',
+  '_',
+  '$',
+  '%',
+];
 
 describe('o200k_base counts of ASCII texts without the tokenizer’s regex', () => {
   it('cuts the regex’s pieces and counts the tokenizer’s tokens on random texts over the pattern’s edge characters', () => {
@@ -56,9 +112,15 @@ describe('o200k_base counts of ASCII texts without the tokenizer’s regex', () 
   });
 
   it('counts what the tokenizer counts on the self-check texts, JSON, prose and this repository’s files', () => {
-    const texts = [...ASCII_SELF_CHECK, JSON.stringify({ path: '/srv/a b/c.md', query: "don't stop", n: [1, 22, 333, 4444] }), '<|endoftext|> quoted'];
+    const texts = [
+      ...ASCII_SELF_CHECK,
+      JSON.stringify({ path: '/srv/a b/c.md', query: "don't stop", n: [1, 22, 333, 4444] }),
+      '<|endoftext|> quoted',
+    ];
     const dirs = ['docs', 'src/server/recording', 'src/server/modules/analytics'];
-    for (const dir of dirs) for (const name of readdirSync(dir)) if (/\.(md|ts)$/.test(name)) texts.push(readFileSync(join(dir, name), 'utf8'));
+    for (const dir of dirs)
+      for (const name of readdirSync(dir))
+        if (/\.(md|ts)$/.test(name)) texts.push(readFileSync(join(dir, name), 'utf8'));
     for (const text of texts) {
       const pieces = scannedPieces(text);
       if (pieces !== null) expect(pieces).toEqual(regexPieces(text));
@@ -67,7 +129,10 @@ describe('o200k_base counts of ASCII texts without the tokenizer’s regex', () 
   });
 
   it('counts right from its piece cache, filled past its bound many times', () => {
-    const { bytePairEncodingCoreProcessor: pieces } = (require('gpt-tokenizer/encoding/o200k_base') as { default: { bytePairEncodingCoreProcessor: PieceCounter } }).default;
+    // The encoder's piece counter is private to GptEncoding: this test reaches in on purpose.
+    const { bytePairEncodingCoreProcessor: pieces } = o200kBase as unknown as {
+      bytePairEncodingCoreProcessor: PieceCounter;
+    };
     const cache = newPieceCache();
     const next = random(11);
     const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./\u0000';
@@ -106,6 +171,8 @@ describe('o200k_base counts of ASCII texts without the tokenizer’s regex', () 
     expect(thread).not.toBeNull();
     expect(await thread!.countsAsciiWithoutRegex()).toBe(true);
     const texts = ['Found 12 matching lines.\nline 0: revenue rose 7%', "it's HTTPServer's   \n\n/x", 'naïve', ''];
-    expect(await thread!.count(texts)).toEqual(texts.map((text) => (text.length === 0 ? 0 : tokenizerCount(text, AS_IS))));
+    expect(await thread!.count(texts)).toEqual(
+      texts.map((text) => (text.length === 0 ? 0 : tokenizerCount(text, AS_IS))),
+    );
   });
 });

@@ -21,11 +21,17 @@ describe(`the costliest sessions of a range (${engineName})`, () => {
     const userId = randomUUID();
     workspaceId = randomUUID();
     serverId = randomUUID();
-    await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Rank', 'Test')`, [userId, `${userId}@rank.test`]);
+    await db.query(
+      `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Rank', 'Test')`,
+      [userId, `${userId}@rank.test`],
+    );
     await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Rank', $2)`, [workspaceId, userId]);
-    await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, 'ranked', 'http://127.0.0.1:9/', $3, 'online')`, [serverId, workspaceId, randomUUID().replace(/-/g, '')]);
+    await db.query(
+      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, 'ranked', 'http://127.0.0.1:9/', $3, 'online')`,
+      [serverId, workspaceId, randomUUID().replace(/-/g, '')],
+    );
   });
-  afterAll(() => database?.drop());
+  afterAll(() => (database as TestDatabase | undefined)?.drop());
 
   async function sessions(mix: string, count: number): Promise<void> {
     await database.db.query('delete from sessions where workspace_id = $1', [workspaceId]);
@@ -45,16 +51,31 @@ describe(`the costliest sessions of a range (${engineName})`, () => {
     const context = await analyticsContext(database.db, workspaceId, { range });
     const statements: string[] = [];
     const query = context.db.query.bind(context.db);
-    const shown = await costliestSessions({ ...context, db: { query: (sql: string, params?: unknown[]) => (statements.push(sql), query(sql, params)) } as typeof context.db });
+    const shown = await costliestSessions({
+      ...context,
+      db: {
+        query: (sql: string, params?: unknown[]) => (statements.push(sql), query(sql, params)),
+      } as typeof context.db,
+    });
     const { prices } = context;
     const every = await database.db.query<{ id: string; cost: number }>(
       `select id::text as id, (((definition_tokens + result_tokens) * $4::float8 + argument_tokens * $5::float8) * $6::float8 / 1000000.0)::float8 as cost
        from sessions where workspace_id = $1 and last_activity_at >= $2::timestamptz and started_at < $3::timestamptz
        order by cost desc, started_at desc limit 20`,
-      [workspaceId, new Date(context.range.fromMs).toISOString(), new Date(context.range.toMs).toISOString(), prices.inputPerMillion, prices.outputPerMillion, prices.correctionFactor],
+      [
+        workspaceId,
+        new Date(context.range.fromMs).toISOString(),
+        new Date(context.range.toMs).toISOString(),
+        prices.inputPerMillion,
+        prices.outputPerMillion,
+        prices.correctionFactor,
+      ],
     );
     expect(shown.map((row) => row.id)).toEqual(every.map((row) => row.id));
-    return statements.some((sql) => sql.includes('limit 200')) && !statements.some((sql) => sql.includes('limit 800') || sql.includes('order by cost desc'));
+    return (
+      statements.some((sql) => sql.includes('limit 200')) &&
+      !statements.some((sql) => sql.includes('limit 800') || sql.includes('order by cost desc'))
+    );
   }
 
   it.each([

@@ -17,7 +17,10 @@ const QUANTILES = [0, 0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 1];
 
 describe('quantiles of sketches read from storage', () => {
   const next = random(11);
-  const values = (): number[] => Array.from({ length: 1 + Math.floor(next() * 600) }, () => (next() < 0.05 ? 0 : Math.round(Math.exp(next() * 9) * 10) / 10));
+  const values = (): number[] =>
+    Array.from({ length: 1 + Math.floor(next() * 600) }, () =>
+      next() < 0.05 ? 0 : Math.round(Math.exp(next() * 9) * 10) / 10,
+    );
 
   it('of one row are the DDSketch’s own', () => {
     const shapes: number[][] = [[0], [5], [0, 0, 3], [0.001, 1_000_000]];

@@ -9,12 +9,38 @@ import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
 // the call finds its counts set, equal to what the recorder's thread would count itself (cut
 // payloads scaled to their whole size alike). A call whose counts are not back is counted in take.
 
-function settledCall(n: number, result: unknown, args: unknown = { query: `revenue by region ${n}`, limit: 20 }): QueuedToolCall {
+function settledCall(
+  n: number,
+  result: unknown,
+  args: unknown = { query: `revenue by region ${n}`, limit: 20 },
+): QueuedToolCall {
   return {
-    id: `call-${n}`, workspace_id: 'w', server_id: 's', server_name: null, session_id: 'no-session', jsonrpc_id: String(n), tool_name: 'search',
-    arguments: args, result, error_message: null, status: 'ok', started_at: new Date().toISOString(), ended_at: new Date().toISOString(), duration_ms: 12,
-    request_bytes: 4000, response_bytes: 9000, tokens_estimate: 0, meta: null, traceparent: null, request_seq: 1, request_payload: '', request_truncated: false,
-    response_seq: 2, response_kind: 'response', response_payload: '', response_truncated: false,
+    id: `call-${n}`,
+    workspace_id: 'w',
+    server_id: 's',
+    server_name: null,
+    session_id: 'no-session',
+    jsonrpc_id: String(n),
+    tool_name: 'search',
+    arguments: args,
+    result,
+    error_message: null,
+    status: 'ok',
+    started_at: new Date().toISOString(),
+    ended_at: new Date().toISOString(),
+    duration_ms: 12,
+    request_bytes: 4000,
+    response_bytes: 9000,
+    tokens_estimate: 0,
+    meta: null,
+    traceparent: null,
+    request_seq: 1,
+    request_payload: '',
+    request_truncated: false,
+    response_seq: 2,
+    response_kind: 'response',
+    response_payload: '',
+    response_truncated: false,
   } as QueuedToolCall;
 }
 
@@ -23,20 +49,29 @@ describe('token counts from the tokenizer thread', () => {
     expect(TokenizerThread.shared()).not.toBeNull();
     const rollup = new TrafficRollup();
     const calls = [
-      settledCall(1, { content: [{ type: 'text', text: 'Found 3 matching lines.\nline 1: revenue for region 4 rose 7 %' }] }),
+      settledCall(1, {
+        content: [{ type: 'text', text: 'Found 3 matching lines.\nline 1: revenue for region 4 rose 7 %' }],
+      }),
       settledCall(2, { error: { code: -32602, message: 'Unknown argument: colour' } }),
       // Cut by the recorder: the start's tokens scaled to the whole size.
-      settledCall(3, { truncated: true, preview: '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"' + 'lorem ipsum '.repeat(40) }, { truncated: true, preview: '{"query":"' + 'x'.repeat(100) }),
+      settledCall(
+        3,
+        {
+          truncated: true,
+          preview: '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"' + 'lorem ipsum '.repeat(40),
+        },
+        { truncated: true, preview: '{"query":"' + 'x'.repeat(100) },
+      ),
       settledCall(4, null, null),
     ];
     for (const call of calls) rollup.add(call);
     await rollup.ready(10_000);
     for (const call of calls) {
-      expect(call.argument_tokens).toBe(argumentTokens({ ...call, argument_tokens: undefined } as QueuedToolCall));
-      expect(call.result_tokens).toBe(resultTokens({ ...call, result_tokens: undefined } as QueuedToolCall));
+      expect(call.argument_tokens).toBe(argumentTokens({ ...call, argument_tokens: undefined }));
+      expect(call.result_tokens).toBe(resultTokens({ ...call, result_tokens: undefined }));
     }
     expect(calls[0].result_tokens).toBe(countTokens('Found 3 matching lines.\nline 1: revenue for region 4 rose 7 %'));
-    expect(calls[2].result_tokens).toBeGreaterThan(countTokens(String((calls[2].result as { preview: string }).preview)));
+    expect(calls[2].result_tokens).toBeGreaterThan(countTokens((calls[2].result as { preview: string }).preview));
     expect(calls[3].argument_tokens).toBe(0);
     const { traffic } = rollup.take();
     expect(traffic?.minutes[0].result_tokens).toBe(calls.reduce((sum, call) => sum + (call.result_tokens ?? 0), 0));
@@ -53,7 +88,11 @@ describe('token counts from the tokenizer thread', () => {
 
   it('counts a long result from a sample scaled to its length, the same on the thread as on the write, within a few percent', async () => {
     // Varied prose and numbers, ~40 KB: beyond the sampling threshold.
-    const lines = Array.from({ length: 500 }, (_, k) => `row ${k}: the ${['north', 'south', 'east', 'west'][k % 4]} region shipped ${(k * 37) % 1000} units at $${(k * 13) % 97}.${k % 10}9 each`);
+    const lines = Array.from(
+      { length: 500 },
+      (_, k) =>
+        `row ${k}: the ${['north', 'south', 'east', 'west'][k % 4]} region shipped ${(k * 37) % 1000} units at $${(k * 13) % 97}.${k % 10}9 each`,
+    );
     const text = lines.join('\n');
     expect(text.length).toBeGreaterThan(TOKEN_SAMPLE_ABOVE_CHARS);
     const sample = sampleForCounting(text);
@@ -62,7 +101,7 @@ describe('token counts from the tokenizer thread', () => {
     const onThread = settledCall(7, { content: [{ type: 'text', text }] });
     rollup.add(onThread);
     await rollup.ready(10_000);
-    const inWrite = resultTokens({ ...onThread, result_tokens: undefined } as QueuedToolCall);
+    const inWrite = resultTokens({ ...onThread, result_tokens: undefined });
     expect(onThread.result_tokens).toBe(inWrite);
     const exact = countTokens(text);
     expect(Math.abs((inWrite - exact) / exact)).toBeLessThan(0.1);
@@ -78,7 +117,7 @@ describe('token counts from the tokenizer thread', () => {
     rollup.add(call);
     await rollup.ready(10_000);
     expect(call.result_tokens).toBe(countTokens(text, { disallowedSpecial: new Set() }));
-    expect(resultTokens({ ...call, result_tokens: undefined } as QueuedToolCall)).toBe(call.result_tokens);
+    expect(resultTokens({ ...call, result_tokens: undefined })).toBe(call.result_tokens);
     expect(() => countTokens(text)).toThrow();
   });
 });

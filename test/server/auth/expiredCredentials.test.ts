@@ -4,6 +4,9 @@ import { openTestDatabase, engineName, type TestDatabase } from '../helpers/test
 import { deleteExpiredCredentials } from '../../../src/server/auth/expiredCredentials';
 import { issueRefreshToken, rotateRefreshToken } from '../../../src/server/auth/refreshTokens';
 
+/** Signs derived successor tokens (auth/refreshTokens.ts); any secret does for these rows. */
+const SECRET = 'expired-credentials-test-secret';
+
 jest.setTimeout(60_000);
 
 // Sign-in rows past use are deleted a day after they stopped counting; everything still in use,
@@ -50,24 +53,52 @@ describe(`deleting expired sign-in rows (${engineName})`, () => {
          ('locked@example.com', 0, now() - interval '2 days', now() + interval '10 minutes'),
          ('recent@example.com', 2, now() - interval '5 minutes', null)`,
     );
+    await database.db.query(
+      `insert into login_account_backoff (email, failures, last_failure_at, blocked_until) values
+         ('old@example.com', 30, now() - interval '2 days', now() - interval '47 hours'),
+         ('recent@example.com', 30, now() - interval '5 minutes', now() + interval '5 minutes')`,
+    );
 
-    expect(await deleteExpiredCredentials(database.db)).toEqual({ refreshTokens: 2, passwordResets: 2, loginThrottles: 2 });
-    expect(await remaining('refresh_tokens', 'token_hash')).toEqual(['hash-expired-1h', 'hash-rotated-valid', 'hash-valid']);
+    expect(await deleteExpiredCredentials(database.db)).toEqual({
+      refreshTokens: 2,
+      passwordResets: 2,
+      loginThrottles: 2,
+      accountBackoffs: 1,
+    });
+    expect(await remaining('refresh_tokens', 'token_hash')).toEqual([
+      'hash-expired-1h',
+      'hash-rotated-valid',
+      'hash-valid',
+    ]);
     expect(await remaining('password_resets', 'token_hash')).toEqual(['reset-used-fresh']);
     expect(await remaining('login_throttle', 'email')).toEqual(['locked@example.com', 'recent@example.com']);
+    expect(await remaining('login_account_backoff', 'email')).toEqual(['recent@example.com']);
     // Nothing more to delete on a second run.
-    expect(await deleteExpiredCredentials(database.db)).toEqual({ refreshTokens: 0, passwordResets: 0, loginThrottles: 0 });
+    expect(await deleteExpiredCredentials(database.db)).toEqual({
+      refreshTokens: 0,
+      passwordResets: 0,
+      loginThrottles: 0,
+      accountBackoffs: 0,
+    });
   });
 
   it("keeps a live sign-in's replaced tokens, however old: presented again, one still revokes the sign-in", async () => {
     const stolen = await issueRefreshToken(database.db, userId, undefined, -3 * 86_400); // replaced long ago
     const live = await issueRefreshToken(database.db, userId, stolen.familyId);
-    await database.db.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [stolen.id, live.id]);
+    await database.db.query('update refresh_tokens set revoked_at = now(), replaced_by = $2 where id = $1', [
+      stolen.id,
+      live.id,
+    ]);
     const ended = await issueRefreshToken(database.db, userId, undefined, -3 * 86_400); // a sign-in that lapsed
     await deleteExpiredCredentials(database.db);
-    expect(await rotateRefreshToken(database.db, stolen.token)).toEqual({ ok: false, reason: 'reused', familyId: stolen.familyId, userId });
-    expect(await rotateRefreshToken(database.db, live.token)).toMatchObject({ ok: false }); // revoked with its sign-in
-    expect(await rotateRefreshToken(database.db, ended.token)).toEqual({ ok: false, reason: 'unknown' });
+    expect(await rotateRefreshToken(database.db, stolen.token, SECRET)).toEqual({
+      ok: false,
+      reason: 'reused',
+      familyId: stolen.familyId,
+      userId,
+    });
+    expect(await rotateRefreshToken(database.db, live.token, SECRET)).toMatchObject({ ok: false }); // revoked with its sign-in
+    expect(await rotateRefreshToken(database.db, ended.token, SECRET)).toEqual({ ok: false, reason: 'unknown' });
     // Revoked, the sign-in has ended: the next cleanup takes its expired token.
     expect((await deleteExpiredCredentials(database.db)).refreshTokens).toBe(1);
   });
@@ -75,13 +106,19 @@ describe(`deleting expired sign-in rows (${engineName})`, () => {
   if (engineName === 'postgres') {
     it('leaves a throttle row that locks its account while a cleanup chunk waits for it', async () => {
       const email = 'racing@example.com';
-      await database.db.query("insert into login_throttle (email, failures, window_start) values ($1, 4, now() - interval '2 days')", [email]);
+      await database.db.query(
+        "insert into login_throttle (email, failures, window_start) values ($1, 4, now() - interval '2 days')",
+        [email],
+      );
       const signIn = new pg.Client({ connectionString: database.url });
       await signIn.connect();
       try {
         // The fifth failure locks the account, in a transaction still open when the cleanup chooses its rows.
         await signIn.query('begin');
-        await signIn.query("update login_throttle set locked_until = now() + interval '15 minutes', failures = 0, window_start = now() where email = $1", [email]);
+        await signIn.query(
+          "update login_throttle set locked_until = now() + interval '15 minutes', failures = 0, window_start = now() where email = $1",
+          [email],
+        );
         const cleanup = deleteExpiredCredentials(database.db);
         await new Promise((resolve) => setTimeout(resolve, 300));
         await signIn.query('commit');
@@ -96,13 +133,15 @@ describe(`deleting expired sign-in rows (${engineName})`, () => {
   it('works through more rows than one statement takes', async () => {
     for (let i = 0; i < 7; i++) await token(`bulk-${i}`, '-5 days');
     expect((await deleteExpiredCredentials(database.db, { chunkRows: 3 })).refreshTokens).toBe(7);
-    expect((await remaining('refresh_tokens', 'token_hash')).filter((hash) => hash.startsWith('hash-bulk'))).toEqual([]);
+    expect((await remaining('refresh_tokens', 'token_hash')).filter((hash) => hash.startsWith('hash-bulk'))).toEqual(
+      [],
+    );
   });
 
   it('leaves sign-ins working: a live token still rotates after a cleanup', async () => {
     const issued = await issueRefreshToken(database.db, userId);
     await deleteExpiredCredentials(database.db);
-    const rotated = await rotateRefreshToken(database.db, issued.token);
+    const rotated = await rotateRefreshToken(database.db, issued.token, SECRET);
     expect(rotated).toMatchObject({ ok: true, userId });
   });
 });

@@ -17,9 +17,22 @@ describe(`POST /api/v1/auth/login and throttling (${engineName})`, () => {
   });
   afterAll(() => t.close());
 
-  const login = (email: string, password: string) => t.app.inject({ method: 'POST', url, payload: { email, password } });
+  const login = (email: string, password: string) =>
+    t.app.inject({ method: 'POST', url, payload: { email, password } });
+  /**
+   * These tests are about one client's lock-out: each starts without earlier failures, the
+   * account-wide backoff's included (it counts every test's guesses at this account; its own tests
+   * are in trustedProxyThrottle.test.ts).
+   */
+  const forgetSignInFailures = async () => {
+    await t.database.db.query('delete from login_throttle');
+    await t.database.db.query('delete from login_account_backoff');
+  };
   /** Moves a lock-out into the past: a simulated clock for the throttle's 15 minutes. */
-  const expireLock = (email: string) => t.database.db.query(`update login_throttle set locked_until = now() - interval '1 second' where email = $1`, [email]);
+  const expireLock = (email: string) =>
+    t.database.db.query(`update login_throttle set locked_until = now() - interval '1 second' where email = $1`, [
+      email,
+    ]);
 
   it('signs in with email (any case) and password, returning tokens and the user', async () => {
     const res = await login(' LINUS@example.com ', 'the right password');
@@ -53,11 +66,15 @@ describe(`POST /api/v1/auth/login and throttling (${engineName})`, () => {
 
   it(`locks an account after ${LOGIN_THROTTLE.maxFailures} failures, refusing even the right password, until the lock ends`, async () => {
     const email = 'linus@example.com';
-    await t.database.db.query('delete from login_throttle');
-    for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1) expect((await login(email, `guess ${i}`)).statusCode).toBe(401);
+    await forgetSignInFailures();
+    for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1)
+      expect((await login(email, `guess ${i}`)).statusCode).toBe(401);
     const locking = await login(email, 'last guess');
     expect(locking.statusCode).toBe(429);
-    expect(locking.json()).toEqual({ message: 'Too many sign-in attempts. Try again in 15 minutes.', code: 'too_many_requests' });
+    expect(locking.json()).toEqual({
+      message: 'Too many sign-in attempts. Try again in 15 minutes.',
+      code: 'too_many_requests',
+    });
 
     const rightButLocked = await login(email, 'the right password');
     expect(rightButLocked.statusCode).toBe(429);
@@ -69,25 +86,33 @@ describe(`POST /api/v1/auth/login and throttling (${engineName})`, () => {
   it('locks an unknown email the same way, so a lock-out reveals nothing', async () => {
     const email = 'ghost@example.com';
     const answers: number[] = [];
-    for (let i = 0; i < LOGIN_THROTTLE.maxFailures + 1; i += 1) answers.push((await login(email, `guess ${i}`)).statusCode);
+    for (let i = 0; i < LOGIN_THROTTLE.maxFailures + 1; i += 1)
+      answers.push((await login(email, `guess ${i}`)).statusCode);
     expect(answers).toEqual([401, 401, 401, 401, 429, 429]);
   });
 
   it('clears the failure count after a successful sign-in', async () => {
     const email = 'linus@example.com';
-    await t.database.db.query('delete from login_throttle');
+    await forgetSignInFailures();
     for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1) await login(email, `guess ${i}`);
     expect((await login(email, 'the right password')).statusCode).toBe(200);
-    for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1) expect((await login(email, `guess ${i}`)).statusCode).toBe(401);
+    for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1)
+      expect((await login(email, `guess ${i}`)).statusCode).toBe(401);
   });
 
   it('starts counting afresh once the failure window has passed', async () => {
     const email = 'linus@example.com';
-    await t.database.db.query('delete from login_throttle');
+    await forgetSignInFailures();
     for (let i = 1; i < LOGIN_THROTTLE.maxFailures; i += 1) await login(email, `guess ${i}`);
-    await t.database.db.query(`update login_throttle set window_start = now() - interval '16 minutes' where email = $1`, [email]);
+    await t.database.db.query(
+      `update login_throttle set window_start = now() - interval '16 minutes' where email = $1`,
+      [email],
+    );
     expect((await login(email, 'one more guess')).statusCode).toBe(401);
-    const rows = await t.database.db.query<{ failures: number }>('select failures from login_throttle where email = $1', [email]);
+    const rows = await t.database.db.query<{ failures: number }>(
+      'select failures from login_throttle where email = $1',
+      [email],
+    );
     expect(rows[0].failures).toBe(1);
   });
 });

@@ -9,7 +9,17 @@ import { enqueueMail } from '../../../src/server/mail/outbox';
 import { OutboxDispatcher } from '../../../src/server/mail/dispatcher';
 import { smtpDelivery } from '../../../src/server/mail/delivery';
 
-const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent', silent() {} } as never;
+const silentLog = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child: () => silentLog,
+  level: 'silent',
+  silent() {},
+} as never;
 
 describe(`mail outbox delivery (${engineName})`, () => {
   let database: TestDatabase;
@@ -26,14 +36,20 @@ describe(`mail outbox delivery (${engineName})`, () => {
 
   it('sends queued mail over SMTP once, then forgets the body', async () => {
     await enqueueMail(database.db, { to: 'someone@example.com', subject: 'Hello', text: 'A body with a link' });
-    const dispatcher = new OutboxDispatcher(database.db, smtpDelivery(smtp.url, 'Toolscope <no-reply@toolscope.local>'), silentLog);
+    const dispatcher = new OutboxDispatcher(
+      database.db,
+      smtpDelivery(smtp.url, 'Toolscope <no-reply@toolscope.local>'),
+      silentLog,
+    );
     await dispatcher.deliverPending();
     await dispatcher.deliverPending();
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0].to).toEqual(['<someone@example.com>']);
     expect(smtp.received[0].data).toContain('Subject: Hello');
     expect(smtp.received[0].data).toContain('A body with a link');
-    const rows = await database.db.query<{ body: string; sent_at: Date | null; attempts: number }>('select body, sent_at, attempts from outbox');
+    const rows = await database.db.query<{ body: string; sent_at: Date | null; attempts: number }>(
+      'select body, sent_at, attempts from outbox',
+    );
     expect(rows).toEqual([{ body: '', sent_at: expect.any(Date), attempts: 1 }]);
     await dispatcher.close();
   });
@@ -43,9 +59,9 @@ describe(`mail outbox delivery (${engineName})`, () => {
     let failing = true;
     const dispatcher = new OutboxDispatcher(
       database.db,
-      async (mail) => {
+      (mail) => {
         attempts.push(mail.to);
-        if (failing) throw new Error('connection refused');
+        return failing ? Promise.reject(new Error('connection refused')) : Promise.resolve();
       },
       silentLog,
     );
@@ -73,7 +89,14 @@ describe(`mail outbox delivery (${engineName})`, () => {
     await enqueueMail(database.db, { to: 'claimed@example.com', subject: 'Claimed', text: 'body' });
     await database.db.query(`update outbox set claimed_until = now() + interval '1 minute'`);
     const sent: string[] = [];
-    const dispatcher = new OutboxDispatcher(database.db, async (mail) => void sent.push(mail.to), silentLog);
+    const dispatcher = new OutboxDispatcher(
+      database.db,
+      (mail) => {
+        sent.push(mail.to);
+        return Promise.resolve();
+      },
+      silentLog,
+    );
     await dispatcher.deliverPending();
     expect(sent).toEqual([]);
     await dispatcher.close();
@@ -94,9 +117,17 @@ describe(`password reset mail over SMTP (${engineName})`, () => {
 
   it('mails the reset link to the account when TOOLSCOPE_SMTP_URL is set', async () => {
     const account = await registerAccount(t.app, { email: 'smtp-user@example.com' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: account.email } });
+    // Sign-up mails the verification link first; the reset mail is the next one.
+    const verification = await smtp.firstMail();
+    expect(verification.data).toContain('Subject: Verify your email address for Toolscope');
+    const resetMail = smtp.nextMail();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/forgot-password',
+      payload: { email: account.email },
+    });
     expect(res.statusCode).toBe(200);
-    const mail = await smtp.firstMail();
+    const mail = await resetMail;
     expect(mail.to).toEqual(['<smtp-user@example.com>']);
     // Quoted-printable may wrap long lines with "=\r\n"; unwrap before looking for the link.
     expect(mail.data.replace(/=\r\n/g, '')).toContain('https://toolscope.example.com/reset-password?token=');

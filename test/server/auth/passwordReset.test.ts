@@ -26,7 +26,18 @@ describe(`password reset through the outbox and the server log (${engineName})`,
       },
     });
     // TOOLSCOPE_DEV_MAIL_LOG=true: without SMTP the mail (and its link) goes to the log, as in local use.
-    const config = loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, publicUrl: 'https://toolscope.example.com', smtpUrl: undefined, devMailLog: true, authRateLimitPerMinute: 10_000 });
+    const config = loadConfig(
+      {},
+      {
+        secret: generateSecret(),
+        clientDir: undefined,
+        journalDir: undefined,
+        publicUrl: 'https://toolscope.example.com',
+        smtpUrl: undefined,
+        devMailLog: true,
+        authRateLimitPerMinute: 10_000,
+      },
+    );
     app = await buildApp({ config, db: database.db, logger: { level: 'info', stream } });
     await app.ready();
     account = await registerAccount(app, { email: 'reset-me@example.com', password: 'the old password' });
@@ -36,10 +47,16 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     await database.drop();
   });
 
-  const forgot = (email: string) => app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email } });
+  const forgot = (email: string) =>
+    app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email } });
   const reset = (token: string, password: string, passwordConfirmation = password) =>
-    app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token, password, passwordConfirmation } });
-  const login = (password: string) => app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: account.email, password } });
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/reset-password',
+      payload: { token, password, passwordConfirmation },
+    });
+  const login = (password: string) =>
+    app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: account.email, password } });
   /** Waits for the dispatcher the route kicked (delivery never blocks the request). */
   const waitForLogLine = async (pattern: RegExp, fromLine = 0) => {
     for (let i = 0; i < 200; i += 1) {
@@ -57,10 +74,14 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     const unknown = await forgot('nobody@example.com');
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
-    expect(known.json()).toEqual({ message: 'If an account exists for that email, a password reset link has been sent to it.' });
+    expect(known.json()).toEqual({
+      message: 'If an account exists for that email, a password reset link has been sent to it.',
+    });
     expect(unknown.json()).toEqual(known.json());
     await backgroundWorkIdle(app);
-    const outbox = await database.db.query<{ recipient: string }>('select recipient from outbox');
+    const outbox = await database.db.query<{ recipient: string }>(
+      "select recipient from outbox where subject = 'Reset your Toolscope password'",
+    );
     expect(outbox.map((r) => r.recipient)).toEqual([account.email]);
   });
 
@@ -73,7 +94,9 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     // written (on PostgreSQL that statement may still be on its way when the line is seen).
     let rows: { sent_at: Date | null; body: string }[] = [];
     for (let i = 0; i < 100; i += 1) {
-      rows = await database.db.query<{ sent_at: Date | null; body: string }>('select sent_at, body from outbox');
+      rows = await database.db.query<{ sent_at: Date | null; body: string }>(
+        "select sent_at, body from outbox where subject = 'Reset your Toolscope password'",
+      );
       if (rows[0]?.sent_at) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -88,12 +111,19 @@ describe(`password reset through the outbox and the server log (${engineName})`,
     expect(res.json()).toEqual({ message: 'Your password has been changed. Sign in with the new password.' });
     expect((await login('the old password')).statusCode).toBe(401);
     expect((await login('the new password')).statusCode).toBe(200);
-    const oldSession = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: account.refreshToken } });
+    const oldSession = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      payload: { refreshToken: account.refreshToken },
+    });
     expect(oldSession.statusCode).toBe(401);
 
     const again = await reset(token, 'a third password');
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ message: 'This password reset link is invalid or has expired', code: 'bad_request' });
+    expect(again.json()).toMatchObject({
+      message: 'This password reset link is invalid or has expired',
+      code: 'bad_request',
+    });
     expect((await login('the new password')).statusCode).toBe(200);
   });
 
@@ -109,7 +139,11 @@ describe(`password reset through the outbox and the server log (${engineName})`,
 
   it.each([
     ['an unknown token', { token: 'nope', password: 'valid password', passwordConfirmation: 'valid password' }, 400],
-    ['a confirmation that does not match', { token: 'nope', password: 'valid password', passwordConfirmation: 'other password' }, 400],
+    [
+      'a confirmation that does not match',
+      { token: 'nope', password: 'valid password', passwordConfirmation: 'other password' },
+      400,
+    ],
     ['a short password', { token: 'nope', password: 'short', passwordConfirmation: 'short' }, 400],
     ['no token', { password: 'valid password', passwordConfirmation: 'valid password' }, 400],
   ])('reset-password answers 400 for %s', async (_label, payload, status) => {
@@ -126,9 +160,12 @@ describe(`password reset through the outbox and the server log (${engineName})`,
   it(`sends at most ${PASSWORD_RESET.maxPerHour} reset mails an hour per account, answering the same`, async () => {
     await database.db.query('delete from password_resets');
     await database.db.query('delete from outbox');
-    for (let i = 0; i < PASSWORD_RESET.maxPerHour + 2; i += 1) expect((await forgot(account.email)).statusCode).toBe(200);
+    for (let i = 0; i < PASSWORD_RESET.maxPerHour + 2; i += 1)
+      expect((await forgot(account.email)).statusCode).toBe(200);
     await backgroundWorkIdle(app);
-    const rows = await database.db.query<{ n: number }>('select count(*)::int as n from outbox');
+    const rows = await database.db.query<{ n: number }>(
+      "select count(*)::int as n from outbox where subject = 'Reset your Toolscope password'",
+    );
     expect(rows[0].n).toBe(PASSWORD_RESET.maxPerHour);
   });
 

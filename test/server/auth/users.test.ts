@@ -14,8 +14,15 @@ describe(`users: profile and preferences (${engineName})`, () => {
   });
   afterAll(() => t.close());
 
-  const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: '/api/v1/users/preferences', headers: bearer(account.accessToken), payload: payload as object });
-  const get = () => t.app.inject({ method: 'GET', url: '/api/v1/users/preferences', headers: bearer(account.accessToken) });
+  const put = (payload: unknown) =>
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/users/preferences',
+      headers: bearer(account.accessToken),
+      payload: payload as object,
+    });
+  const get = () =>
+    t.app.inject({ method: 'GET', url: '/api/v1/users/preferences', headers: bearer(account.accessToken) });
 
   it('GET /users/me returns the SPEC §3 user', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: bearer(account.accessToken) });
@@ -23,6 +30,7 @@ describe(`users: profile and preferences (${engineName})`, () => {
     expect(res.json()).toEqual({
       id: account.user.id,
       email: account.email,
+      emailVerified: false,
       firstName: 'Alan',
       lastName: 'Turing',
       fullName: 'Alan Turing',
@@ -87,7 +95,11 @@ describe(`users: profile and preferences (${engineName})`, () => {
   });
 
   it('requires sign-in for every users route', async () => {
-    for (const [method, url] of [['GET', '/api/v1/users/me'], ['GET', '/api/v1/users/preferences'], ['PUT', '/api/v1/users/preferences']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/v1/users/me'],
+      ['GET', '/api/v1/users/preferences'],
+      ['PUT', '/api/v1/users/preferences'],
+    ] as const) {
       expect((await t.app.inject({ method, url, payload: method === 'PUT' ? {} : undefined })).statusCode).toBe(401);
     }
   });

@@ -5,7 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
 import { bearer, registerAccount, type TestAccount } from '../helpers/accounts';
-import { downgradeBlockedText, paidPlanNeedsCheckoutText, teamWorkspaceText, workspaceLimitText } from '../../../src/contract/billing';
+import {
+  downgradeBlockedText,
+  paidPlanNeedsCheckoutText,
+  teamWorkspaceText,
+  workspaceLimitText,
+} from '../../../src/contract/billing';
 import { monthStart } from '../../../src/server/modules/billing/store';
 
 describe(`billing: limits, usage and subscription (${engineName})`, () => {
@@ -15,10 +20,17 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
   });
   afterAll(() => t.close());
 
-  const get = (account: TestAccount, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(account.accessToken) });
+  const get = (account: TestAccount, url: string) =>
+    t.app.inject({ method: 'GET', url, headers: bearer(account.accessToken) });
   const putSubscription = (account: TestAccount, payload: unknown) =>
-    t.app.inject({ method: 'PUT', url: '/api/v1/billing/subscription', headers: bearer(account.accessToken), payload: payload as object });
-  const setPlan = (account: TestAccount, plan: string) => t.database.db.query('update subscriptions set plan = $2 where user_id = $1', [account.user.id, plan]);
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/billing/subscription',
+      headers: bearer(account.accessToken),
+      payload: payload as object,
+    });
+  const setPlan = (account: TestAccount, plan: string) =>
+    t.database.db.query('update subscriptions set plan = $2 where user_id = $1', [account.user.id, plan]);
 
   describe('GET /billing/can-create-workspace', () => {
     it('defaults to personal and refuses on Starter with the workspace limit text', async () => {
@@ -31,14 +43,23 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
 
     it('explains that Starter has no team workspaces', async () => {
       const account = await registerAccount(t.app);
-      expect((await get(account, '/api/v1/billing/can-create-workspace?type=team')).json()).toEqual({ canCreate: false, error: teamWorkspaceText('Starter') });
+      expect((await get(account, '/api/v1/billing/can-create-workspace?type=team')).json()).toEqual({
+        canCreate: false,
+        error: teamWorkspaceText('Starter'),
+      });
     });
 
     it('allows creation on Pro below its limit, for either type', async () => {
       const account = await registerAccount(t.app);
       await setPlan(account, 'pro');
-      expect((await get(account, '/api/v1/billing/can-create-workspace?type=team')).json()).toEqual({ canCreate: true, error: null });
-      expect((await get(account, '/api/v1/billing/can-create-workspace?type=personal')).json()).toEqual({ canCreate: true, error: null });
+      expect((await get(account, '/api/v1/billing/can-create-workspace?type=team')).json()).toEqual({
+        canCreate: true,
+        error: null,
+      });
+      expect((await get(account, '/api/v1/billing/can-create-workspace?type=personal')).json()).toEqual({
+        canCreate: true,
+        error: null,
+      });
     });
 
     it('answers 400 for an unknown type', async () => {
@@ -74,7 +95,11 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
       const account = await registerAccount(t.app);
       await setPlan(account, 'enterprise');
       const body = (await get(account, '/api/v1/billing/workspace-limits')).json();
-      expect(body).toMatchObject({ plan: 'enterprise', workspaces: { used: 1, limit: null }, agentCalls: { used: 0, limit: null } });
+      expect(body).toMatchObject({
+        plan: 'enterprise',
+        workspaces: { used: 1, limit: null },
+        agentCalls: { used: 0, limit: null },
+      });
     });
   });
 
@@ -84,7 +109,13 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
       const res = await get(account, '/api/v1/billing/subscription');
       const start = monthStart(new Date());
       const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-      expect(res.json()).toEqual({ plan: 'starter', interval: 'monthly', status: 'active', currentPeriodStart: start.toISOString(), currentPeriodEnd: end.toISOString() });
+      expect(res.json()).toEqual({
+        plan: 'starter',
+        interval: 'monthly',
+        status: 'active',
+        currentPeriodStart: start.toISOString(),
+        currentPeriodEnd: end.toISOString(),
+      });
     });
 
     it('rolls a stale billing period forward to the one containing today', async () => {
@@ -93,7 +124,9 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
         `update subscriptions set current_period_start = '2020-01-01T00:00:00Z', current_period_end = '2020-02-01T00:00:00Z' where user_id = $1`,
         [account.user.id],
       );
-      expect((await get(account, '/api/v1/billing/subscription')).json().currentPeriodStart).toBe(monthStart(new Date()).toISOString());
+      expect((await get(account, '/api/v1/billing/subscription')).json().currentPeriodStart).toBe(
+        monthStart(new Date()).toISOString(),
+      );
     });
 
     it('refuses an upgrade without checkout (403) and changes nothing', async () => {
@@ -101,13 +134,19 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
       const res = await putSubscription(account, { plan: 'pro', interval: 'annually' });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: paidPlanNeedsCheckoutText('Pro'), code: 'forbidden' });
-      expect((await get(account, '/api/v1/billing/subscription')).json()).toMatchObject({ plan: 'starter', interval: 'monthly' });
+      expect((await get(account, '/api/v1/billing/subscription')).json()).toMatchObject({
+        plan: 'starter',
+        interval: 'monthly',
+      });
     });
 
     it('changes the interval and moves down a plan', async () => {
       const account = await registerAccount(t.app);
       await setPlan(account, 'enterprise');
-      expect((await putSubscription(account, { plan: 'enterprise', interval: 'annually' })).json()).toMatchObject({ plan: 'enterprise', interval: 'annually' });
+      expect((await putSubscription(account, { plan: 'enterprise', interval: 'annually' })).json()).toMatchObject({
+        plan: 'enterprise',
+        interval: 'annually',
+      });
       const down = await putSubscription(account, { plan: 'starter' });
       expect(down.statusCode).toBe(200);
       expect(down.json()).toMatchObject({ plan: 'starter', interval: 'monthly', status: 'active' });
@@ -116,7 +155,12 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
     it('refuses to move down to a plan with fewer workspaces than the account owns (409)', async () => {
       const account = await registerAccount(t.app);
       await setPlan(account, 'pro');
-      await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: bearer(account.accessToken), payload: { name: 'Second' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers: bearer(account.accessToken),
+        payload: { name: 'Second' },
+      });
       const res = await putSubscription(account, { plan: 'starter' });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ message: downgradeBlockedText('Starter', 1, 2), code: 'conflict' });
@@ -136,9 +180,16 @@ describe(`billing: limits, usage and subscription (${engineName})`, () => {
   });
 
   it('requires sign-in on every billing route', async () => {
-    for (const url of ['/api/v1/billing/can-create-workspace', '/api/v1/billing/workspace-limits', '/api/v1/billing/subscription']) {
+    for (const url of [
+      '/api/v1/billing/can-create-workspace',
+      '/api/v1/billing/workspace-limits',
+      '/api/v1/billing/subscription',
+    ]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
-    expect((await t.app.inject({ method: 'PUT', url: '/api/v1/billing/subscription', payload: { plan: 'starter' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/v1/billing/subscription', payload: { plan: 'starter' } }))
+        .statusCode,
+    ).toBe(401);
   });
 });

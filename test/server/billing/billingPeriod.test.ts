@@ -8,11 +8,17 @@ describe('billing periods', () => {
   });
 
   it('finds the monthly period containing a date, across a year end', () => {
-    expect(billingPeriodContaining(utc('2027-01-15'), 'monthly', utc('2026-11-01'))).toEqual({ start: utc('2027-01-01'), end: utc('2027-02-01') });
+    expect(billingPeriodContaining(utc('2027-01-15'), 'monthly', utc('2026-11-01'))).toEqual({
+      start: utc('2027-01-01'),
+      end: utc('2027-02-01'),
+    });
   });
 
   it('finds the annual period containing a date', () => {
-    expect(billingPeriodContaining(utc('2028-03-02'), 'annually', utc('2026-11-01'))).toEqual({ start: utc('2027-11-01'), end: utc('2028-11-01') });
+    expect(billingPeriodContaining(utc('2028-03-02'), 'annually', utc('2026-11-01'))).toEqual({
+      start: utc('2027-11-01'),
+      end: utc('2028-11-01'),
+    });
   });
 
   it('puts the first instant of a period in that period', () => {

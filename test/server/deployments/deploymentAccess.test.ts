@@ -30,7 +30,13 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
       method: 'POST',
       url: '/api/v1/deployments/configs',
       headers: bearer(owner.accessToken),
-      payload: { workspace_id: owner.workspaceId, name: 'owned', command: 'node', args: ['--version'], restartPolicy: 'never' },
+      payload: {
+        workspace_id: owner.workspaceId,
+        name: 'owned',
+        command: 'node',
+        args: ['--version'],
+        restartPolicy: 'never',
+      },
     });
     expect(created.statusCode).toBe(201);
     configId = created.json().id;
@@ -49,20 +55,28 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
     );
     const out: Record<string, string> = {};
     for (const { table_name } of tables) {
-      const rows = await t.database.db.query<{ digest: string | null }>(`select md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as digest from "${table_name}" r`);
+      const rows = await t.database.db.query<{ digest: string | null }>(
+        `select md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as digest from "${table_name}" r`,
+      );
       out[table_name] = rows[0].digest ?? '';
     }
     return out;
   }
 
-  const deploymentRoutes = () => t.app.routeList.filter((r) => r.url.startsWith('/api/v1/deployments') || r.url.startsWith('/api/v1/deployment-configs'));
+  const deploymentRoutes = () =>
+    t.app.routeList.filter(
+      (r) => r.url.startsWith('/api/v1/deployments') || r.url.startsWith('/api/v1/deployment-configs'),
+    );
 
   /** The route with the owner's ids, and a body that would be valid for it. */
   function request(route: { method: string; url: string }): { url: string; payload?: Record<string, unknown> } {
-    const isConfigRoute = route.url.startsWith('/api/v1/deployment-configs') || route.url.startsWith('/api/v1/deployments/configs');
+    const isConfigRoute =
+      route.url.startsWith('/api/v1/deployment-configs') || route.url.startsWith('/api/v1/deployments/configs');
     const url = route.url.replace(':id', isConfigRoute ? configId : deploymentId);
-    if (route.method === 'GET' && route.url === '/api/v1/deployment-configs') return { url: `${url}?workspace_id=${owner.workspaceId}` };
-    if (route.method === 'POST' && route.url === '/api/v1/deployments/configs') return { url, payload: { workspace_id: owner.workspaceId, name: 'intruder', command: 'node' } };
+    if (route.method === 'GET' && route.url === '/api/v1/deployment-configs')
+      return { url: `${url}?workspace_id=${owner.workspaceId}` };
+    if (route.method === 'POST' && route.url === '/api/v1/deployments/configs')
+      return { url, payload: { workspace_id: owner.workspaceId, name: 'intruder', command: 'node' } };
     if (route.method === 'PUT') return { url, payload: { name: 'renamed by an intruder' } };
     return { url };
   }
@@ -91,8 +105,14 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
     const failures: string[] = [];
     for (const route of deploymentRoutes()) {
       const { url, payload } = request(route);
-      const res = await t.app.inject({ method: route.method as 'GET', url, headers: bearer(stranger.accessToken), payload });
-      if (res.statusCode !== 404 || res.json().code !== 'not_found') failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers: bearer(stranger.accessToken),
+        payload,
+      });
+      if (res.statusCode !== 404 || res.json().code !== 'not_found')
+        failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
     expect(await databaseFingerprint()).toEqual(before);
@@ -103,9 +123,15 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
     const failures: string[] = [];
     for (const route of deploymentRoutes()) {
       const { url, payload } = request(route);
-      const res = await t.app.inject({ method: route.method as 'GET', url, headers: bearer(member.accessToken), payload });
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers: bearer(member.accessToken),
+        payload,
+      });
       const expected = route.method === 'GET' ? 200 : 403;
-      if (res.statusCode !== expected) failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      if (res.statusCode !== expected)
+        failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
     expect(await databaseFingerprint()).toEqual(before);
@@ -122,16 +148,41 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
 
   it('answers 404 for unknown and malformed ids and 400 for bad bodies', async () => {
     const auth = bearer(owner.accessToken);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/deployment-configs/${randomUUID()}`, headers: auth })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/deployments/not-a-uuid', headers: auth })).statusCode).toBe(404);
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/deployments/configs', headers: auth, payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', args: 'not an array' } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/deployment-configs/${randomUUID()}`, headers: auth }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/deployments/not-a-uuid', headers: auth })).statusCode,
+    ).toBe(404);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments/configs',
+      headers: auth,
+      payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', args: 'not an array' },
+    });
     expect(bad.statusCode).toBe(400);
-    const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/deployments/configs', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"workspace_id":' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments/configs',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"workspace_id":',
+    });
     expect(malformed.statusCode).toBe(400);
-    const escape = await t.app.inject({ method: 'POST', url: '/api/v1/deployments/configs', headers: auth, payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', cwd: '../../etc' } });
+    const escape = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments/configs',
+      headers: auth,
+      payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', cwd: '../../etc' },
+    });
     expect(escape.statusCode).toBe(400);
     expect(escape.json().message).toContain("inside the deployment's working folder");
-    const reserved = await t.app.inject({ method: 'POST', url: '/api/v1/deployments/configs', headers: auth, payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', env: { PATH: '/tmp' } } });
+    const reserved = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/deployments/configs',
+      headers: auth,
+      payload: { workspace_id: owner.workspaceId, name: 'x', command: 'node', env: { PATH: '/tmp' } },
+    });
     expect(reserved.statusCode).toBe(400);
     const count = await t.database.db.query<{ n: number }>('select count(*)::int as n from deployment_configs');
     expect(count[0].n).toBe(1);
@@ -141,8 +192,17 @@ describe(`deployment routes: membership and roles (${engineName})`, () => {
     const off = await buildTestApp({ deploymentsEnabled: false });
     try {
       const account = await registerAccount(off.app);
-      const created = await off.app.inject({ method: 'POST', url: '/api/v1/deployments/configs', headers: bearer(account.accessToken), payload: { workspace_id: account.workspaceId, name: 'x', command: 'node' } });
-      const res = await off.app.inject({ method: 'POST', url: `/api/v1/deployments/configs/${created.json().id}/deploy`, headers: bearer(account.accessToken) });
+      const created = await off.app.inject({
+        method: 'POST',
+        url: '/api/v1/deployments/configs',
+        headers: bearer(account.accessToken),
+        payload: { workspace_id: account.workspaceId, name: 'x', command: 'node' },
+      });
+      const res = await off.app.inject({
+        method: 'POST',
+        url: `/api/v1/deployments/configs/${created.json().id}/deploy`,
+        headers: bearer(account.accessToken),
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toContain('TOOLSCOPE_DEPLOYMENTS=on');
       const rows = await off.database.db.query<{ n: number }>('select count(*)::int as n from deployments');

@@ -23,16 +23,26 @@ describe(`per-session deployments (${engineName})`, () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-per-session-'));
-    t = await startProxyApp({ deploymentsEnabled: true, dataDir, deploymentStopGraceMs: 2_000, deploymentPath: process.env.PATH ?? '/usr/bin:/bin' });
+    t = await startProxyApp({
+      deploymentsEnabled: true,
+      dataDir,
+      deploymentStopGraceMs: 2_000,
+      deploymentPath: process.env.PATH ?? '/usr/bin:/bin',
+    });
   });
   afterAll(async () => {
-    await t?.close();
+    await (t as ProxyTestApp | undefined)?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: bearer(t.account.accessToken), payload: payload as Record<string, unknown> | undefined });
-  const status = async (id: string) => (await api('GET', `/api/v1/deployments/${id}/status`)).json() as DeploymentDto;
+    t.app.inject({
+      method,
+      url,
+      headers: bearer(t.account.accessToken),
+      payload: payload as Record<string, unknown> | undefined,
+    });
+  const status = async (id: string) => (await api('GET', `/api/v1/deployments/${id}/status`)).json<DeploymentDto>();
 
   it('starts a program per agent session and stops it when the session ends', async () => {
     const created = await api('POST', '/api/v1/deployments/configs', {
@@ -44,17 +54,22 @@ describe(`per-session deployments (${engineName})`, () => {
       sessionMode: 'per-session',
     });
     expect(created.statusCode).toBe(201);
-    const config = created.json() as DeploymentConfigDto;
-    const deployment = (await api('POST', `/api/v1/deployments/configs/${config.id}/deploy`)).json() as DeploymentDto;
+    const config = created.json<DeploymentConfigDto>();
+    const deployment = (await api('POST', `/api/v1/deployments/configs/${config.id}/deploy`)).json<DeploymentDto>();
     await waitFor('running', async () => ((await status(deployment.id)).status === 'running' ? true : undefined));
     const proxyUrl = (await api('GET', `/api/v1/deployment-configs/${config.id}`)).json().proxyUrl as string;
     // Toolscope's own health check and tool discovery are sessions too (each ended when done):
     // let them finish so the count below is the agents' alone.
     let quiet = 0;
-    await waitFor('the probes to end', async () => {
-      quiet = (await status(deployment.id)).sessionProcesses === 0 ? quiet + 1 : 0;
-      return quiet >= 5 ? true : undefined;
-    }, 60_000, 300);
+    await waitFor(
+      'the probes to end',
+      async () => {
+        quiet = (await status(deployment.id)).sessionProcesses === 0 ? quiet + 1 : 0;
+        return quiet >= 5 ? true : undefined;
+      },
+      60_000,
+      300,
+    );
 
     const connect = async (name: string) => {
       const client = new Client({ name, version: '1.0.0' });
@@ -64,7 +79,10 @@ describe(`per-session deployments (${engineName})`, () => {
     };
     const first = await connect('agent-one');
     const second = await connect('agent-two');
-    for (const [agent, text] of [[first, 'one'], [second, 'two']] as const) {
+    for (const [agent, text] of [
+      [first, 'one'],
+      [second, 'two'],
+    ] as const) {
       const result = await agent.client.callTool({ name: 'echo', arguments: { message: text } });
       expect(JSON.stringify(result.content)).toContain(text);
     }
@@ -77,13 +95,17 @@ describe(`per-session deployments (${engineName})`, () => {
     // The first agent ends its session: its program goes, the other's stays and still answers.
     await first.transport.terminateSession();
     await first.client.close();
-    await waitFor('one session process left', async () => ((await status(deployment.id)).sessionProcesses === 1 ? true : undefined));
+    await waitFor('one session process left', async () =>
+      (await status(deployment.id)).sessionProcesses === 1 ? true : undefined,
+    );
     const stillThere = await second.client.callTool({ name: 'echo', arguments: { message: 'still here' } });
     expect(JSON.stringify(stillThere.content)).toContain('still here');
 
     await second.transport.terminateSession();
     await second.client.close();
     expect((await api('DELETE', `/api/v1/deployments/${deployment.id}`)).statusCode).toBe(200);
-    await waitFor('no program left', async () => (processesWithMarker(marker).length === 0 ? true : undefined));
+    await waitFor('no program left', () =>
+      Promise.resolve(processesWithMarker(marker).length === 0 ? true : undefined),
+    );
   });
 });

@@ -27,11 +27,24 @@ describe(`bad input never answers 500 (${engineName})`, () => {
   });
   afterAll(() => t.close());
 
-  const api = (method: string, url: string, payload?: unknown, headers: Record<string, string> = bearer(owner.accessToken)) =>
-    t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  const api = (
+    method: string,
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = bearer(owner.accessToken),
+  ) =>
+    t.app.inject({
+      method: method as 'POST',
+      url,
+      headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
 
   it('refuses a NUL character in a server name with 400', async () => {
-    const res = await api('POST', `/api/v1/workspaces/${owner.workspaceId}/servers`, { url: 'http://127.0.0.1:9/mcp', name: 'bad\u0000name' });
+    const res = await api('POST', `/api/v1/workspaces/${owner.workspaceId}/servers`, {
+      url: 'http://127.0.0.1:9/mcp',
+      name: 'bad\u0000name',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/NUL/);
   });
@@ -54,40 +67,119 @@ describe(`bad input never answers 500 (${engineName})`, () => {
     }
   });
 
-  it.each(['Expect', 'TE', 'Proxy-Authorization', 'Trailer'])('refuses %s as a stored upstream header with 400', async (name) => {
-    const res = await api('PUT', `/api/v1/workspaces/${owner.workspaceId}/servers/${serverId}`, { headers: { [name]: '100-continue' } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().fields).toBeDefined();
-  });
+  it.each(['Expect', 'TE', 'Proxy-Authorization', 'Trailer'])(
+    'refuses %s as a stored upstream header with 400',
+    async (name) => {
+      const res = await api('PUT', `/api/v1/workspaces/${owner.workspaceId}/servers/${serverId}`, {
+        headers: { [name]: '100-continue' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields).toBeDefined();
+    },
+  );
 
   it('refuses a NUL in a path or query value with 400', async () => {
-    for (const url of [`/api/v1/workspaces/${owner.workspaceId}/sessions?q=a%00b`, `/api/v1/workspaces/${owner.workspaceId}/servers/%00`]) {
+    for (const url of [
+      `/api/v1/workspaces/${owner.workspaceId}/sessions?q=a%00b`,
+      `/api/v1/workspaces/${owner.workspaceId}/servers/%00`,
+    ]) {
       expect((await api('GET', url)).statusCode).toBe(400);
     }
   });
 
   it('answers every API route below 500 for generated bodies, query values and ids', async () => {
-    const routes = t.app.routeList.filter((route) => route.url.startsWith('/api/') && !route.url.includes('/platform/sse') && !route.url.startsWith('/api/docs'));
-    const text = fc.oneof(fc.string(), fc.constant('\u0000'), fc.constant('../../etc/passwd'), fc.constant("' or 1=1 --"), fc.constant('x'.repeat(5000)));
+    const routes = t.app.routeList.filter(
+      (route) =>
+        route.url.startsWith('/api/') && !route.url.includes('/platform/sse') && !route.url.startsWith('/api/docs'),
+    );
+    const text = fc.oneof(
+      fc.string(),
+      fc.constant('\u0000'),
+      fc.constant('../../etc/passwd'),
+      fc.constant("' or 1=1 --"),
+      fc.constant('x'.repeat(5000)),
+    );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
-    const body = fc.oneof(fc.dictionary(fc.constantFrom('name', 'url', 'email', 'role', 'headers', 'password', 'definition', 'version', 'ids', 'theme', 'description'), value), value);
-    const segment = fc.oneof(fc.uuid(), fc.constant('not-a-uuid'), fc.constant('%2e%2e'), fc.constant('0'), fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent));
-    const query = fc.dictionary(fc.constantFrom('limit', 'offset', 'since', 'from', 'to', 'q', 'status', 'period', 'interval', 'serverId', 'type', 'before'), text, { maxKeys: 3 });
+    const body = fc.oneof(
+      fc.dictionary(
+        fc.constantFrom(
+          'name',
+          'url',
+          'email',
+          'role',
+          'headers',
+          'password',
+          'definition',
+          'version',
+          'ids',
+          'theme',
+          'description',
+        ),
+        value,
+      ),
+      value,
+    );
+    const segment = fc.oneof(
+      fc.uuid(),
+      fc.constant('not-a-uuid'),
+      fc.constant('%2e%2e'),
+      fc.constant('0'),
+      fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
+    );
+    const query = fc.dictionary(
+      fc.constantFrom(
+        'limit',
+        'offset',
+        'since',
+        'from',
+        'to',
+        'q',
+        'status',
+        'period',
+        'interval',
+        'serverId',
+        'type',
+        'before',
+      ),
+      text,
+      { maxKeys: 3 },
+    );
     const failures: string[] = [];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), body, segment, query, async (route, payload, id, params) => {
         const path = route.url
           .split('/')
-          .map((part) => (part === ':workspaceId' ? owner.workspaceId : part === ':serverId' ? serverId : part.startsWith(':') ? id : part))
+          .map((part) =>
+            part === ':workspaceId'
+              ? owner.workspaceId
+              : part === ':serverId'
+                ? serverId
+                : part.startsWith(':')
+                  ? id
+                  : part,
+          )
           .join('/');
-        const search = new URLSearchParams(params as Record<string, string>).toString();
+        const search = new URLSearchParams(params).toString();
         const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
         const res = await api(route.method, `${path}${search ? `?${search}` : ''}`, hasBody ? payload : undefined);
         // 501 is a documented answer, not a failure: the payment routes say no provider is configured.
-        const failed = res.statusCode >= 500 && !(res.statusCode === 501 && route.url.startsWith('/api/v1/billing/create-'));
-        if (failed) failures.push(`${route.method} ${path} ${JSON.stringify(payload).slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
+        const failed =
+          res.statusCode >= 500 && !(res.statusCode === 501 && route.url.startsWith('/api/v1/billing/create-'));
+        if (failed)
+          failures.push(
+            `${route.method} ${path} ${JSON.stringify(payload).slice(0, 100)} → ${res.statusCode} ${res.body.slice(0, 100)}`,
+          );
         return !failed;
       }),
       { numRuns: 300, seed: 16 },

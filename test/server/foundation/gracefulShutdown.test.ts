@@ -34,7 +34,10 @@ describe(`graceful shutdown (${engineName})`, () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }), db: database.db });
+    app = await buildApp({
+      config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }),
+      db: database.db,
+    });
     let markStarted: () => void = () => undefined;
     slowRequestStarted = new Promise((resolve) => (markStarted = resolve));
     // A route that stays in flight until the test lets it finish, then touches the database.
@@ -62,7 +65,9 @@ describe(`graceful shutdown (${engineName})`, () => {
     // A second client has begun sending its request when shutdown starts; it completes the
     // request after the server stopped taking work.
     // The server has read the first bytes (its HTTP parser listens first, so it has them too).
-    const serverReadLateBytes = new Promise<void>((resolve) => app.server.once('connection', (s: net.Socket) => s.once('data', () => resolve())));
+    const serverReadLateBytes = new Promise<void>((resolve) =>
+      app.server.once('connection', (s: net.Socket) => s.once('data', () => resolve())),
+    );
     const late = net.connect(port, '127.0.0.1');
     const lateStatus = statusLines(late);
     late.write('GET /api/v1/config HTTP/1.1\r\nHost: localhost\r\n');
@@ -92,7 +97,10 @@ describe(`graceful shutdown with a connection that sent no request (${engineName
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    app = await buildApp({ config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }), db: database.db });
+    app = await buildApp({
+      config: loadConfig({}, { secret: generateSecret(), clientDir: undefined, journalDir: undefined }),
+      db: database.db,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -112,7 +120,9 @@ describe(`graceful shutdown with a connection that sent no request (${engineName
 
     const closed = app.close().then(() => 'closed' as const);
     // Without the drain this waits until the client leaves (below, it leaves after 10 s).
-    const waited = new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000).unref());
+    const waited = new Promise<'still waiting'>((resolve) =>
+      setTimeout(() => resolve('still waiting'), 10_000).unref(),
+    );
     const outcome = await Promise.race([closed, waited]);
     // Without the drain the client would have to leave first: it does, so the failure is reported rather than hung.
     if (outcome !== 'closed') silent.destroy();

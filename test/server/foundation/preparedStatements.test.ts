@@ -17,10 +17,14 @@ const INSERT = 'insert into prepared_probe (id, label, tags, n) values ($1::uuid
 async function exercise(db: Database): Promise<void> {
   await db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
   const ids = Array.from({ length: 5 }, () => randomUUID());
-  for (const [i, id] of ids.entries()) await db.runPrepared!(INSERT, [id, `row ${i} ✓`, binaryArray('text', ['a', null, `t${i}`]), i === 2 ? null : i]);
+  for (const [i, id] of ids.entries())
+    await db.runPrepared!(INSERT, [id, `row ${i} ✓`, binaryArray('text', ['a', null, `t${i}`]), i === 2 ? null : i]);
   // Another text beside it gets its own statement.
   await db.runPrepared!('update prepared_probe set label = $2::text where id = $1::uuid', [ids[0], 'changed']);
-  const rows = await db.query<{ id: string; label: string; tags: (string | null)[]; n: number | null }>('select id, label, tags, n from prepared_probe where id = any($1::uuid[]) order by n nulls last', [ids]);
+  const rows = await db.query<{ id: string; label: string; tags: (string | null)[]; n: number | null }>(
+    'select id, label, tags, n from prepared_probe where id = any($1::uuid[]) order by n nulls last',
+    [ids],
+  );
   expect(rows.map((r) => r.label)).toEqual(['changed', 'row 1 ✓', 'row 3 ✓', 'row 4 ✓', 'row 2 ✓']);
   expect(rows.find((r) => r.id === ids[3])?.tags).toEqual(['a', null, 't3']);
   expect(rows.find((r) => r.id === ids[2])?.n).toBeNull();
@@ -29,10 +33,13 @@ async function exercise(db: Database): Promise<void> {
   await expect(db.runPrepared!(INSERT, [ids[1], 'again', null, 9])).rejects.toMatchObject({ code: '23505' });
   const next = randomUUID();
   await db.runPrepared!(INSERT, [next, 'after the error', null, 10]);
-  expect(await db.query('select label from prepared_probe where id = $1', [next])).toEqual([{ label: 'after the error' }]);
+  expect(await db.query('select label from prepared_probe where id = $1', [next])).toEqual([
+    { label: 'after the error' },
+  ]);
 }
 
-const db2Setup = (db: Database) => db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
+const db2Setup = (db: Database) =>
+  db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
 
 async function notInsideAnotherTransaction(db: Database): Promise<void> {
   await db.exec('create table if not exists prepared_probe (id uuid primary key, label text, tags text[], n int)');
@@ -56,7 +63,9 @@ async function notInsideAnotherTransaction(db: Database): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 100));
   release();
   await Promise.all([transaction, write]);
-  const rows = await db.query<{ id: string }>('select id from prepared_probe where id = any($1::uuid[])', [[inTransaction, prepared]]);
+  const rows = await db.query<{ id: string }>('select id from prepared_probe where id = any($1::uuid[])', [
+    [inTransaction, prepared],
+  ]);
   expect(rows.map((r) => r.id)).toEqual([prepared]);
 }
 
@@ -68,7 +77,7 @@ describe(`runPrepared (${engineName})`, () => {
   afterAll(() => database.drop());
 
   it('writes text, binary and NULL parameters, and survives an error with its SQLSTATE', () => exercise(database.db));
-  it("never runs inside a transaction another caller holds open", () => notInsideAnotherTransaction(database.db));
+  it('never runs inside a transaction another caller holds open', () => notInsideAnotherTransaction(database.db));
 
   it('runs again when the server lost its prepared statements (DEALLOCATE; a pooler switching connections)', async () => {
     const db = database.db;
@@ -78,7 +87,10 @@ describe(`runPrepared (${engineName})`, () => {
     // Sequential statements reuse the one idle pooled connection on PostgreSQL; PGlite has one session.
     await db.query('deallocate all');
     await db.runPrepared!(INSERT, [second, 'after', null, 2]);
-    const rows = await db.query<{ label: string }>('select label from prepared_probe where id = any($1::uuid[]) order by n', [[first, second]]);
+    const rows = await db.query<{ label: string }>(
+      'select label from prepared_probe where id = any($1::uuid[]) order by n',
+      [[first, second]],
+    );
     expect(rows.map((r) => r.label)).toEqual(['before', 'after']);
   });
 
@@ -93,7 +105,9 @@ describe(`runPrepared (${engineName})`, () => {
         await other.runPrepared!(INSERT, [randomUUID(), 'other process', null, 3]);
         await database.db.runPrepared!(INSERT, [randomUUID(), 'this process', null, 4]);
         const nameIn = async (db: Database) =>
-          (await db.query<{ name: string }>('select name from pg_prepared_statements where statement = $1', [INSERT]))[0]?.name;
+          (
+            await db.query<{ name: string }>('select name from pg_prepared_statements where statement = $1', [INSERT])
+          )[0]?.name;
         const [mine, theirs] = [await nameIn(database.db), await nameIn(other)];
         expect(mine).toMatch(/^toolscope_[0-9a-f]{40}$/);
         expect(theirs).toBe(mine);

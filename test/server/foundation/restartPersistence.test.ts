@@ -18,7 +18,13 @@ async function persistentDatabase(): Promise<{ open(): Promise<Database>; remove
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-restart-'));
-    return { open: () => openDatabase({ dataDir }), remove: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      open: () => openDatabase({ dataDir }),
+      remove: () => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
   }
   const name = `toolscope_restart_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {
@@ -30,7 +36,10 @@ async function persistentDatabase(): Promise<{ open(): Promise<Database>; remove
   await admin(`create database ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  return { open: () => openDatabase({ databaseUrl: url.toString() }), remove: () => admin(`drop database if exists ${name} with (force)`) };
+  return {
+    open: () => openDatabase({ databaseUrl: url.toString() }),
+    remove: () => admin(`drop database if exists ${name} with (force)`),
+  };
 }
 
 describe(`data survives a restart (${engineName})`, () => {
@@ -57,10 +66,18 @@ describe(`data survives a restart (${engineName})`, () => {
       const login = await second.inject({ method: 'POST', url: '/api/v1/auth/login', payload: credentials });
       expect(login.statusCode).toBe(200);
       expect(login.json().user).toMatchObject({ id: registered.json().user.id, workspaceCount: 1 });
-      const refreshed = await second.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: registered.json().refreshToken } });
+      const refreshed = await second.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        payload: { refreshToken: registered.json().refreshToken },
+      });
       expect(refreshed.statusCode).toBe(200);
       // An access token issued before the restart is still valid (same secret, kept in the data dir by main.ts).
-      const me = await second.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${registered.json().accessToken}` } });
+      const me = await second.inject({
+        method: 'GET',
+        url: '/api/v1/users/me',
+        headers: { authorization: `Bearer ${registered.json().accessToken}` },
+      });
       expect(me.statusCode).toBe(200);
       await second.close();
       await secondDb.close();

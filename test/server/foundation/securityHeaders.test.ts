@@ -11,19 +11,22 @@ describe(`security headers on the API (${engineName})`, () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/api/health', '/api/v1/users/me', '/api/v1/no-such-route'])('%s carries CSP without inline scripts, nosniff, DENY and no-referrer', async (url) => {
-    const res = await t.app.inject({ method: 'GET', url });
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    // A plain-http install must keep working: HSTS only with an https public URL.
-    expect(res.headers['strict-transport-security']).toBeUndefined();
-  });
+  it.each(['/api/health', '/api/v1/users/me', '/api/v1/no-such-route'])(
+    '%s carries CSP without inline scripts, nosniff, DENY and no-referrer',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      // A plain-http install must keep working: HSTS only with an https public URL.
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    },
+  );
 
   it('adds HSTS when the public URL is https', async () => {
     const https = await buildTestApp({ publicUrl: 'https://toolscope.example.com' }, t.database);

@@ -11,17 +11,40 @@ describe(`table maintenance (${engineName})`, () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     // Not PostgreSQL's autovacuum: only what the test does may vacuum or analyze them.
-    await database.db.query('create table statistics_probe (id int primary key, word text) with (autovacuum_enabled = false)');
-    await database.db.query('create table vacuum_probe (id int primary key, body text) with (autovacuum_enabled = false)');
+    await database.db.query(
+      'create table statistics_probe (id int primary key, word text) with (autovacuum_enabled = false)',
+    );
+    await database.db.query(
+      'create table vacuum_probe (id int primary key, body text) with (autovacuum_enabled = false)',
+    );
     await database.db.query("insert into vacuum_probe select g, repeat('x', 500) from generate_series(1, 2000) g");
   });
   afterAll(() => database.drop());
 
   const distinctWords = async () =>
-    (await database.db.query<{ n: number | null }>("select n_distinct::float8 as n from pg_stats where tablename = 'statistics_probe' and attname = 'word'"))[0]?.n ?? null;
-  const pages = async () => (await database.db.query<{ pages: number }>("select (pg_relation_size('vacuum_probe') / current_setting('block_size')::int)::int as pages"))[0].pages;
-  const tableAge = async () => (await database.db.query<{ age: number }>("select age(relfrozenxid)::int as age from pg_class where relname = 'vacuum_probe'"))[0].age;
-  const databaseAge = async () => (await database.db.query<{ age: number }>('select age(datfrozenxid)::int as age from pg_database where datname = current_database()'))[0].age;
+    (
+      await database.db.query<{ n: number | null }>(
+        "select n_distinct::float8 as n from pg_stats where tablename = 'statistics_probe' and attname = 'word'",
+      )
+    )[0]?.n ?? null;
+  const pages = async () =>
+    (
+      await database.db.query<{ pages: number }>(
+        "select (pg_relation_size('vacuum_probe') / current_setting('block_size')::int)::int as pages",
+      )
+    )[0].pages;
+  const tableAge = async () =>
+    (
+      await database.db.query<{ age: number }>(
+        "select age(relfrozenxid)::int as age from pg_class where relname = 'vacuum_probe'",
+      )
+    )[0].age;
+  const databaseAge = async () =>
+    (
+      await database.db.query<{ age: number }>(
+        'select age(datfrozenxid)::int as age from pg_database where datname = current_database()',
+      )
+    )[0].age;
   const rewriteAll = () => database.db.query("update vacuum_probe set body = repeat('y', 500)");
 
   it('analyzes a table that grew, once, and again only after it grows by a fifth, vacuums in between', async () => {
@@ -30,22 +53,33 @@ describe(`table maintenance (${engineName})`, () => {
     const first = await maintenance.run();
     expect(first.failed).toEqual([]);
     expect(first.analyzed).toContain('statistics_probe');
-    expect(first.vacuumed).toEqual(expect.arrayContaining(['statistics_probe', 'vacuum_probe', 'pg_class', 'pg_statistic']));
+    expect(first.vacuumed).toEqual(
+      expect.arrayContaining(['statistics_probe', 'vacuum_probe', 'pg_class', 'pg_statistic']),
+    );
     // The planner now knows the column: 7 distinct words.
     expect(await distinctWords()).toBe(7);
     expect((await maintenance.run()).analyzed).not.toContain('statistics_probe');
     // A tenth more is not enough (the vacuum of each run must not reset what "grown" is measured from)…
-    await database.db.query("insert into statistics_probe select g, 'w' || (g % 7) from generate_series(20001, 22000) g");
+    await database.db.query(
+      "insert into statistics_probe select g, 'w' || (g % 7) from generate_series(20001, 22000) g",
+    );
     expect((await maintenance.run()).analyzed).not.toContain('statistics_probe');
     // …a fifth more since the last ANALYZE is.
-    await database.db.query("insert into statistics_probe select g, 'w' || (g % 7) from generate_series(22001, 26000) g");
+    await database.db.query(
+      "insert into statistics_probe select g, 'w' || (g % 7) from generate_series(22001, 26000) g",
+    );
     expect((await maintenance.run()).analyzed).toContain('statistics_probe');
   });
 
   it('analyzes a table that grows slowly, once its growth since first seen adds up', async () => {
-    await database.db.query('create table slow_probe (id int primary key, body text) with (autovacuum_enabled = false)');
+    await database.db.query(
+      'create table slow_probe (id int primary key, body text) with (autovacuum_enabled = false)',
+    );
     const grow = (from: number, rows: number) =>
-      database.db.query("insert into slow_probe select g, repeat('s', 500) from generate_series($1::int, $2::int) g", [from, from + rows - 1]);
+      database.db.query("insert into slow_probe select g, repeat('s', 500) from generate_series($1::int, $2::int) g", [
+        from,
+        from + rows - 1,
+      ]);
     const maintenance = new TableMaintenance(database.db);
     await grow(1, 30); // ~2 pages: too small to analyze
     expect((await maintenance.run()).analyzed).not.toContain('slow_probe');

@@ -7,7 +7,9 @@ export async function databaseFingerprint(db: Queryable): Promise<Record<string,
   );
   const out: Record<string, string> = {};
   for (const { table_name } of tables) {
-    const rows = await db.query<{ digest: string | null }>(`select md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as digest from "${table_name}" r`);
+    const rows = await db.query<{ digest: string | null }>(
+      `select md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as digest from "${table_name}" r`,
+    );
     out[table_name] = rows[0].digest ?? '';
   }
   return out;

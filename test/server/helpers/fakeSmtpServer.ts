@@ -13,15 +13,19 @@ export interface FakeSmtpServer {
   received: ReceivedMail[];
   /** Resolves with the next mail received (or the first, if one already came). */
   firstMail(): Promise<ReceivedMail>;
+  /** Resolves with the next mail received from now on. */
+  nextMail(): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
-export async function startFakeSmtpServer(): Promise<FakeSmtpServer> {
+/** `unref`: the server does not keep the test process alive (a mailbox shared by a whole file). */
+export async function startFakeSmtpServer(options: { unref?: boolean } = {}): Promise<FakeSmtpServer> {
   const received: ReceivedMail[] = [];
   const waiting: ((mail: ReceivedMail) => void)[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    if (options.unref) socket.unref();
     socket.on('close', () => sockets.delete(socket));
     let buffer = '';
     let inData = false;
@@ -49,21 +53,31 @@ export async function startFakeSmtpServer(): Promise<FakeSmtpServer> {
         buffer = buffer.slice(newline + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO' || verb === 'HELO') reply('250 fake-smtp');
-        else if (verb === 'MAIL') (current.from = line.slice(10).trim()), reply('250 OK');
-        else if (verb === 'RCPT') current.to.push(line.slice(8).trim()), reply('250 OK');
-        else if (verb === 'DATA') (inData = true), reply('354 End data with <CR><LF>.<CR><LF>');
-        else if (verb === 'QUIT') reply('221 Bye'), socket.end();
-        else if (verb === 'RSET' || verb === 'NOOP') reply('250 OK');
+        else if (verb === 'MAIL') {
+          current.from = line.slice(10).trim();
+          reply('250 OK');
+        } else if (verb === 'RCPT') {
+          current.to.push(line.slice(8).trim());
+          reply('250 OK');
+        } else if (verb === 'DATA') {
+          inData = true;
+          reply('354 End data with <CR><LF>.<CR><LF>');
+        } else if (verb === 'QUIT') {
+          reply('221 Bye');
+          socket.end();
+        } else if (verb === 'RSET' || verb === 'NOOP') reply('250 OK');
         else reply('502 Command not implemented');
       }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (options.unref) server.unref();
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
     firstMail: () => (received[0] ? Promise.resolve(received[0]) : new Promise((resolve) => waiting.push(resolve))),
+    nextMail: () => new Promise((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

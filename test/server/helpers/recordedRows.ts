@@ -1,13 +1,20 @@
 import type { Queryable } from '../../../src/server/db/database';
-import type { MessageRow, ToolCallRow } from '../../../src/server/modules/sessions/mappers';
+import type { MessageRow, ToolCallRow } from '../../../src/server/data/sessions/mappers';
 import { REPLAY_PAYLOAD, sessionMessagesSql, TOOL_CALL_COLUMNS } from '../../../src/server/recording/storedCallSql';
 
 // What the recorder stored, read the way the API reads it (a tool call's request and response
 // live in its own row since migration 007, so `messages` alone is not a session's replay).
 
 /** Tool calls matching `where` (on `tc`), with arguments and result as the API derives them. */
-export function recordedCalls(db: Queryable, where: string, params: unknown[]): Promise<Array<ToolCallRow & Record<string, unknown>>> {
-  return db.query(`select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id where ${where} order by tc.started_at, tc.jsonrpc_id`, params);
+export function recordedCalls(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+): Promise<Array<ToolCallRow & Record<string, unknown>>> {
+  return db.query(
+    `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id where ${where} order by tc.started_at, tc.request_seq, tc.jsonrpc_id`,
+    params,
+  );
 }
 
 /** Every message of a session in seq order, from `messages` and from the calls' rows. */

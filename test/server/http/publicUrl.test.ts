@@ -19,8 +19,8 @@ describe('public URLs', () => {
     upstream = await startStreamableUpstream({ json: true, stateful: false });
   });
   afterAll(async () => {
-    await t?.close();
-    await upstream?.close().catch(() => undefined);
+    await (t as ProxyTestApp | undefined)?.close();
+    await (upstream as SdkUpstream | undefined)?.close().catch(() => undefined);
   });
 
   it('keeps the proxy URL of the REST answer in the live update after the upstream goes offline', async () => {
@@ -28,14 +28,22 @@ describe('public URLs', () => {
     const ws = t.account.workspaceId;
     const { server } = await t.register(upstream.url);
     // The browser reached Toolscope at 127.0.0.1 (not "localhost"), for REST and for the stream.
-    const rest = await fetch(`http://127.0.0.1:${port}${Paths.servers(ws)}/${server.id}`, { headers: bearer(t.account.accessToken) });
+    const rest = await fetch(`http://127.0.0.1:${port}${Paths.servers(ws)}/${server.id}`, {
+      headers: bearer(t.account.accessToken),
+    });
     const restUrl = ((await rest.json()) as ServerDto).proxyUrl;
     expect(restUrl.startsWith(`http://127.0.0.1:${port}/mcp/`)).toBe(true);
-    const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${ws}/platform/sse?token=${encodeURIComponent(t.account.accessToken)}`);
+    const sse = await openSse(
+      `http://127.0.0.1:${port}/api/v1/workspaces/${ws}/platform/sse?token=${encodeURIComponent(t.account.accessToken)}`,
+    );
     try {
       await sse.waitFor((m) => m.type === 'heartbeat');
       await upstream.close();
-      const probe = await t.app.inject({ method: 'POST', url: `${Paths.servers(ws)}/${server.id}/health`, headers: bearer(t.account.accessToken) });
+      const probe = await t.app.inject({
+        method: 'POST',
+        url: `${Paths.servers(ws)}/${server.id}/health`,
+        headers: bearer(t.account.accessToken),
+      });
       expect(probe.statusCode).toBe(200);
       const update = await sse.waitFor((m) => m.type === 'server_updated' && m.data.status === 'offline');
       expect(update.data.proxyUrl).toBe(restUrl);
@@ -46,7 +54,10 @@ describe('public URLs', () => {
 
   it('uses TOOLSCOPE_PUBLIC_URL for every stream when it is set, and leaves other messages alone', () => {
     const message = { type: 'server_updated', data: { id: 's', proxyUrl: '/mcp/key' } };
-    expect(withPublicBase(message, 'https://toolscope.example.com')).toEqual({ type: 'server_updated', data: { id: 's', proxyUrl: 'https://toolscope.example.com/mcp/key' } });
+    expect(withPublicBase(message, 'https://toolscope.example.com')).toEqual({
+      type: 'server_updated',
+      data: { id: 's', proxyUrl: 'https://toolscope.example.com/mcp/key' },
+    });
     const other = { type: 'tool_call', data: { proxyUrl: '/x' } };
     expect(withPublicBase(other, 'https://toolscope.example.com')).toBe(other);
   });

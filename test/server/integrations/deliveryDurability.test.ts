@@ -34,15 +34,38 @@ describe(`integration deliveries survive and follow real events (${engineName})`
     const first = await buildTestApp({ integrationRetryBaseMs: 1_500 }, database);
     const member = await createMemberWithWorkspace(database.db, first.config.secret, 'Restart');
     const integrationId = await addWebhook(member.workspaceId, hook.url, { types: [], minSeverity: 'warning' });
-    await first.app.notifications.raise({ workspaceId: member.workspaceId, type: 'performance_warning', severity: 'warning', title: 'Slow tool', message: 'p95 above 2 s' });
+    await first.app.notifications.raise({
+      workspaceId: member.workspaceId,
+      type: 'performance_warning',
+      severity: 'warning',
+      title: 'Slow tool',
+      message: 'p95 above 2 s',
+    });
     await hook.waitForRequests(1);
-    await waitUntil(async () => (await database.db.query(`select 1 from integration_activities where integration_id = $1 and status = 'retrying'`, [integrationId])).length === 1);
+    await waitUntil(
+      async () =>
+        (
+          await database.db.query(
+            `select 1 from integration_activities where integration_id = $1 and status = 'retrying'`,
+            [integrationId],
+          )
+        ).length === 1,
+    );
     await first.close();
 
     hook.script = [{ status: 200 }];
     const second = await buildTestApp({ integrationRetryBaseMs: 1_500 }, database);
     try {
-      await waitUntil(async () => (await database.db.query(`select 1 from integration_deliveries where integration_id = $1 and status = 'delivered'`, [integrationId])).length === 1, 30_000);
+      await waitUntil(
+        async () =>
+          (
+            await database.db.query(
+              `select 1 from integration_deliveries where integration_id = $1 and status = 'delivered'`,
+              [integrationId],
+            )
+          ).length === 1,
+        30_000,
+      );
       expect(hook.requests).toHaveLength(2);
       const statuses = await database.db.query<{ status: string; attempt: number }>(
         'select status, attempt from integration_activities where integration_id = $1 order by created_at',
@@ -69,16 +92,31 @@ describe(`integration deliveries survive and follow real events (${engineName})`
       await addWebhook(member.workspaceId, otherType.url, { types: ['billing_alert'], minSeverity: 'info' });
       const serverId = await insertServerRow(database.db, member.workspaceId, { url: fixture.url, name: 'Calculator' });
       await t.app.listen({ host: '127.0.0.1', port: 0 });
-      await waitUntil(async () => (await database.db.query(`select 1 from servers where id = $1 and status = 'online'`, [serverId])).length === 1);
+      await waitUntil(
+        async () =>
+          (await database.db.query(`select 1 from servers where id = $1 and status = 'online'`, [serverId])).length ===
+          1,
+      );
 
       await fixture.stop();
       const [request] = await matching.waitForRequests(1);
       const body = JSON.parse(request.body);
-      expect(body.data.notification).toMatchObject({ type: 'tool_server_status', severity: 'error', title: 'Server Offline', metadata: { serverId, status: 'offline' } });
+      expect(body.data.notification).toMatchObject({
+        type: 'tool_server_status',
+        severity: 'error',
+        title: 'Server Offline',
+        metadata: { serverId, status: 'offline' },
+      });
       // Several more failed checks while it stays down: still one delivery.
-      const checksSoFar = await database.db.query<{ last_checked: Date }>('select last_checked from servers where id = $1', [serverId]);
+      const checksSoFar = await database.db.query<{ last_checked: Date }>(
+        'select last_checked from servers where id = $1',
+        [serverId],
+      );
       await waitUntil(async () => {
-        const [row] = await database.db.query<{ last_checked: Date }>('select last_checked from servers where id = $1', [serverId]);
+        const [row] = await database.db.query<{ last_checked: Date }>(
+          'select last_checked from servers where id = $1',
+          [serverId],
+        );
         return new Date(row.last_checked).getTime() > new Date(checksSoFar[0].last_checked).getTime() + 450;
       });
       await t.app.integrationDispatcher.deliverDue();
@@ -86,7 +124,7 @@ describe(`integration deliveries survive and follow real events (${engineName})`
       expect(otherType.requests).toHaveLength(0);
     } finally {
       await t.close();
-      await fixture?.stop().catch(() => undefined);
+      await fixture.stop().catch(() => undefined);
       fixture = undefined;
     }
   });

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { IntegrationActivityDto, IntegrationDto, WebhookEventBody } from '../../../src/contract/integrations';
 import { retryDelayMs } from '../../../src/server/integrations/deliveryQueue';
 import { parseRetryAfter } from '../../../src/server/integrations/sender';
-import { openSecrets } from '../../../src/server/modules/integrations/secrets';
+import { openSecrets } from '../../../src/server/data/integrations/secrets';
 import { registerAccount, bearer, type TestAccount } from '../helpers/accounts';
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
@@ -35,7 +35,8 @@ describe(`integrations (${engineName})`, () => {
   const create = async (payload: Record<string, unknown>, who: TestAccount = ada) =>
     t.app.inject({ method: 'POST', url: base(), headers: bearer(who.accessToken), payload });
   const activities = async (id: string): Promise<IntegrationActivityDto[]> =>
-    (await t.app.inject({ method: 'GET', url: `${base()}/${id}/activities`, headers: bearer(ada.accessToken) })).json().activities;
+    (await t.app.inject({ method: 'GET', url: `${base()}/${id}/activities`, headers: bearer(ada.accessToken) })).json()
+      .activities;
   const raise = (overrides: Record<string, unknown> = {}) =>
     t.app.notifications.raise({
       workspaceId: ada.workspaceId,
@@ -50,26 +51,44 @@ describe(`integrations (${engineName})`, () => {
 
   it('creates a signed webhook whose generated secret is shown once, then masked; the receiver verifies the signature', async () => {
     const hook = await receiver();
-    const res = await create({ kind: 'webhook', name: 'Ops hook', config: { url: `${hook.url}/hooks` }, rules: { types: ['tool_server_status'], minSeverity: 'error' } });
+    const res = await create({
+      kind: 'webhook',
+      name: 'Ops hook',
+      config: { url: `${hook.url}/hooks` },
+      rules: { types: ['tool_server_status'], minSeverity: 'error' },
+    });
     expect(res.statusCode).toBe(201);
-    const created = res.json() as IntegrationDto & { revealedSecret: string };
+    const created = res.json<IntegrationDto & { revealedSecret: string }>();
     expect(created.revealedSecret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     expect(created.config.secret).toBe(`••••${created.revealedSecret.slice(-4)}`);
 
-    const shown = (await t.app.inject({ method: 'GET', url: `${base()}/${created.id}`, headers: bearer(ada.accessToken) })).json();
+    const shown = (
+      await t.app.inject({ method: 'GET', url: `${base()}/${created.id}`, headers: bearer(ada.accessToken) })
+    ).json();
     expect(JSON.stringify(shown)).not.toContain(created.revealedSecret);
     expect(shown).not.toHaveProperty('revealedSecret');
 
     await raise();
     const [request] = await hook.waitForRequests(1);
-    const event = new Webhook(created.revealedSecret).verify(request.body, request.headers as Record<string, string>) as WebhookEventBody;
+    const event = new Webhook(created.revealedSecret).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    ) as WebhookEventBody;
     expect(event).toMatchObject({
       type: 'notification.raised',
-      data: { workspaceId: ada.workspaceId, notification: { type: 'tool_server_status', severity: 'error', title: 'Server Offline' } },
+      data: {
+        workspaceId: ada.workspaceId,
+        notification: { type: 'tool_server_status', severity: 'error', title: 'Server Offline' },
+      },
     });
     expect(event.data.notification.url).toMatch(/^http:\/\/.+\/servers\?serverId=/);
     // A tampered body fails verification: the signature covers it.
-    expect(() => new Webhook(created.revealedSecret).verify(request.body.replace('Offline', 'Online'), request.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(created.revealedSecret).verify(
+        request.body.replace('Offline', 'Online'),
+        request.headers as Record<string, string>,
+      ),
+    ).toThrow();
 
     const [activity] = await waitUntil(async () => {
       const list = await activities(created.id);
@@ -85,15 +104,32 @@ describe(`integrations (${engineName})`, () => {
     const billingOnly = await receiver();
     const ids: string[] = [];
     for (const payload of [
-      { kind: 'slack', name: 'Slack #ops', config: { webhookUrl: `${slack.url}/services/T/B/x` }, rules: { types: [], minSeverity: 'error' } },
-      { kind: 'pagerduty', name: 'On call', config: { routingKey: 'R0UT1NGKEY', eventsUrl: `${pagerDuty.url}/v2/enqueue` }, rules: { types: ['tool_server_status'], minSeverity: 'error' } },
-      { kind: 'webhook', name: 'Billing', config: { url: billingOnly.url }, rules: { types: ['billing_alert'], minSeverity: 'info' } },
+      {
+        kind: 'slack',
+        name: 'Slack #ops',
+        config: { webhookUrl: `${slack.url}/services/T/B/x` },
+        rules: { types: [], minSeverity: 'error' },
+      },
+      {
+        kind: 'pagerduty',
+        name: 'On call',
+        config: { routingKey: 'R0UT1NGKEY', eventsUrl: `${pagerDuty.url}/v2/enqueue` },
+        rules: { types: ['tool_server_status'], minSeverity: 'error' },
+      },
+      {
+        kind: 'webhook',
+        name: 'Billing',
+        config: { url: billingOnly.url },
+        rules: { types: ['billing_alert'], minSeverity: 'info' },
+      },
     ]) {
       const res = await create(payload);
       expect(res.statusCode).toBe(201);
       ids.push(res.json().id);
     }
-    const slackShown = (await t.app.inject({ method: 'GET', url: `${base()}/${ids[0]}`, headers: bearer(ada.accessToken) })).json();
+    const slackShown = (
+      await t.app.inject({ method: 'GET', url: `${base()}/${ids[0]}`, headers: bearer(ada.accessToken) })
+    ).json();
     expect(slackShown.config.webhookUrl).toBe('••••/B/x');
 
     await raise();
@@ -105,9 +141,18 @@ describe(`integrations (${engineName})`, () => {
     expect(slackBody.attachments[0].blocks[0]).toMatchObject({ type: 'header', text: { text: 'Server Offline' } });
     expect(slackBody.attachments[0].blocks.at(-1).elements[0].url).toMatch(/\/servers\?serverId=/);
     const trigger = JSON.parse(pagerDuty.requests[0].body);
-    expect(trigger).toMatchObject({ routing_key: 'R0UT1NGKEY', event_action: 'trigger', payload: { severity: 'error', source: 'weather' } });
+    expect(trigger).toMatchObject({
+      routing_key: 'R0UT1NGKEY',
+      event_action: 'trigger',
+      payload: { severity: 'error', source: 'weather' },
+    });
 
-    await raise({ severity: 'success', title: 'Server Online', message: 'weather is responding again', metadata: { serverId: '00000000-0000-4000-8000-000000000001', status: 'online', serverName: 'weather' } });
+    await raise({
+      severity: 'success',
+      title: 'Server Online',
+      message: 'weather is responding again',
+      metadata: { serverId: '00000000-0000-4000-8000-000000000001', status: 'online', serverName: 'weather' },
+    });
     await pagerDuty.waitForRequests(2);
     const resolve = JSON.parse(pagerDuty.requests[1].body);
     expect(resolve).toEqual({ routing_key: 'R0UT1NGKEY', event_action: 'resolve', dedup_key: trigger.dedup_key });
@@ -115,12 +160,20 @@ describe(`integrations (${engineName})`, () => {
     // "Back online" is below Slack's minimum severity; billing-only never matched.
     expect(slack.requests).toHaveLength(1);
     expect(billingOnly.requests).toHaveLength(0);
-    for (const id of ids) await t.app.inject({ method: 'DELETE', url: `${base()}/${id}`, headers: bearer(ada.accessToken) });
+    for (const id of ids)
+      await t.app.inject({ method: 'DELETE', url: `${base()}/${id}`, headers: bearer(ada.accessToken) });
   });
 
   it('retries 5xx with backoff: 500, 500, then 200 gives three activities and a delivery', async () => {
     const flaky = await receiver([{ status: 500 }, { status: 503 }, { status: 200 }]);
-    const id = (await create({ kind: 'webhook', name: 'Flaky', config: { url: flaky.url }, rules: { types: [], minSeverity: 'warning' } })).json().id;
+    const id = (
+      await create({
+        kind: 'webhook',
+        name: 'Flaky',
+        config: { url: flaky.url },
+        rules: { types: [], minSeverity: 'warning' },
+      })
+    ).json().id;
     await raise();
     await flaky.waitForRequests(3);
     const list = await waitUntil(async () => {
@@ -139,16 +192,32 @@ describe(`integrations (${engineName})`, () => {
 
   it('turns an integration off on 410 Gone and says why; a 4xx other than 429 is not retried', async () => {
     const gone = await receiver([{ status: 410 }]);
-    const id = (await create({ kind: 'slack', name: 'Archived channel', config: { webhookUrl: gone.url }, rules: { types: [], minSeverity: 'info' } })).json().id;
+    const id = (
+      await create({
+        kind: 'slack',
+        name: 'Archived channel',
+        config: { webhookUrl: gone.url },
+        rules: { types: [], minSeverity: 'info' },
+      })
+    ).json().id;
     await raise();
     const shown = await waitUntil(async () => {
-      const it = (await t.app.inject({ method: 'GET', url: `${base()}/${id}`, headers: bearer(ada.accessToken) })).json() as IntegrationDto;
+      const it = (
+        await t.app.inject({ method: 'GET', url: `${base()}/${id}`, headers: bearer(ada.accessToken) })
+      ).json<IntegrationDto>();
       return !it.enabled && it;
     });
     expect(shown.disabledReason).toMatch(/410 Gone/);
     expect(gone.requests).toHaveLength(1);
     // Owners and admins hear of it in the app.
-    await waitUntil(async () => (await t.app.db.query(`select 1 from notifications where user_id = $1 and title = 'Integration turned off'`, [ada.user.id])).length === 1);
+    await waitUntil(
+      async () =>
+        (
+          await t.app.db.query(`select 1 from notifications where user_id = $1 and title = 'Integration turned off'`, [
+            ada.user.id,
+          ])
+        ).length === 1,
+    );
     // Off means off: the next notification is not sent to it.
     await raise();
     await t.app.integrationDispatcher.deliverDue();
@@ -158,22 +227,45 @@ describe(`integrations (${engineName})`, () => {
 
   it('test sends a sample with a saved or unsaved config and answers with the outcome; resend sends a past delivery again', async () => {
     const hook = await receiver([{ status: 200 }]);
-    const unsaved = await t.app.inject({ method: 'POST', url: `${base()}/test`, headers: bearer(ada.accessToken), payload: { kind: 'webhook', config: { url: hook.url } } });
+    const unsaved = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/test`,
+      headers: bearer(ada.accessToken),
+      payload: { kind: 'webhook', config: { url: hook.url } },
+    });
     expect(unsaved.statusCode).toBe(200);
     expect(unsaved.json()).toMatchObject({ ok: true, statusCode: 200, error: null });
     expect(JSON.parse(hook.requests[0].body).type).toBe('integration.test');
 
-    const created = (await create({ kind: 'webhook', name: 'Saved', config: { url: hook.url }, rules: { types: [], minSeverity: 'error' } })).json();
+    const created = (
+      await create({
+        kind: 'webhook',
+        name: 'Saved',
+        config: { url: hook.url },
+        rules: { types: [], minSeverity: 'error' },
+      })
+    ).json();
     hook.script = [{ status: 502 }];
-    const saved = await t.app.inject({ method: 'POST', url: `${base()}/${created.id}/test`, headers: bearer(ada.accessToken), payload: {} });
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${created.id}/test`,
+      headers: bearer(ada.accessToken),
+      payload: {},
+    });
     expect(saved.json()).toMatchObject({ ok: false, statusCode: 502 });
     expect((await activities(created.id))[0]).toMatchObject({ event: 'test', status: 'failed', statusCode: 502 });
 
     hook.script = [{ status: 200 }];
     await raise();
-    const delivered = await waitUntil(async () => (await activities(created.id)).find((a) => a.status === 'delivered' && a.deliveryId));
+    const delivered = await waitUntil(async () =>
+      (await activities(created.id)).find((a) => a.status === 'delivered' && a.deliveryId),
+    );
     const before = hook.requests.length;
-    const resend = await t.app.inject({ method: 'POST', url: `${base()}/${created.id}/activities/${delivered.id}/resend`, headers: bearer(ada.accessToken) });
+    const resend = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${created.id}/activities/${delivered.id}/resend`,
+      headers: bearer(ada.accessToken),
+    });
     expect(resend.statusCode).toBe(202);
     await hook.waitForRequests(before + 1);
     expect(JSON.parse(hook.requests.at(-1)!.body).data.notification.title).toBe('Server Offline');
@@ -181,10 +273,19 @@ describe(`integrations (${engineName})`, () => {
   });
 
   it('email integrations queue one mail per address in the outbox', async () => {
-    const id = (await create({ kind: 'email', name: 'Ops mail', config: { to: ['ops@example.com', 'lead@example.com'] }, rules: { types: [], minSeverity: 'error' } })).json().id;
+    const id = (
+      await create({
+        kind: 'email',
+        name: 'Ops mail',
+        config: { to: ['ops@example.com', 'lead@example.com'] },
+        rules: { types: [], minSeverity: 'error' },
+      })
+    ).json().id;
     await raise({ title: 'Email me' });
     await waitUntil(async () => (await activities(id)).some((a) => a.status === 'delivered'));
-    const mails = await t.app.db.query<{ recipient: string; subject: string }>(`select recipient, subject from outbox where subject = '[Toolscope] Email me' order by recipient`);
+    const mails = await t.app.db.query<{ recipient: string; subject: string }>(
+      `select recipient, subject from outbox where subject = '[Toolscope] Email me' order by recipient`,
+    );
     expect(mails.map((m) => m.recipient)).toEqual(['lead@example.com', 'ops@example.com']);
     await t.app.inject({ method: 'DELETE', url: `${base()}/${id}`, headers: bearer(ada.accessToken) });
   });
@@ -197,7 +298,10 @@ describe(`integrations (${engineName})`, () => {
       [{ kind: 'email', name: 'x', config: { to: [] } }, /config\.to/],
       [{ kind: 'sms', name: 'x', config: {} }, /kind/],
       [{ kind: 'pagerduty', name: '', config: { routingKey: 'k' } }, /name/],
-      [{ kind: 'webhook', name: 'x', config: { url: 'http://127.0.0.1:1' }, rules: { minSeverity: 'loud' } }, /rules\.minSeverity/],
+      [
+        { kind: 'webhook', name: 'x', config: { url: 'http://127.0.0.1:1' }, rules: { minSeverity: 'loud' } },
+        /rules\.minSeverity/,
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await create(payload);
@@ -209,16 +313,38 @@ describe(`integrations (${engineName})`, () => {
 
     const id = (await create({ kind: 'webhook', name: 'Mine', config: { url: 'http://127.0.0.1:9' } })).json().id;
     const bob = await registerAccount(t.app);
-    for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/test'], ['GET', '/activities']] as const) {
-      const res = await t.app.inject({ method, url: `/api/v1/workspaces/${bob.workspaceId}/integrations/${id}${suffix}`, headers: bearer(bob.accessToken), payload: method === 'GET' ? undefined : {} });
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['PUT', ''],
+      ['DELETE', ''],
+      ['POST', '/test'],
+      ['GET', '/activities'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url: `/api/v1/workspaces/${bob.workspaceId}/integrations/${id}${suffix}`,
+        headers: bearer(bob.accessToken),
+        payload: method === 'GET' ? undefined : {},
+      });
       expect(res.statusCode).toBe(404);
     }
-    const badLimit = await t.app.inject({ method: 'GET', url: `${base()}/${id}/activities?limit=0`, headers: bearer(ada.accessToken) });
+    const badLimit = await t.app.inject({
+      method: 'GET',
+      url: `${base()}/${id}/activities?limit=0`,
+      headers: bearer(ada.accessToken),
+    });
     expect(badLimit.statusCode).toBe(400);
     // A PUT that sends the masked secret back keeps the stored one.
     const before = await t.app.db.query<{ secrets: string }>('select secrets from integrations where id = $1', [id]);
-    const shown = (await t.app.inject({ method: 'GET', url: `${base()}/${id}`, headers: bearer(ada.accessToken) })).json();
-    const put = await t.app.inject({ method: 'PUT', url: `${base()}/${id}`, headers: bearer(ada.accessToken), payload: { name: 'Renamed', config: shown.config } });
+    const shown = (
+      await t.app.inject({ method: 'GET', url: `${base()}/${id}`, headers: bearer(ada.accessToken) })
+    ).json();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `${base()}/${id}`,
+      headers: bearer(ada.accessToken),
+      payload: { name: 'Renamed', config: shown.config },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().name).toBe('Renamed');
     const after = await t.app.db.query<{ secrets: string }>('select secrets from integrations where id = $1', [id]);

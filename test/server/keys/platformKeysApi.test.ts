@@ -20,7 +20,10 @@ describe(`platform keys API (${engineName})`, () => {
   const call = (who: TestAccount, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: bearer(who.accessToken), ...(payload ? { payload } : {}) });
   const registerServer = async (who: TestAccount, name: string) => {
-    const res = await call(who, 'POST', `/api/v1/workspaces/${who.workspaceId}/servers`, { url: 'http://127.0.0.1:9/mcp', name });
+    const res = await call(who, 'POST', `/api/v1/workspaces/${who.workspaceId}/servers`, {
+      url: 'http://127.0.0.1:9/mcp',
+      name,
+    });
     return res.json().id as string;
   };
 
@@ -40,10 +43,19 @@ describe(`platform keys API (${engineName})`, () => {
   it('creates a key whose secret is shown once, checksummed, and only its hash is stored', async () => {
     const res = await call(owner, 'POST', keysUrl(), { name: 'CI agent' });
     expect(res.statusCode).toBe(201);
-    const created = res.json() as CreatedPlatformKeyDto;
+    const created = res.json<CreatedPlatformKeyDto>();
     expect(created.secret).toMatch(/^tsk_[0-9A-Za-z]{36}$/);
     expect(isWellFormedPlatformKey(created.secret)).toBe(true);
-    expect(created).toMatchObject({ name: 'CI agent', prefix: created.secret.slice(0, 12), scopes: { allServers: true, serverIds: [] }, status: 'active', createdBy: owner.user.id, createdByName: 'Grace Hopper', lastUsedAt: null, revokedAt: null });
+    expect(created).toMatchObject({
+      name: 'CI agent',
+      prefix: created.secret.slice(0, 12),
+      scopes: { allServers: true, serverIds: [] },
+      status: 'active',
+      createdBy: owner.user.id,
+      createdByName: 'Grace Hopper',
+      lastUsedAt: null,
+      revokedAt: null,
+    });
 
     const listed = (await call(member, 'GET', keysUrl())).json().keys as PlatformKeyDto[];
     const shown = listed.find((k) => k.id === created.id)!;
@@ -53,17 +65,25 @@ describe(`platform keys API (${engineName})`, () => {
     expect(one.statusCode).toBe(200);
     expect(one.body).not.toContain(created.secret.slice(12));
 
-    const stored = await t.database.db.query<Record<string, unknown>>('select * from platform_keys where id = $1', [created.id]);
+    const stored = await t.database.db.query('select * from platform_keys where id = $1', [created.id]);
     expect(JSON.stringify(stored)).not.toContain(created.secret.slice(4));
   });
 
   it('scopes a key to servers of its own workspace only', async () => {
-    const ok = await call(owner, 'POST', keysUrl(), { name: 'scoped', scopes: { allServers: false, serverIds: [serverId] } });
+    const ok = await call(owner, 'POST', keysUrl(), {
+      name: 'scoped',
+      scopes: { allServers: false, serverIds: [serverId] },
+    });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().scopes).toEqual({ allServers: false, serverIds: [serverId] });
 
     const before = (await call(owner, 'GET', keysUrl())).json().keys.length;
-    for (const scopes of [{ allServers: false, serverIds: [strangerServerId] }, { allServers: false, serverIds: [randomUUID()] }, { allServers: false, serverIds: [] }, { allServers: false, serverIds: ['nope'] }]) {
+    for (const scopes of [
+      { allServers: false, serverIds: [strangerServerId] },
+      { allServers: false, serverIds: [randomUUID()] },
+      { allServers: false, serverIds: [] },
+      { allServers: false, serverIds: ['nope'] },
+    ]) {
       const res = await call(owner, 'POST', keysUrl(), { name: 'bad', scopes });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/scopes\.serverIds/);
@@ -73,9 +93,11 @@ describe(`platform keys API (${engineName})`, () => {
 
   it('refuses an empty name, a past expiry and a reason over 500 characters, changing nothing', async () => {
     expect((await call(owner, 'POST', keysUrl(), { name: '   ' })).statusCode).toBe(400);
-    expect((await call(owner, 'POST', keysUrl(), { name: 'x', expiresAt: '2001-01-01T00:00:00Z' })).statusCode).toBe(400);
+    expect((await call(owner, 'POST', keysUrl(), { name: 'x', expiresAt: '2001-01-01T00:00:00Z' })).statusCode).toBe(
+      400,
+    );
     expect((await call(owner, 'POST', keysUrl(), { name: 'x', expiresAt: 'tomorrow' })).statusCode).toBe(400);
-    const key = (await call(owner, 'POST', keysUrl(), { name: 'to keep' })).json() as CreatedPlatformKeyDto;
+    const key = (await call(owner, 'POST', keysUrl(), { name: 'to keep' })).json<CreatedPlatformKeyDto>();
     const long = await call(owner, 'DELETE', `${keysUrl()}/${key.id}`, { reason: 'x'.repeat(501) });
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toMatch(/500/);
@@ -83,9 +105,13 @@ describe(`platform keys API (${engineName})`, () => {
   });
 
   it('renames and changes scope and expiry with PUT', async () => {
-    const key = (await call(owner, 'POST', keysUrl(), { name: 'old' })).json() as CreatedPlatformKeyDto;
+    const key = (await call(owner, 'POST', keysUrl(), { name: 'old' })).json<CreatedPlatformKeyDto>();
     const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const res = await call(admin, 'PUT', `${keysUrl()}/${key.id}`, { name: 'new', scopes: { allServers: false, serverIds: [serverId] }, expiresAt });
+    const res = await call(admin, 'PUT', `${keysUrl()}/${key.id}`, {
+      name: 'new',
+      scopes: { allServers: false, serverIds: [serverId] },
+      expiresAt,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'new', scopes: { allServers: false, serverIds: [serverId] }, expiresAt });
     const cleared = await call(owner, 'PUT', `${keysUrl()}/${key.id}`, { expiresAt: null });
@@ -93,12 +119,20 @@ describe(`platform keys API (${engineName})`, () => {
   });
 
   it("revokes with the body's reason, or 'Revoked by user'; revoked keys stay listed and cannot be changed", async () => {
-    const a = (await call(owner, 'POST', keysUrl(), { name: 'a' })).json() as CreatedPlatformKeyDto;
-    const b = (await call(owner, 'POST', keysUrl(), { name: 'b' })).json() as CreatedPlatformKeyDto;
+    const a = (await call(owner, 'POST', keysUrl(), { name: 'a' })).json<CreatedPlatformKeyDto>();
+    const b = (await call(owner, 'POST', keysUrl(), { name: 'b' })).json<CreatedPlatformKeyDto>();
     const withReason = await call(owner, 'DELETE', `${keysUrl()}/${a.id}`, { reason: 'Leaked in a log' });
     expect(withReason.statusCode).toBe(200);
-    expect(withReason.json()).toMatchObject({ status: 'revoked', revokeReason: 'Leaked in a log', revokedAt: expect.any(String) });
-    const noBody = await t.app.inject({ method: 'DELETE', url: `${keysUrl()}/${b.id}`, headers: bearer(owner.accessToken) });
+    expect(withReason.json()).toMatchObject({
+      status: 'revoked',
+      revokeReason: 'Leaked in a log',
+      revokedAt: expect.any(String),
+    });
+    const noBody = await t.app.inject({
+      method: 'DELETE',
+      url: `${keysUrl()}/${b.id}`,
+      headers: bearer(owner.accessToken),
+    });
     expect(noBody.json()).toMatchObject({ status: 'revoked', revokeReason: 'Revoked by user' });
     const listed = (await call(owner, 'GET', keysUrl())).json().keys as PlatformKeyDto[];
     expect(listed.find((k) => k.id === a.id)).toMatchObject({ status: 'revoked', revokeReason: 'Leaked in a log' });
@@ -109,23 +143,31 @@ describe(`platform keys API (${engineName})`, () => {
   });
 
   it('lets members list but not manage keys', async () => {
-    const key = (await call(owner, 'POST', keysUrl(), { name: 'guarded' })).json() as CreatedPlatformKeyDto;
+    const key = (await call(owner, 'POST', keysUrl(), { name: 'guarded' })).json<CreatedPlatformKeyDto>();
     expect((await call(member, 'GET', keysUrl())).statusCode).toBe(200);
     expect((await call(member, 'POST', keysUrl(), { name: 'mine' })).statusCode).toBe(403);
     expect((await call(member, 'PUT', `${keysUrl()}/${key.id}`, { name: 'x' })).statusCode).toBe(403);
     expect((await call(member, 'DELETE', `${keysUrl()}/${key.id}`, {})).statusCode).toBe(403);
-    expect((await call(owner, 'GET', `${keysUrl()}/${key.id}`)).json()).toMatchObject({ name: 'guarded', status: 'active' });
+    expect((await call(owner, 'GET', `${keysUrl()}/${key.id}`)).json()).toMatchObject({
+      name: 'guarded',
+      status: 'active',
+    });
     expect((await call(admin, 'POST', keysUrl(), { name: 'admin made' })).statusCode).toBe(201);
   });
 
   it("answers 404 for another workspace's keys and for non-members", async () => {
-    const key = (await call(owner, 'POST', keysUrl(), { name: 'private' })).json() as CreatedPlatformKeyDto;
+    const key = (await call(owner, 'POST', keysUrl(), { name: 'private' })).json<CreatedPlatformKeyDto>();
     expect((await call(stranger, 'GET', keysUrl())).statusCode).toBe(404);
     expect((await call(stranger, 'GET', `${keysUrl(stranger.workspaceId)}/${key.id}`)).statusCode).toBe(404);
     expect((await call(stranger, 'DELETE', `${keysUrl(stranger.workspaceId)}/${key.id}`, {})).statusCode).toBe(404);
-    expect((await call(stranger, 'PUT', `${keysUrl(stranger.workspaceId)}/${key.id}`, { name: 'mine now' })).statusCode).toBe(404);
+    expect(
+      (await call(stranger, 'PUT', `${keysUrl(stranger.workspaceId)}/${key.id}`, { name: 'mine now' })).statusCode,
+    ).toBe(404);
     expect((await call(owner, 'GET', `${keysUrl()}/not-a-uuid`)).statusCode).toBe(404);
-    expect((await call(owner, 'GET', `${keysUrl()}/${key.id}`)).json()).toMatchObject({ name: 'private', status: 'active' });
+    expect((await call(owner, 'GET', `${keysUrl()}/${key.id}`)).json()).toMatchObject({
+      name: 'private',
+      status: 'active',
+    });
   });
 
   it('turns the require-a-key switch on and off for owners and admins only', async () => {

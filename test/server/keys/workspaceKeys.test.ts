@@ -14,8 +14,18 @@ describe(`workspace keys (${engineName})`, () => {
   let upstream: SdkUpstream;
   let member: TestAccount;
 
-  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, who: TestAccount = t.account) =>
-    t.app.inject({ method, url: `/api/v1/workspaces/${t.account.workspaceId}${url}`, headers: bearer(who.accessToken), ...(payload ? { payload } : {}) });
+  const api = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    who: TestAccount = t.account,
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api/v1/workspaces/${t.account.workspaceId}${url}`,
+      headers: bearer(who.accessToken),
+      ...(payload ? { payload } : {}),
+    });
   const callEcho = async (url: URL) => {
     const client = new Client({ name: 'agent', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(url));
@@ -36,11 +46,18 @@ describe(`workspace keys (${engineName})`, () => {
   });
 
   it('resolves {{key:NAME}} in upstream headers per request, so a rotation applies to the next request', async () => {
-    const created = await api('POST', '/keys', { name: 'GITHUB_TOKEN', value: 'ghp_first', description: 'read-only token' });
+    const created = await api('POST', '/keys', {
+      name: 'GITHUB_TOKEN',
+      value: 'ghp_first',
+      description: 'read-only token',
+      allowedHosts: ['127.0.0.1'],
+    });
     expect(created.statusCode).toBe(201);
-    const key = created.json() as WorkspaceKeyDto;
+    const key = created.json<WorkspaceKeyDto>();
     expect(JSON.stringify(key)).not.toContain('ghp_first');
-    const { proxyUrl, server } = await t.register(upstream.url, { headers: { Authorization: 'Bearer {{key:GITHUB_TOKEN}}' } });
+    const { proxyUrl, server } = await t.register(upstream.url, {
+      headers: { Authorization: 'Bearer {{key:GITHUB_TOKEN}}' },
+    });
 
     await callEcho(proxyUrl);
     expect(lastAuthorization()).toBe('Bearer ghp_first');
@@ -55,6 +72,7 @@ describe(`workspace keys (${engineName})`, () => {
     expect((listed.json().keys as WorkspaceKeyDto[]).find((k) => k.id === key.id)).toMatchObject({
       name: 'GITHUB_TOKEN',
       description: 'read-only token',
+      allowedHosts: ['127.0.0.1'],
       lastUsedAt: expect.any(String),
       usedBy: [{ id: server.id, name: 'upstream' }],
     });
@@ -63,11 +81,18 @@ describe(`workspace keys (${engineName})`, () => {
   });
 
   it('refuses to delete a referenced key, naming the servers; deletes it once unreferenced', async () => {
-    const key = (await api('POST', '/keys', { name: 'SEARCH_KEY', value: 'sk-1' })).json() as WorkspaceKeyDto;
-    const { server } = await t.register(upstream.url, { name: 'search engine', headers: { 'X-Api-Key': '{{key:SEARCH_KEY}}' } });
+    const key = (
+      await api('POST', '/keys', { name: 'SEARCH_KEY', value: 'sk-1', allowedHosts: ['127.0.0.1'] })
+    ).json<WorkspaceKeyDto>();
+    const { server } = await t.register(upstream.url, {
+      name: 'search engine',
+      headers: { 'X-Api-Key': '{{key:SEARCH_KEY}}' },
+    });
     const refused = await api('DELETE', `/keys/${key.id}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe('The key SEARCH_KEY is used by the server search engine. Remove it from their headers first.');
+    expect(refused.json().message).toBe(
+      'The key SEARCH_KEY is used by the server search engine. Remove it from their headers first.',
+    );
     expect((await api('GET', '/keys')).json().keys.map((k: WorkspaceKeyDto) => k.name)).toContain('SEARCH_KEY');
 
     await api('PUT', `/servers/${server.id}`, { headers: {} });
@@ -83,13 +108,22 @@ describe(`workspace keys (${engineName})`, () => {
     expect((await api('POST', '/keys', { name: 'GITHUB_TOKEN', value: 'dup' })).statusCode).toBe(409);
     expect((await api('POST', '/keys', { name: 'MINE', value: 'v' }, member)).statusCode).toBe(403);
     expect((await api('GET', '/keys', undefined, member)).statusCode).toBe(200);
-    const unknownRef = await api('POST', '/servers', { url: upstream.url, name: 'typo', headers: { Authorization: 'Bearer {{key:NO_SUCH_KEY}}' } });
+    const unknownRef = await api('POST', '/servers', {
+      url: upstream.url,
+      name: 'typo',
+      headers: { Authorization: 'Bearer {{key:NO_SUCH_KEY}}' },
+    });
     expect(unknownRef.statusCode).toBe(400);
     expect(unknownRef.json().message).toBe('headers: Unknown workspace key NO_SUCH_KEY');
     expect((await api('GET', '/keys')).json().keys.length).toBe(before);
     const stranger = await registerAccount(t.app);
     const key = (await api('GET', '/keys')).json().keys[0] as WorkspaceKeyDto;
-    const theirs = await t.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${stranger.workspaceId}/keys/${key.id}`, headers: bearer(stranger.accessToken), payload: { value: 'stolen' } });
+    const theirs = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${stranger.workspaceId}/keys/${key.id}`,
+      headers: bearer(stranger.accessToken),
+      payload: { value: 'stolen' },
+    });
     expect(theirs.statusCode).toBe(404);
   });
 });

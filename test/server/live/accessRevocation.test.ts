@@ -27,7 +27,8 @@ describe(`losing access closes live streams at once, on every instance (${engine
     baseB = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
     // The app starts the relay itself on PostgreSQL; on PGlite (one process, one database) the
     // test joins the two buses with the same relay.
-    if (a.app.db.engine !== 'postgres') relays.push(await startBusRelay(a.app.bus, a.app.db), await startBusRelay(b.app.bus, b.app.db));
+    if (a.app.db.engine !== 'postgres')
+      relays.push(await startBusRelay(a.app.bus, a.app.db), await startBusRelay(b.app.bus, b.app.db));
     owner = await registerAccount(a.app);
   });
   afterAll(async () => {
@@ -43,7 +44,9 @@ describe(`losing access closes live streams at once, on every instance (${engine
   /** Resolves when the server ends the stream; fails the test if that takes longer than `ms`. */
   async function endsWithin(sse: SseConnection, ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms)));
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms)),
+    );
     try {
       await Promise.race([sse.ended, late]);
     } finally {
@@ -56,7 +59,11 @@ describe(`losing access closes live streams at once, on every instance (${engine
     await addToWorkspace(a.app, owner.workspaceId, member, 'member');
     const sse = await streamOnB(member);
     await sse.waitFor((m) => m.type === 'heartbeat');
-    const removed = await a.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${owner.workspaceId}/members/${member.user.id}`, headers: bearer(owner.accessToken) });
+    const removed = await a.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/workspaces/${owner.workspaceId}/members/${member.user.id}`,
+      headers: bearer(owner.accessToken),
+    });
     expect(removed.statusCode).toBe(204);
     await endsWithin(sse, 1_000);
     b.app.bus.publish(owner.workspaceId, { type: 'tool_call', data: { arguments: { secret: 'after removal' } } });
@@ -67,18 +74,34 @@ describe(`losing access closes live streams at once, on every instance (${engine
   it('closes the stream of a sign-in that signs out, and that sign-in’s token opens no workspace route', async () => {
     const member = await registerAccount(a.app);
     await addToWorkspace(a.app, owner.workspaceId, member, 'member');
-    const other = await a.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: member.email, password: member.password } });
-    const otherSignIn = other.json() as { accessToken: string };
+    const other = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { email: member.email, password: member.password },
+    });
+    const otherSignIn = other.json<{ accessToken: string }>();
     const signedOut = await streamOnB(member);
     const stillSignedIn = await streamOnB(member, otherSignIn.accessToken);
     await signedOut.waitFor((m) => m.type === 'heartbeat');
     await stillSignedIn.waitFor((m) => m.type === 'heartbeat');
-    expect((await a.app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: member.refreshToken } })).statusCode).toBe(200);
+    expect(
+      (
+        await a.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/logout',
+          payload: { refreshToken: member.refreshToken },
+        })
+      ).statusCode,
+    ).toBe(200);
     await endsWithin(signedOut, 1_000);
     // The other sign-in of the same person keeps its stream.
     b.app.bus.publish(owner.workspaceId, { type: 'tool_call', data: { toolName: 'still-here' } });
     await stillSignedIn.waitFor((m) => m.type === 'tool_call');
-    const reconnect = await a.app.inject({ method: 'GET', url: `/api/v1/workspaces/${owner.workspaceId}/members`, headers: bearer(member.accessToken) });
+    const reconnect = await a.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${owner.workspaceId}/members`,
+      headers: bearer(member.accessToken),
+    });
     expect(reconnect.statusCode).toBe(401);
     stillSignedIn.close();
   });

@@ -37,7 +37,10 @@ describe(`bus relay through LISTEN/NOTIFY (${engineName})`, () => {
       // A burst (a recorder flush announcing its batch) arrives whole and in order, packed into few NOTIFYs.
       const notifies: string[] = [];
       const unlistenSpy = await database.db.listen('toolscope_live', (payload) => notifies.push(payload));
-      const burst = Array.from({ length: 40 }, (_, i) => ({ type: 'tool_call', data: { n: i, result: 'r'.repeat(300) } }) as LiveMessage);
+      const burst = Array.from({ length: 40 }, (_, i) => ({
+        type: 'tool_call',
+        data: { n: i, result: 'r'.repeat(300) },
+      }));
       onB.length = 0;
       for (const message of burst) busA.publish('ws-1', message);
       const until = Date.now() + 10_000;
@@ -53,7 +56,8 @@ describe(`bus relay through LISTEN/NOTIFY (${engineName})`, () => {
       onB.length = 0;
       const total = 400;
       for (let turn = 0; turn < 10; turn++) {
-        for (let i = 0; i < total / 10; i++) busA.publish('ws-1', { type: 'tool_call', data: { n: turn * 40 + i, result: 'r'.repeat(300) } });
+        for (let i = 0; i < total / 10; i++)
+          busA.publish('ws-1', { type: 'tool_call', data: { n: turn * 40 + i, result: 'r'.repeat(300) } });
         await new Promise((r) => setImmediate(r));
       }
       const last = Date.now() + 10_000;

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName, openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
 import { buildApp } from '../../../src/server/app';
 import { generateSecret, loadConfig } from '../../../src/server/config';
-import { signAccessToken } from '../../../src/server/auth/accessToken';
+import { signedInAccessToken } from '../helpers/signedInToken';
 import { createMemberWithWorkspace, type Member } from '../monitor/support/workspaceFixture';
 import { getJson, openSse } from '../monitor/support/sseReader';
 
@@ -48,9 +48,14 @@ describe(`live stream over real HTTP (${engineName})`, () => {
 
   it("delivers a user's notification only to that user's streams, without the routing field", async () => {
     const carol = await createMemberWithWorkspace(t.database.db, t.config.secret, 'Carol');
-    await t.database.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')`, [ada.workspaceId, carol.userId]);
+    await t.database.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')`, [
+      ada.workspaceId,
+      carol.userId,
+    ]);
     const adaStream = await openSse(streamUrl(ada.workspaceId, ada.token));
-    const carolStream = await openSse(streamUrl(ada.workspaceId, signAccessToken(carol.userId, t.config.secret)));
+    const carolStream = await openSse(
+      streamUrl(ada.workspaceId, await signedInAccessToken(t.app.db, carol.userId, t.config.secret)),
+    );
     try {
       await adaStream.waitFor((m) => m.type === 'heartbeat');
       await carolStream.waitFor((m) => m.type === 'heartbeat');
@@ -70,16 +75,24 @@ describe(`live stream over real HTTP (${engineName})`, () => {
 
   it('accepts the token as a bearer header too', async () => {
     const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get(streamUrl(ada.workspaceId), { headers: { authorization: `Bearer ${ada.token}` } }, resolve).on('error', reject);
+      http
+        .get(streamUrl(ada.workspaceId), { headers: { authorization: `Bearer ${ada.token}` } }, resolve)
+        .on('error', reject);
     });
     expect(response.statusCode).toBe(200);
     response.destroy();
   });
 
   it("refuses another workspace's stream (404) and a missing or invalid token (401)", async () => {
-    expect(await getJson(streamUrl(bob.workspaceId, ada.token))).toEqual({ status: 404, body: { message: 'Workspace not found', code: 'not_found' } });
+    expect(await getJson(streamUrl(bob.workspaceId, ada.token))).toEqual({
+      status: 404,
+      body: { message: 'Workspace not found', code: 'not_found' },
+    });
     expect(await getJson(streamUrl(ada.workspaceId))).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
-    expect(await getJson(streamUrl(ada.workspaceId, `${ada.token}x`))).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    expect(await getJson(streamUrl(ada.workspaceId, `${ada.token}x`))).toMatchObject({
+      status: 401,
+      body: { code: 'unauthorized' },
+    });
     expect(t.app.bus.subscriberCount(bob.workspaceId)).toBe(0);
   });
 
@@ -124,10 +137,24 @@ describe(`live stream lifecycle (${engineName})`, () => {
     const t = await buildTestApp({}, database);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const member = await createMemberWithWorkspace(database.db, t.config.secret, 'Fay');
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'Date', 'performance', 'hrtime'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'queueMicrotask',
+        'Date',
+        'performance',
+        'hrtime',
+      ],
+    });
     try {
       const port = (t.app.server.address() as AddressInfo).port;
-      const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${member.token}`);
+      const sse = await openSse(
+        `http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${member.token}`,
+      );
       await sse.waitFor((m) => m.type === 'heartbeat');
       expect(sse.messages.filter((m) => m.type === 'heartbeat')).toHaveLength(1);
       jest.advanceTimersByTime(24_999);
@@ -146,10 +173,12 @@ describe(`live stream lifecycle (${engineName})`, () => {
     const t = await buildTestApp({}, database);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const member = await createMemberWithWorkspace(database.db, t.config.secret, 'Hal');
-    const shortLived = signAccessToken(member.userId, t.config.secret, Math.floor(Date.now() / 1000), 2);
+    const shortLived = await signedInAccessToken(database.db, member.userId, t.config.secret, { ttlSeconds: 2 });
     try {
       const port = (t.app.server.address() as AddressInfo).port;
-      const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${shortLived}`);
+      const sse = await openSse(
+        `http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${shortLived}`,
+      );
       await sse.waitFor((m) => m.type === 'heartbeat');
       const opened = Date.now();
       await sse.ended;
@@ -165,16 +194,36 @@ describe(`live stream lifecycle (${engineName})`, () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const owner = await createMemberWithWorkspace(database.db, t.config.secret, 'Ivy');
     const guest = await createMemberWithWorkspace(database.db, t.config.secret, 'Jon');
-    await database.db.query("insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')", [owner.workspaceId, guest.userId]);
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'Date', 'performance', 'hrtime'] });
+    await database.db.query("insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')", [
+      owner.workspaceId,
+      guest.userId,
+    ]);
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'queueMicrotask',
+        'Date',
+        'performance',
+        'hrtime',
+      ],
+    });
     try {
       const port = (t.app.server.address() as AddressInfo).port;
-      const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${owner.workspaceId}/platform/sse?token=${guest.token}`);
+      const sse = await openSse(
+        `http://127.0.0.1:${port}/api/v1/workspaces/${owner.workspaceId}/platform/sse?token=${guest.token}`,
+      );
       await sse.waitFor((m) => m.type === 'heartbeat');
       jest.advanceTimersByTime(25_000); // still a member: the stream goes on
       await sse.waitFor(() => sse.messages.filter((m) => m.type === 'heartbeat').length === 2);
       expect(t.app.bus.subscriberCount(owner.workspaceId)).toBe(1);
-      await database.db.query('delete from workspace_members where workspace_id = $1 and user_id = $2', [owner.workspaceId, guest.userId]);
+      await database.db.query('delete from workspace_members where workspace_id = $1 and user_id = $2', [
+        owner.workspaceId,
+        guest.userId,
+      ]);
       jest.advanceTimersByTime(25_000);
       await sse.ended;
       expect(t.app.bus.subscriberCount(owner.workspaceId)).toBe(0);
@@ -189,7 +238,9 @@ describe(`live stream lifecycle (${engineName})`, () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const member = await createMemberWithWorkspace(database.db, t.config.secret, 'Gus');
     const port = (t.app.server.address() as AddressInfo).port;
-    const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${member.token}`);
+    const sse = await openSse(
+      `http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${member.token}`,
+    );
     await sse.waitFor((m) => m.type === 'heartbeat');
     await t.app.close();
     await sse.ended;
@@ -233,14 +284,19 @@ if (engineName === 'postgres') {
       try {
         await b.app.listen({ host: '127.0.0.1', port: 0 });
         const member = await createMemberWithWorkspace(database.db, a.config.secret, 'Ivy');
-        const token = signAccessToken(member.userId, b.config.secret);
+        const token = await signedInAccessToken(database.db, member.userId, b.config.secret);
         const port = (b.app.server.address() as AddressInfo).port;
-        const sse = await openSse(`http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${token}`);
+        const sse = await openSse(
+          `http://127.0.0.1:${port}/api/v1/workspaces/${member.workspaceId}/platform/sse?token=${token}`,
+        );
         const onA: unknown[] = [];
         const stopA = a.app.bus.subscribe(member.workspaceId, (m) => onA.push(m));
         try {
           await sse.waitFor((m) => m.type === 'heartbeat');
-          a.app.bus.publish(member.workspaceId, { type: 'tool_call', data: { toolName: 'huge', result: 'x'.repeat(10_000) } });
+          a.app.bus.publish(member.workspaceId, {
+            type: 'tool_call',
+            data: { toolName: 'huge', result: 'x'.repeat(10_000) },
+          });
           a.app.bus.publish(member.workspaceId, { type: 'tool_call', data: { toolName: 'add' } });
           const relayed = await sse.waitFor((m) => m.type === 'tool_call');
           expect(relayed.data).toEqual({ toolName: 'add' });

@@ -41,14 +41,22 @@ describe('the bundled catalog', () => {
     const validate = ajv.compile(schema);
     expect(validate({ name: 'no-slash', description: 'x', version: '1.0.0' })).toBe(false);
     expect(validate({ name: 'a.b/c', description: 'x'.repeat(101), version: '1.0.0' })).toBe(false);
-    expect(validate({ name: 'a.b/c', description: 'x', version: '1', packages: [{ registryType: 'npm', identifier: 'x', version: 'latest', transport: { type: 'stdio' } }] })).toBe(false);
+    expect(
+      validate({
+        name: 'a.b/c',
+        description: 'x',
+        version: '1',
+        packages: [{ registryType: 'npm', identifier: 'x', version: 'latest', transport: { type: 'stdio' } }],
+      }),
+    ).toBe(false);
   });
 });
 
 describe(`marketplace API (${engineName})`, () => {
   let t: TestApp;
   let ada: TestAccount;
-  const list = (app: TestApp['app'], token: string) => app.inject({ method: 'GET', url: '/api/v1/marketplace/servers', headers: bearer(token) });
+  const list = (app: TestApp['app'], token: string) =>
+    app.inject({ method: 'GET', url: '/api/v1/marketplace/servers', headers: bearer(token) });
   beforeAll(async () => {
     t = await buildTestApp();
     ada = await registerAccount(t.app);
@@ -63,19 +71,48 @@ describe(`marketplace API (${engineName})`, () => {
     expect(body.source).toBe('bundled');
     expect(body.servers.length).toBeGreaterThanOrEqual(30);
     const github = body.servers.find((s: { name: string }) => s.name === 'io.github.github/github-mcp-server');
-    expect(github).toMatchObject({ slug: 'io-github-github-github-mcp-server', category: 'Developer tools', runKinds: ['remote', 'docker'], needsSecrets: true });
-    const detail = await t.app.inject({ method: 'GET', url: `/api/v1/marketplace/servers/${github.slug}`, headers: bearer(ada.accessToken) });
+    expect(github).toMatchObject({
+      slug: 'io-github-github-github-mcp-server',
+      category: 'Developer tools',
+      runKinds: ['remote', 'docker'],
+      needsSecrets: true,
+    });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/marketplace/servers/${github.slug}`,
+      headers: bearer(ada.accessToken),
+    });
     expect(detail.statusCode).toBe(200);
     expect(detail.json().server.remotes[0].url).toBe('https://api.githubcopilot.com/mcp/');
     expect(detail.json().tools).toContain('search_repositories');
-    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/marketplace/servers/no-such-server', headers: bearer(ada.accessToken) });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/marketplace/servers/no-such-server',
+      headers: bearer(ada.accessToken),
+    });
     expect(missing.statusCode).toBe(404);
   });
 
   it('reads an operator file in the registry list shape; a broken file keeps the last good catalog, a missing one the bundled, with a warning', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'catalog-'));
     const file = path.join(dir, 'catalog.json');
-    await writeFile(file, JSON.stringify({ servers: [{ server: { name: 'com.example/weather', description: 'Weather', version: '1.0.0', remotes: [{ type: 'sse', url: 'https://weather.example.com/sse' }] }, _meta: {} }, { server: { nope: true } }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        servers: [
+          {
+            server: {
+              name: 'com.example/weather',
+              description: 'Weather',
+              version: '1.0.0',
+              remotes: [{ type: 'sse', url: 'https://weather.example.com/sse' }],
+            },
+            _meta: {},
+          },
+          { server: { nope: true } },
+        ],
+      }),
+    );
     const own = await buildTestApp({ catalogFile: file, secret: t.config.secret }, t.database);
     try {
       const body = (await list(own.app, ada.accessToken)).json();
@@ -89,7 +126,10 @@ describe(`marketplace API (${engineName})`, () => {
     } finally {
       await own.app.close();
     }
-    const missing = await buildTestApp({ catalogFile: path.join(dir, 'nowhere.json'), secret: t.config.secret }, t.database);
+    const missing = await buildTestApp(
+      { catalogFile: path.join(dir, 'nowhere.json'), secret: t.config.secret },
+      t.database,
+    );
     try {
       const body = (await list(missing.app, ada.accessToken)).json();
       expect(body.source).toBe('bundled');
@@ -107,19 +147,44 @@ describe(`marketplace API (${engineName})`, () => {
       const url = new URL(req.url ?? '/', 'http://x');
       res.setHeader('content-type', 'application/json');
       if (url.pathname !== '/v0/servers') return res.writeHead(404).end('{}');
-      const server = (name: string, version: string) => ({ name, description: name, version, remotes: [{ type: 'streamable-http', url: `https://${name.split('/')[1]}.example.com/mcp` }] });
+      const server = (name: string, version: string) => ({
+        name,
+        description: name,
+        version,
+        remotes: [{ type: 'streamable-http', url: `https://${name.split('/')[1]}.example.com/mcp` }],
+      });
       if (!url.searchParams.get('cursor')) {
-        res.end(JSON.stringify({ servers: [{ server: server('com.example/a', '1.0.0'), _meta: { 'io.modelcontextprotocol.registry/official': { isLatest: false } } }, { server: server('com.example/a', '2.0.0'), _meta: { 'io.modelcontextprotocol.registry/official': { isLatest: true } } }], metadata: { nextCursor: 'page2', count: 2 } }));
+        res.end(
+          JSON.stringify({
+            servers: [
+              {
+                server: server('com.example/a', '1.0.0'),
+                _meta: { 'io.modelcontextprotocol.registry/official': { isLatest: false } },
+              },
+              {
+                server: server('com.example/a', '2.0.0'),
+                _meta: { 'io.modelcontextprotocol.registry/official': { isLatest: true } },
+              },
+            ],
+            metadata: { nextCursor: 'page2', count: 2 },
+          }),
+        );
       } else {
         res.end(JSON.stringify({ servers: [{ server: server('com.example/b', '1.0.0') }], metadata: { count: 1 } }));
       }
     });
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
-    const own = await buildTestApp({ catalogUrl: `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, secret: t.config.secret }, t.database);
+    const own = await buildTestApp(
+      { catalogUrl: `http://127.0.0.1:${(registry.address() as AddressInfo).port}`, secret: t.config.secret },
+      t.database,
+    );
     try {
       const body = (await list(own.app, ada.accessToken)).json();
       expect(body.source).toBe('registry');
-      expect(body.servers.map((s: { name: string; version: string }) => `${s.name}@${s.version}`)).toEqual(['com.example/a@2.0.0', 'com.example/b@1.0.0']);
+      expect(body.servers.map((s: { name: string; version: string }) => `${s.name}@${s.version}`)).toEqual([
+        'com.example/a@2.0.0',
+        'com.example/b@1.0.0',
+      ]);
       expect(seen).toHaveLength(2);
       expect(seen[1]).toContain('cursor=page2');
     } finally {

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOutboundClient, OutboundBlockedError, type OutboundClient } from '../../../src/server/net/outboundClient';
+import {
+  createOutboundClient,
+  OutboundBlockedError,
+  type OutboundClient,
+} from '../../../src/server/net/outboundClient';
 import { classifyAddress } from '../../../src/server/net/addressPolicy';
 
 // The one guarded outbound client: metadata and link-local always refused (in every spelling),
@@ -23,7 +27,17 @@ const METADATA_SPELLINGS = [
   'http://[fd00:ec2::254]/', // AWS IPv6 metadata
   'http://100.100.100.200/', // Alibaba metadata
 ];
-const PRIVATE = ['http://127.0.0.1:1/', 'http://0x7f.1/', 'http://10.1.2.3/', 'http://192.168.1.10/', 'http://172.20.0.1/', 'http://[::1]/', 'http://[fd12::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/'];
+const PRIVATE = [
+  'http://127.0.0.1:1/',
+  'http://0x7f.1/',
+  'http://10.1.2.3/',
+  'http://192.168.1.10/',
+  'http://172.20.0.1/',
+  'http://[::1]/',
+  'http://[fd12::1]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://0.0.0.0/',
+];
 
 function loopbackServer(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(handler);
@@ -58,9 +72,12 @@ describe('guarded outbound client', () => {
     await expect(open.fetch(url)).rejects.toBeInstanceOf(OutboundBlockedError);
   });
 
-  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://127.0.0.1/', 'http://user:pw@127.0.0.1/'])('refuses %s', async (url) => {
-    await expect(open.assertUrlAllowed(url)).rejects.toBeInstanceOf(OutboundBlockedError);
-  });
+  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://127.0.0.1/', 'http://user:pw@127.0.0.1/'])(
+    'refuses %s',
+    async (url) => {
+      await expect(open.assertUrlAllowed(url)).rejects.toBeInstanceOf(OutboundBlockedError);
+    },
+  );
 
   it.each(PRIVATE)('allows %s by default and refuses it when private upstreams are off', async (url) => {
     await expect(open.assertUrlAllowed(url)).resolves.toBeUndefined();
@@ -92,7 +109,8 @@ describe('guarded outbound client', () => {
 
   it('checks every redirect and follows the allowed ones', async () => {
     const server = await loopbackServer((req, res) => {
-      if (req.url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      if (req.url === '/to-metadata')
+        return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
       if (req.url === '/to-decimal') return void res.writeHead(307, { location: 'http://2852039166/' }).end();
       if (req.url === '/hop') return void res.writeHead(301, { location: '/final' }).end();
       res.end(`at ${req.url}`);

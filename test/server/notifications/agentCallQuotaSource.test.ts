@@ -36,7 +36,10 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
     proWorkspaceId = await createWorkspace(setup.app, proOwner);
     await setup.app.db.query(`insert into subscriptions (user_id, plan) values ($1, 'pro')`, [proOwner.id]);
     const insertUsage = (ws: string, bucket: Date, calls: number) =>
-      setup.app.db.query(`insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls) values ($1, $2, 'search', $3, $4)`, [ws, randomUUID(), bucket, calls]);
+      setup.app.db.query(
+        `insert into usage_minutes (workspace_id, server_id, tool_name, bucket, calls) values ($1, $2, 'search', $3, $4)`,
+        [ws, randomUUID(), bucket, calls],
+      );
     await insertUsage(workspaceId, monthStart(), 500);
     await insertUsage(secondWorkspaceId, new Date(monthStart().getTime() + 60_000), 290);
     await insertUsage(workspaceId, new Date(monthStart().getTime() - 60_000), 900); // last month
@@ -44,7 +47,7 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
     await setup.app.close();
     t = await buildTestApp({ secret }, database);
     // The test app owns the database from here on.
-    const close = t.close;
+    const close = t.close.bind(t);
     t.close = async () => {
       await close();
       await database.drop();
@@ -53,11 +56,14 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
   afterAll(() => t.close());
 
   async function publishCalls(ws: string, count: number) {
-    for (let i = 0; i < count; i += 1) t.app.bus.publish(ws, { type: 'tool_call', data: toolCall({ sessionId: randomUUID(), serverId: randomUUID() }) });
+    for (let i = 0; i < count; i += 1)
+      t.app.bus.publish(ws, { type: 'tool_call', data: toolCall({ sessionId: randomUUID(), serverId: randomUUID() }) });
     await t.app.notificationMonitors.agentCallQuota.idle();
   }
   const billingAlerts = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: user.auth })).json().notifications.filter((n: { type: string }) => n.type === 'billing_alert');
+    (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: user.auth }))
+      .json()
+      .notifications.filter((n: { type: string }) => n.type === 'billing_alert');
 
   it('seeds this month’s usage of all the account’s workspaces and alerts the owner at 80%', async () => {
     await publishCalls(workspaceId, 1);
@@ -80,10 +86,15 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
 
   it('alerts once more at 100%, then stays quiet for the rest of the period', async () => {
     await publishCalls(workspaceId, 199);
-    expect((await billingAlerts(owner)).map((n: { title: string }) => n.title)).toEqual(['Agent Calls at 80% of Your Plan']);
+    expect((await billingAlerts(owner)).map((n: { title: string }) => n.title)).toEqual([
+      'Agent Calls at 80% of Your Plan',
+    ]);
     await publishCalls(workspaceId, 1);
     const alerts = await billingAlerts(owner);
-    expect(alerts.map((n: { title: string }) => n.title)).toEqual(['Agent Call Quota Reached', 'Agent Calls at 80% of Your Plan']);
+    expect(alerts.map((n: { title: string }) => n.title)).toEqual([
+      'Agent Call Quota Reached',
+      'Agent Calls at 80% of Your Plan',
+    ]);
     expect(alerts[0]).toMatchObject({ severity: 'error', metadata: { percent: 100, used: 1000 } });
 
     await publishCalls(workspaceId, 50);
@@ -93,7 +104,10 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
   it('uses the owner’s plan', async () => {
     await publishCalls(proWorkspaceId, 1);
     const [alert] = await billingAlerts(proOwner);
-    expect(alert).toMatchObject({ message: 'You have used 80,000 of 100,000 agent calls of the Pro plan this month.', metadata: { plan: 'pro', percent: 80 } });
+    expect(alert).toMatchObject({
+      message: 'You have used 80,000 of 100,000 agent calls of the Pro plan this month.',
+      metadata: { plan: 'pro', percent: 80 },
+    });
   });
 
   it('raises every threshold a burst crosses (a recorder flush announces its calls at once)', async () => {
@@ -112,10 +126,19 @@ describe(`agent-call quota → billing_alert (${engineName})`, () => {
   it('does not tell the owner twice after a restart, and counts again from zero in a new month', async () => {
     let now = new Date();
     const bus = new EventBus();
-    const restarted = new AgentCallQuotaMonitor({ bus, db: t.app.db, notifications: t.app.notifications, clock: () => now });
+    const restarted = new AgentCallQuotaMonitor({
+      bus,
+      db: t.app.db,
+      notifications: t.app.notifications,
+      clock: () => now,
+    });
     restarted.start();
     const publish = async (count: number) => {
-      for (let i = 0; i < count; i += 1) bus.publish(workspaceId, { type: 'tool_call', data: toolCall({ sessionId: randomUUID(), serverId: randomUUID() }) });
+      for (let i = 0; i < count; i += 1)
+        bus.publish(workspaceId, {
+          type: 'tool_call',
+          data: toolCall({ sessionId: randomUUID(), serverId: randomUUID() }),
+        });
       await restarted.idle();
     };
     try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { App } from '../../../src/server/app';
-import { signAccessToken } from '../../../src/server/auth/accessToken';
+import { signedInAccessToken } from '../helpers/signedInToken';
 import type { ToolCallDto } from '../../../src/contract/sessions';
 import type { MemberRole } from '../../../src/contract/workspaces';
 
@@ -17,17 +17,32 @@ export async function createUser(app: App, name = 'Ada'): Promise<TestUser> {
     `insert into users (email, password_hash, first_name, last_name) values ($1, 'not-a-hash', $2, 'Tester') returning id`,
     [`${name.toLowerCase()}-${randomUUID()}@example.test`, name],
   );
-  return { id: row.id, auth: { authorization: `Bearer ${signAccessToken(row.id, app.config.secret)}` } };
+  return {
+    id: row.id,
+    auth: { authorization: `Bearer ${await signedInAccessToken(app.db, row.id, app.config.secret)}` },
+  };
 }
 
-export async function createWorkspace(app: App, owner: TestUser, members: { user: TestUser; role: MemberRole }[] = [], name = 'Team'): Promise<string> {
+export async function createWorkspace(
+  app: App,
+  owner: TestUser,
+  members: { user: TestUser; role: MemberRole }[] = [],
+  name = 'Team',
+): Promise<string> {
   const [row] = await app.db.query<{ id: string }>(
     `insert into workspaces (name, workspace_type, owner_id) values ($1, 'team', $2) returning id`,
     [name, owner.id],
   );
-  await app.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [row.id, owner.id]);
+  await app.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
+    row.id,
+    owner.id,
+  ]);
   for (const member of members) {
-    await app.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, $3)`, [row.id, member.user.id, member.role]);
+    await app.db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, $3)`, [
+      row.id,
+      member.user.id,
+      member.role,
+    ]);
   }
   return row.id;
 }
@@ -57,7 +72,7 @@ export function toolCall(overrides: Partial<ToolCallDto> & Pick<ToolCallDto, 'se
     durationMs: 40,
     requestBytes: 80,
     responseBytes: 120,
-    tokensEstimate: 30,
+    tokens: 30,
     meta: null,
     traceparent: null,
     ...overrides,

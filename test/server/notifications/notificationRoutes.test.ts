@@ -29,17 +29,31 @@ describe(`notification calls (${engineName})`, () => {
 
   const get = (user: TestUser, url: string) => t.app.inject({ method: 'GET', url, headers: user.auth });
   const post = (user: TestUser, url: string, payload?: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: user.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: user.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   async function raiseIn(workspaceId: string, title: string): Promise<NotificationDto[]> {
-    return t.app.notifications.raise({ workspaceId, type: 'system_announcement', severity: 'info', title, message: `${title} happened` });
+    return t.app.notifications.raise({
+      workspaceId,
+      type: 'system_announcement',
+      severity: 'info',
+      title,
+      message: `${title} happened`,
+    });
   }
-  const mine = (list: NotificationDto[], user: TestUser) => list.filter((n) => n.id && n.workspaceId !== undefined && ownerOf(n) === user.id);
+  const mine = (list: NotificationDto[], user: TestUser) => list.filter((n) => n.id && ownerOf(n) === user.id);
   const owners = new Map<string, string>();
   const ownerOf = (n: NotificationDto) => owners.get(n.id);
   async function raiseAndIndex(workspaceId: string, title: string): Promise<NotificationDto[]> {
     const created = await raiseIn(workspaceId, title);
-    const rows = await t.app.db.query<{ id: string; user_id: string }>('select id, user_id from notifications where id = any($1::uuid[])', [created.map((n) => n.id)]);
+    const rows = await t.app.db.query<{ id: string; user_id: string }>(
+      'select id, user_id from notifications where id = any($1::uuid[])',
+      [created.map((n) => n.id)],
+    );
     for (const row of rows) owners.set(row.id, row.user_id);
     return created;
   }
@@ -57,7 +71,7 @@ describe(`notification calls (${engineName})`, () => {
 
     const adaList = await get(ada, '/api/v1/notifications');
     expect(adaList.statusCode).toBe(200);
-    const body = adaList.json() as { notifications: NotificationDto[]; total: number };
+    const body = adaList.json<{ notifications: NotificationDto[]; total: number }>();
     expect(body.total).toBe(3);
     expect(body.notifications.map((n) => n.title)).toEqual(['Private thing', 'Second', 'First']);
     expect(mine(body.notifications, ada)).toHaveLength(3);
@@ -77,7 +91,10 @@ describe(`notification calls (${engineName})`, () => {
       metadata: {},
     });
 
-    const bobList = (await get(bob, '/api/v1/notifications')).json() as { notifications: NotificationDto[]; total: number };
+    const bobList = (await get(bob, '/api/v1/notifications')).json<{
+      notifications: NotificationDto[];
+      total: number;
+    }>();
     expect(bobList.total).toBe(2);
     expect(mine(bobList.notifications, bob)).toHaveLength(2);
   });
@@ -87,7 +104,12 @@ describe(`notification calls (${engineName})`, () => {
     await raiseAndIndex(shared, 'B');
     await raiseAndIndex(shared, 'C');
     await raiseAndIndex(adaOnly, 'Elsewhere');
-    await t.app.notifications.raiseForUser(ada.id, { type: 'workspace_invite', severity: 'info', title: 'Invite', message: 'Join us' });
+    await t.app.notifications.raiseForUser(ada.id, {
+      type: 'workspace_invite',
+      severity: 'info',
+      title: 'Invite',
+      message: 'Join us',
+    });
 
     const scoped = (await get(ada, `/api/v1/notifications?workspaceId=${shared}`)).json();
     expect(scoped.total).toBe(4);
@@ -98,7 +120,9 @@ describe(`notification calls (${engineName})`, () => {
     expect(page.notifications.map((n: NotificationDto) => n.title)).toEqual(['C', 'B']);
 
     const target = scoped.notifications.find((n: NotificationDto) => n.title === 'B');
-    expect((await post(ada, '/api/v1/notifications/archive', { notificationIds: [target.id] })).json()).toEqual({ updated: 1 });
+    expect((await post(ada, '/api/v1/notifications/archive', { notificationIds: [target.id] })).json()).toEqual({
+      updated: 1,
+    });
     const inbox = (await get(ada, `/api/v1/notifications?workspaceId=${shared}&isArchived=false`)).json();
     expect(inbox.notifications.map((n: NotificationDto) => n.title)).toEqual(['Invite', 'C', 'A']);
     const archived = (await get(ada, `/api/v1/notifications?workspaceId=${shared}&isArchived=true`)).json();
@@ -144,7 +168,9 @@ describe(`notification calls (${engineName})`, () => {
     const adas = created.find((n) => ownerOf(n) === ada.id)!;
     const bobs = created.find((n) => ownerOf(n) === bob.id)!;
 
-    const res = await post(ada, '/api/v1/notifications/mark-read', { notificationIds: [adas.id, bobs.id, randomUUID()] });
+    const res = await post(ada, '/api/v1/notifications/mark-read', {
+      notificationIds: [adas.id, bobs.id, randomUUID()],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ updated: 1 });
     expect((await get(ada, `/api/v1/notifications/${adas.id}`)).json().isRead).toBe(true);
@@ -188,7 +214,9 @@ describe(`notification calls (${engineName})`, () => {
     const adas = created.find((n) => ownerOf(n) === ada.id)!;
     const bobs = created.find((n) => ownerOf(n) === bob.id)!;
 
-    expect((await post(ada, '/api/v1/notifications/archive', { notificationIds: [adas.id, bobs.id] })).json()).toEqual({ updated: 1 });
+    expect((await post(ada, '/api/v1/notifications/archive', { notificationIds: [adas.id, bobs.id] })).json()).toEqual({
+      updated: 1,
+    });
     expect((await get(ada, '/api/v1/notifications')).json().total).toBe(0);
     expect((await get(ada, '/api/v1/notifications/unread-count')).json()).toEqual({ count: 0 });
     expect((await get(bob, '/api/v1/notifications')).json().total).toBe(1);
@@ -202,7 +230,11 @@ describe(`notification calls (${engineName})`, () => {
     expect(one.statusCode).toBe(200);
     expect(one.json()).toMatchObject({ id: adas.id, title: 'Single', isRead: false });
 
-    const read = await t.app.inject({ method: 'POST', url: `/api/v1/notifications/${adas.id}/read`, headers: ada.auth });
+    const read = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/notifications/${adas.id}/read`,
+      headers: ada.auth,
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: adas.id, isRead: true });
 

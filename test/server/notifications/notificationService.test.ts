@@ -48,12 +48,20 @@ describe(`NotificationService (${engineName})`, () => {
   /** A service on the app's database and bus whose clock the test moves. */
   function serviceAt(start: string) {
     let now = new Date(start);
-    const service = new NotificationService({ db: t.app.db, bus: t.app.bus, settings: new NotificationSettingsStore(t.app.db), clock: () => now });
+    const service = new NotificationService({
+      db: t.app.db,
+      bus: t.app.bus,
+      settings: new NotificationSettingsStore(t.app.db),
+      clock: () => now,
+    });
     return { service, advanceMinutes: (m: number) => (now = new Date(now.getTime() + m * 60_000)) };
   }
 
   const rowsOf = (user: TestUser) =>
-    t.app.db.query<{ title: string; occurrences: number; is_read: boolean }>('select title, occurrences, is_read from notifications where user_id = $1 order by seq', [user.id]);
+    t.app.db.query<{ title: string; occurrences: number; is_read: boolean }>(
+      'select title, occurrences, is_read from notifications where user_id = $1 order by seq',
+      [user.id],
+    );
 
   it('stores one notification per workspace member and pushes each on the live stream to its recipient only', async () => {
     const created = await t.app.notifications.raise(offline());
@@ -131,7 +139,12 @@ describe(`NotificationService (${engineName})`, () => {
   });
 
   it('raises a "once" condition only once per recipient, read or not', async () => {
-    const once = { ...offline(), type: 'billing_alert' as const, groupKey: 'agent-calls:2026-11:80', repeat: 'once' as const };
+    const once = {
+      ...offline(),
+      type: 'billing_alert' as const,
+      groupKey: 'agent-calls:2026-11:80',
+      repeat: 'once' as const,
+    };
     await t.app.notifications.raise(once);
     await t.app.db.query('update notifications set is_read = true');
     expect(await t.app.notifications.raise(once)).toEqual([]);
@@ -160,6 +173,8 @@ describe(`NotificationService (${engineName})`, () => {
     expect(created).toMatchObject({ workspaceId: null, type: 'workspace_invite' });
     expect(await rowsOf(ada)).toHaveLength(0);
     expect(published.map((p) => p.workspaceId).sort()).toEqual([workspaceId, otherWorkspaceId].sort());
-    expect(published.every((p) => p.message.userId === bob.id && (p.message.data as NotificationDto).id === created!.id)).toBe(true);
+    expect(
+      published.every((p) => p.message.userId === bob.id && (p.message.data as NotificationDto).id === created!.id),
+    ).toBe(true);
   });
 });

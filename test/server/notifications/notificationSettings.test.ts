@@ -36,9 +36,18 @@ describe(`notification settings (${engineName})`, () => {
   });
 
   it('lets owners and admins change some fields and keeps the others', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: url(), headers: admin.auth, payload: { sessionErrorRatePercent: 10, mutedTypes: ['deployment_update'] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: url(),
+      headers: admin.auth,
+      payload: { sessionErrorRatePercent: 10, mutedTypes: ['deployment_update'] },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...DEFAULT_NOTIFICATION_SETTINGS, sessionErrorRatePercent: 10, mutedTypes: ['deployment_update'] });
+    expect(res.json()).toEqual({
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      sessionErrorRatePercent: 10,
+      mutedTypes: ['deployment_update'],
+    });
     await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload: { sessionP95LatencyMs: 2000 } });
     expect((await t.app.inject({ method: 'GET', url: url(), headers: member.auth })).json()).toMatchObject({
       sessionErrorRatePercent: 10,
@@ -57,20 +66,37 @@ describe(`notification settings (${engineName})`, () => {
 
     const res = await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload: { sessionMinCalls: 3 } });
     expect(res.json()).toMatchObject({ groupingWindowMinutes: 15, sessionMinCalls: 3 });
-    expect(await new NotificationSettingsStore(t.app.db).get(workspaceId)).toMatchObject({ groupingWindowMinutes: 15, sessionMinCalls: 3 });
+    expect(await new NotificationSettingsStore(t.app.db).get(workspaceId)).toMatchObject({
+      groupingWindowMinutes: 15,
+      sessionMinCalls: 3,
+    });
   });
 
   it('refuses members (403), non-members (404) and bad values (400), changing nothing', async () => {
     const before = (await t.app.inject({ method: 'GET', url: url(), headers: owner.auth })).json();
 
-    const asMember = await t.app.inject({ method: 'PUT', url: url(), headers: member.auth, payload: { sessionMinCalls: 1 } });
+    const asMember = await t.app.inject({
+      method: 'PUT',
+      url: url(),
+      headers: member.auth,
+      payload: { sessionMinCalls: 1 },
+    });
     expect(asMember.statusCode).toBe(403);
     expect(asMember.json()).toEqual({ message: 'Only workspace owners and admins can do this', code: 'forbidden' });
 
     expect((await t.app.inject({ method: 'GET', url: url(), headers: outsider.auth })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'PUT', url: url(), headers: outsider.auth, payload: { sessionMinCalls: 1 } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: url(), headers: outsider.auth, payload: { sessionMinCalls: 1 } }))
+        .statusCode,
+    ).toBe(404);
 
-    for (const payload of [{ sessionErrorRatePercent: 0 }, { sessionMinCalls: 1.5 }, { mutedTypes: ['nope'] }, { groupingWindowMinutes: -1 }, { unknownSetting: 1 }]) {
+    for (const payload of [
+      { sessionErrorRatePercent: 0 },
+      { sessionMinCalls: 1.5 },
+      { mutedTypes: ['nope'] },
+      { groupingWindowMinutes: -1 },
+      { unknownSetting: 1 },
+    ]) {
       const res = await t.app.inject({ method: 'PUT', url: url(), headers: owner.auth, payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('validation_failed');
@@ -91,7 +117,7 @@ describe(`notification settings (${engineName})`, () => {
         }
         return t.app.db.query<T>(sql, params);
       },
-    } as typeof t.app.db;
+    };
     // The session-health monitor asks for every session of a flush at once: one read serves them all.
     const store = new NotificationSettingsStore(counting);
     const burst = await Promise.all(Array.from({ length: 32 }, () => store.get(workspaceId)));

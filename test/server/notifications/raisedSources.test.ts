@@ -37,7 +37,10 @@ describe(`notifications raised by other modules (${engineName})`, () => {
     type: 'tool_server_status' as const,
     severity: status === 'offline' ? ('error' as const) : ('success' as const),
     title: status === 'offline' ? 'Server Offline' : 'Server Online',
-    message: status === 'offline' ? 'weather is not responding to health checks' : 'weather is responding to health checks again',
+    message:
+      status === 'offline'
+        ? 'weather is not responding to health checks'
+        : 'weather is responding to health checks again',
     actionUrl: `/servers?serverId=${serverId}`,
     metadata: { serverId, status, serverName: 'weather' },
     groupKey: `tool_server_status:${serverId}:${status}`,
@@ -54,10 +57,19 @@ describe(`notifications raised by other modules (${engineName})`, () => {
       unsubscribe();
     }
     const [offline, online] = await list(ada);
-    expect(offline).toMatchObject({ type: 'tool_server_status', severity: 'error', title: 'Server Offline', actionUrl: `/servers?serverId=${serverId}`, occurrences: 2 });
+    expect(offline).toMatchObject({
+      type: 'tool_server_status',
+      severity: 'error',
+      title: 'Server Offline',
+      actionUrl: `/servers?serverId=${serverId}`,
+      occurrences: 2,
+    });
     expect(online).toMatchObject({ severity: 'success', title: 'Server Online', occurrences: 1 });
     expect(live.map((m) => m.type)).toEqual(['notification', 'notification', 'notification']);
-    expect(live[0].data).toMatchObject({ type: 'tool_server_status', metadata: { serverId, status: 'offline', serverName: 'weather' } });
+    expect(live[0].data).toMatchObject({
+      type: 'tool_server_status',
+      metadata: { serverId, status: 'offline', serverName: 'weather' },
+    });
     expect(live[1].data).toMatchObject({ metadata: { serverId, status: 'online', serverName: 'weather' } });
   });
 
@@ -86,7 +98,14 @@ describe(`notifications raised by other modules (${engineName})`, () => {
   });
 
   it('workspace_invite: reaches the invitee only, once per invitation', async () => {
-    const invitation = { workspaceId, workspaceName: 'Ada’s team', invitedByName: 'Ada Tester', role: 'member', acceptUrl: '/members?invitation=abc', invitationId: 'abc' };
+    const invitation = {
+      workspaceId,
+      workspaceName: 'Ada’s team',
+      invitedByName: 'Ada Tester',
+      role: 'member',
+      acceptUrl: '/members?invitation=abc',
+      invitationId: 'abc',
+    };
     await t.app.notifications.raiseForUser(bob.id, workspaceInviteNotification(invitation));
     await t.app.notifications.raiseForUser(bob.id, workspaceInviteNotification(invitation));
     expect(await list(ada)).toEqual([]);
@@ -104,8 +123,18 @@ describe(`notifications raised by other modules (${engineName})`, () => {
 
   it('deployment_update: one notification per deployment follows its status', async () => {
     const deploymentId = randomUUID();
-    await t.app.notifications.raise(deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'starting' }));
-    await t.app.notifications.raise(deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'failed', error: 'image not found' }));
+    await t.app.notifications.raise(
+      deploymentUpdateNotification({ workspaceId, deploymentId, configName: 'edge', status: 'starting' }),
+    );
+    await t.app.notifications.raise(
+      deploymentUpdateNotification({
+        workspaceId,
+        deploymentId,
+        configName: 'edge',
+        status: 'failed',
+        error: 'image not found',
+      }),
+    );
     const [update] = await list(ada);
     expect(update).toMatchObject({
       type: 'deployment_update',

@@ -23,7 +23,11 @@ describe(`session health → session_alert / performance_warning (${engineName})
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.app.db.query('delete from notifications');
-    await t.app.notificationSettings.update(workspaceId, { sessionErrorRatePercent: 25, sessionP95LatencyMs: 5_000, sessionMinCalls: 10 });
+    await t.app.notificationSettings.update(workspaceId, {
+      sessionErrorRatePercent: 25,
+      sessionP95LatencyMs: 5_000,
+      sessionMinCalls: 10,
+    });
   });
 
   /** Publishes finished calls of one session the way the recorder does, then waits for the evaluator. */
@@ -31,7 +35,13 @@ describe(`session health → session_alert / performance_warning (${engineName})
     for (const call of calls) {
       t.app.bus.publish(workspaceId, {
         type: 'tool_call',
-        data: toolCall({ sessionId, serverId, status: call.status, durationMs: call.durationMs ?? 40, errorMessage: call.status === 'error' ? 'boom' : null }),
+        data: toolCall({
+          sessionId,
+          serverId,
+          status: call.status,
+          durationMs: call.durationMs ?? 40,
+          errorMessage: call.status === 'error' ? 'boom' : null,
+        }),
       });
     }
     await t.app.notificationMonitors.sessionHealth.idle();
@@ -113,7 +123,10 @@ describe(`session health → session_alert / performance_warning (${engineName})
   it('ignores pending calls and other message types', async () => {
     const sessionId = randomUUID();
     for (let i = 0; i < 12; i += 1) {
-      t.app.bus.publish(workspaceId, { type: 'tool_call', data: toolCall({ sessionId, serverId, status: 'pending', durationMs: null }) });
+      t.app.bus.publish(workspaceId, {
+        type: 'tool_call',
+        data: toolCall({ sessionId, serverId, status: 'pending', durationMs: null }),
+      });
       t.app.bus.publish(workspaceId, { type: 'server_updated', data: { status: 'error' } });
     }
     await t.app.notificationMonitors.sessionHealth.idle();

@@ -19,11 +19,16 @@ describe(`platform keys at the proxy (${engineName})`, () => {
   let serverId: string;
 
   const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1/workspaces/${t.account.workspaceId}${url}`, headers: bearer(t.account.accessToken), ...(payload ? { payload } : {}) });
+    t.app.inject({
+      method,
+      url: `/api/v1/workspaces/${t.account.workspaceId}${url}`,
+      headers: bearer(t.account.accessToken),
+      ...(payload ? { payload } : {}),
+    });
   const createKey = async (body: object) => {
     const res = await api('POST', '/platform/keys', body);
     expect(res.statusCode).toBe(201);
-    return res.json() as CreatedPlatformKeyDto;
+    return res.json<CreatedPlatformKeyDto>();
   };
   const connect = async (url: URL, headers: Record<string, string> = {}) => {
     const client = new Client({ name: 'keyed-agent', version: '1.0.0' });
@@ -34,9 +39,15 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
-  const requireKey = async (on: boolean) => expect((await api('PUT', '', { requirePlatformKey: on })).json().requirePlatformKey).toBe(on);
+  const requireKey = async (on: boolean) =>
+    expect((await api('PUT', '', { requirePlatformKey: on })).json().requirePlatformKey).toBe(on);
 
   beforeAll(async () => {
     upstream = await startStreamableUpstream({ json: true, stateful: true });
@@ -56,7 +67,9 @@ describe(`platform keys at the proxy (${engineName})`, () => {
 
   it('keeps existing proxy URLs working while the switch is off', async () => {
     const client = await connect(proxyUrl);
-    expect(await client.callTool({ name: 'echo', arguments: { text: 'open' } })).toMatchObject({ content: [{ text: 'echo: open' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'open' } })).toMatchObject({
+      content: [{ text: 'echo: open' }],
+    });
     await client.close();
   });
 
@@ -66,7 +79,11 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     const raw = await initialize(proxyUrl);
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toMatch(/^Bearer realm="Toolscope MCP proxy", error="invalid_request"/);
-    expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32030, message: expect.stringMatching(/requires a platform key/) } });
+    expect(await raw.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32030, message: expect.stringMatching(/requires a platform key/) },
+    });
   });
 
   it('lets a valid key through (Bearer or X-Toolscope-Key), attributes the session and call, and never forwards the key', async () => {
@@ -74,10 +91,14 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     const key = await createKey({ name: 'agent one' });
     upstream.requests.length = 0;
     const viaBearer = await connect(proxyUrl, { Authorization: `Bearer ${key.secret}` });
-    expect(await viaBearer.callTool({ name: 'echo', arguments: { text: 'keyed' } })).toMatchObject({ content: [{ text: 'echo: keyed' }] });
+    expect(await viaBearer.callTool({ name: 'echo', arguments: { text: 'keyed' } })).toMatchObject({
+      content: [{ text: 'echo: keyed' }],
+    });
     await viaBearer.close();
     const viaHeader = await connect(proxyUrl, { 'X-Toolscope-Key': key.secret });
-    expect(await viaHeader.callTool({ name: 'echo', arguments: { text: 'header' } })).toMatchObject({ content: [{ text: 'echo: header' }] });
+    expect(await viaHeader.callTool({ name: 'echo', arguments: { text: 'header' } })).toMatchObject({
+      content: [{ text: 'echo: header' }],
+    });
     await viaHeader.close();
 
     expect(upstream.requests.length).toBeGreaterThan(0);
@@ -96,7 +117,7 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     const keyed = sessions.filter((s) => s.platform_key_id === key.id);
     expect(keyed.length).toBe(2);
     expect(keyed.every((s) => s.call_count === 1)).toBe(true);
-    const shown = (await api('GET', `/platform/keys/${key.id}`)).json() as PlatformKeyDto;
+    const shown = (await api('GET', `/platform/keys/${key.id}`)).json<PlatformKeyDto>();
     expect(shown.lastUsedAt).not.toBeNull();
   });
 
@@ -119,7 +140,7 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     expect(refusedAfter).toBeLessThan(1_000);
     await client.close().catch(() => undefined);
     await t.app.agentAccess.refusals.flush();
-    const shown = (await api('GET', `/platform/keys/${key.id}`)).json() as PlatformKeyDto;
+    const shown = (await api('GET', `/platform/keys/${key.id}`)).json<PlatformKeyDto>();
     expect(shown).toMatchObject({ status: 'revoked', revokeReason: 'Agent retired' });
     expect(shown.refusals[0]).toMatchObject({ reason: 'revoked', serverId, count: expect.any(Number) });
   });
@@ -128,7 +149,9 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     const scoped = await createKey({ name: 'only the first', scopes: { allServers: false, serverIds: [serverId] } });
     const inScope = await connect(proxyUrl, { Authorization: `Bearer ${scoped.secret}` });
     await inScope.close();
-    await expect(connect(otherProxyUrl, { Authorization: `Bearer ${scoped.secret}` })).rejects.toThrow(/may not call this server/);
+    await expect(connect(otherProxyUrl, { Authorization: `Bearer ${scoped.secret}` })).rejects.toThrow(
+      /may not call this server/,
+    );
     expect((await initialize(otherProxyUrl, { Authorization: `Bearer ${scoped.secret}` })).status).toBe(403);
 
     const expiring = await createKey({ name: 'short lived', expiresAt: new Date(Date.now() + 1_500).toISOString() });
@@ -143,7 +166,7 @@ describe(`platform keys at the proxy (${engineName})`, () => {
     expect((await madeUp.json()).error.message).toBe('Invalid platform key');
 
     await t.app.agentAccess.refusals.flush();
-    const list = (await api('GET', '/platform/keys')).json() as PlatformKeyListResult;
+    const list = (await api('GET', '/platform/keys')).json<PlatformKeyListResult>();
     expect(list.keys.find((k) => k.id === scoped.id)!.refusals.map((r) => r.reason)).toContain('out_of_scope');
     expect(list.keys.find((k) => k.id === expiring.id)!.refusals.map((r) => r.reason)).toContain('expired');
     expect(list.unknownKeyRefusals[0]).toMatchObject({ reason: 'unknown', presentedPrefix: 'tsk_00000000' });
@@ -151,8 +174,13 @@ describe(`platform keys at the proxy (${engineName})`, () => {
 
   it("refuses another workspace's key as unknown", async () => {
     const stranger = await (await import('../helpers/accounts')).registerAccount(t.app);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${stranger.workspaceId}/platform/keys`, headers: bearer(stranger.accessToken), payload: { name: 'theirs' } });
-    const theirs = res.json() as CreatedPlatformKeyDto;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${stranger.workspaceId}/platform/keys`,
+      headers: bearer(stranger.accessToken),
+      payload: { name: 'theirs' },
+    });
+    const theirs = res.json<CreatedPlatformKeyDto>();
     const refused = await initialize(proxyUrl, { Authorization: `Bearer ${theirs.secret}` });
     expect(refused.status).toBe(401);
     expect((await refused.json()).error.message).toBe('Invalid platform key');

@@ -18,8 +18,14 @@ async function startDyingUpstream(): Promise<{ url: string; close(): Promise<voi
     req.on('end', () => {
       const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number; method: string };
       if (message.method === 'initialize') {
-        const result = { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'dying', version: '1' } };
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        const result = {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'dying', version: '1' },
+        };
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
       }
       if (message.id === undefined) return res.writeHead(202).end();
       // Half an event, then the process "dies".
@@ -53,7 +59,11 @@ describe('an upstream that dies mid-event', () => {
     const { proxyUrl } = await t.register(upstream.url);
     const res = await fetch(proxyUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x', arguments: {} } }),
     });
     const text = await res.text();
@@ -70,14 +80,19 @@ describe('an upstream that dies mid-event', () => {
     await client.connect(new StreamableHTTPClientTransport(proxyUrl));
     try {
       // The client's own timeout is far longer than the test's: only the proxy's error event ends the call.
-      const outcome = await client.callTool({ name: 'x', arguments: {} }, undefined, { timeout: 120_000 }).catch((e: unknown) => e);
+      const outcome = await client
+        .callTool({ name: 'x', arguments: {} }, undefined, { timeout: 120_000 })
+        .catch((e: unknown) => e);
       expect(outcome).toBeInstanceOf(McpError);
       expect((outcome as McpError).code).toBe(-32010);
     } finally {
       await client.close();
     }
     await t.app.recorder.flush();
-    const calls = await t.database.db.query<{ status: string; error_message: string }>('select status, error_message from tool_calls where server_id = $1', [server.id]);
+    const calls = await t.database.db.query<{ status: string; error_message: string }>(
+      'select status, error_message from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(calls).toEqual([{ status: 'error', error_message: expect.stringMatching(/^Tool server unreachable/) }]);
   });
 });

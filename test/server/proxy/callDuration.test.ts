@@ -16,10 +16,14 @@ const TOOL_MS = 300;
 
 function slowServer(): McpServer {
   const server = new McpServer({ name: 'slow-upstream', version: '1.0.0' });
-  server.registerTool('slow', { description: 'Answers after a pause', inputSchema: { ms: z.number() } }, async ({ ms }) => {
-    await sleep(ms);
-    return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
-  });
+  server.registerTool(
+    'slow',
+    { description: 'Answers after a pause', inputSchema: { ms: z.number() } },
+    async ({ ms }) => {
+      await sleep(ms);
+      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+    },
+  );
   return server;
 }
 
@@ -44,7 +48,9 @@ describe('recorded call durations', () => {
     afterAll(() => upstream.close());
 
     it('holds the whole time the tool took, from the request reaching the proxy', async () => {
-      const { server, proxyUrl } = await t.register(upstream.url, { name: `slow ${json ? 'json' : 'sse'} ${stateful}` });
+      const { server, proxyUrl } = await t.register(upstream.url, {
+        name: `slow ${json ? 'json' : 'sse'} ${stateful}`,
+      });
       const client = new Client({ name: 'duration-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(proxyUrl));
       const sentAt = Date.now();

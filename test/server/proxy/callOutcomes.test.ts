@@ -24,15 +24,15 @@ describe('how calls end', () => {
     t = await startProxyApp({ unansweredCallMs: 1_000 });
   });
   afterAll(async () => {
-    await t?.close();
-    await upstream?.close();
-    await everything?.stop();
+    await (t as ProxyTestApp | undefined)?.close();
+    await (upstream as SdkUpstream | undefined)?.close();
+    await (everything as EverythingServer | undefined)?.stop();
   });
 
   const get = async <T>(url: string): Promise<T> => {
     const res = await t.app.inject({ method: 'GET', url, headers: bearer(t.account.accessToken) });
     expect(res.statusCode).toBe(200);
-    return res.json() as T;
+    return res.json<T>();
   };
 
   it('records a call the restarted upstream refused (HTTP 400) as an error, and every screen counts it once', async () => {
@@ -47,7 +47,12 @@ describe('how calls end', () => {
       await expect(client.callTool({ name: 'echo', arguments: { message: 'after' } })).rejects.toThrow(/400|session/i);
 
       await t.app.recorder.flush();
-      const calls = await t.database.db.query<{ status: string; duration_ms: number | null; error_message: string | null; ended_at: Date | null }>(
+      const calls = await t.database.db.query<{
+        status: string;
+        duration_ms: number | null;
+        error_message: string | null;
+        ended_at: Date | null;
+      }>(
         'select status, duration_ms, error_message, ended_at from tool_calls where server_id = $1 order by started_at',
         [server.id],
       );
@@ -68,9 +73,13 @@ describe('how calls end', () => {
       // The analytics screens read the rollups: the same call, the same error.
       const analytics = await get<AnalyticsOverviewResult>(`${Paths.analytics(ws, 'overview')}?range=24h`);
       expect(analytics.totals).toMatchObject({ calls: 2, errors: 1, errorRate: 0.5 });
-      const activity = await get<ActivityStreamResult>(`${Paths.activityStream(ws)}?serverId=${server.id}&status=error`);
+      const activity = await get<ActivityStreamResult>(
+        `${Paths.activityStream(ws)}?serverId=${server.id}&status=error`,
+      );
       expect(activity.events).toHaveLength(1);
-      const pending = await get<ActivityStreamResult>(`${Paths.activityStream(ws)}?serverId=${server.id}&status=pending`);
+      const pending = await get<ActivityStreamResult>(
+        `${Paths.activityStream(ws)}?serverId=${server.id}&status=pending`,
+      );
       expect(pending.events).toHaveLength(0);
     } finally {
       await client.close().catch(() => undefined);
@@ -81,15 +90,31 @@ describe('how calls end', () => {
     const { server, proxyUrl } = await t.register(upstream.url, { name: 'sdk' });
     const res = await fetch(proxyUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'forgotten-session', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'forgotten-session',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'x' } },
+      }),
     });
     expect(res.status).toBe(404);
     await t.app.recorder.flush();
-    const [call] = await t.database.db.query<{ status: string; error_message: string; duration_ms: number | null }>('select status, error_message, duration_ms from tool_calls where server_id = $1', [server.id]);
+    const [call] = await t.database.db.query<{ status: string; error_message: string; duration_ms: number | null }>(
+      'select status, error_message, duration_ms from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(call).toMatchObject({ status: 'error', error_message: 'Tool server answered HTTP 404: Session not found' });
     expect(call.duration_ms).not.toBeNull();
-    const [session] = await t.database.db.query<{ status: string; error_count: number; call_count: number }>('select status, error_count, call_count from sessions where server_id = $1', [server.id]);
+    const [session] = await t.database.db.query<{ status: string; error_count: number; call_count: number }>(
+      'select status, error_count, call_count from sessions where server_id = $1',
+      [server.id],
+    );
     expect(session).toEqual({ status: 'ended', error_count: 1, call_count: 1 });
   });
 
@@ -101,26 +126,43 @@ describe('how calls end', () => {
     try {
       const sent = fetch(proxyUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: 'x' } },
+        }),
         signal: agent.signal,
       }).catch(() => undefined);
       // The request reached the upstream, which never answers; the agent gives up. Nothing will answer the call.
-      await waitFor(async () => upstream.requests.length > before);
+      await waitFor(() => Promise.resolve(upstream.requests.length > before));
       agent.abort();
       await sent;
       await waitFor(async () => {
         await t.app.recorder.flush();
-        const rows = await t.database.db.query("select 1 from tool_calls where server_id = $1 and status = 'timeout'", [server.id]);
+        const rows = await t.database.db.query("select 1 from tool_calls where server_id = $1 and status = 'timeout'", [
+          server.id,
+        ]);
         return rows.length === 1;
       });
     } finally {
       upstream.hang(false);
     }
-    const [call] = await t.database.db.query<{ error_message: string; duration_ms: number }>('select error_message, duration_ms from tool_calls where server_id = $1', [server.id]);
+    const [call] = await t.database.db.query<{ error_message: string; duration_ms: number }>(
+      'select error_message, duration_ms from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(call.error_message).toBe('No response within 1 s');
     expect(call.duration_ms).toBeGreaterThanOrEqual(1_000);
-    const [session] = await t.database.db.query<{ error_count: number }>('select error_count from sessions where server_id = $1', [server.id]);
+    const [session] = await t.database.db.query<{ error_count: number }>(
+      'select error_count from sessions where server_id = $1',
+      [server.id],
+    );
     expect(session.error_count).toBe(1);
     const overview = await get<DashboardOverview>(Paths.dashboardOverview(t.account.workspaceId));
     expect(overview.toolCalls.errors).toBeGreaterThanOrEqual(1);

@@ -12,20 +12,35 @@ jest.setTimeout(240_000);
 // calls made meanwhile are written once the database is back, and the health routes say so.
 const unavailable = ownPostgresUnavailable();
 if (unavailable) {
-  console.error(`\n!!! databaseOutage.test.ts cannot start a PostgreSQL of its own: ${unavailable}. The outage is NOT tested on this machine. !!!\n`);
+  console.error(
+    `\n!!! databaseOutage.test.ts cannot start a PostgreSQL of its own: ${unavailable}. The outage is NOT tested on this machine. !!!\n`,
+  );
 }
 
 let nextId = 1;
 const callEcho = async (url: URL) => {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+    }),
   });
   return { status: res.status, text: await res.text() };
 };
 
-async function waitFor(condition: () => Promise<boolean>, what: string | (() => string), timeoutMs = 90_000): Promise<void> {
+async function waitFor(
+  condition: () => Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 90_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${typeof what === 'string' ? what : what()}`);
@@ -52,13 +67,20 @@ describe('a database outage', () => {
     pg = await startOwnPostgres();
     db = await openDatabase({ databaseUrl: pg.url });
     await migrate(db);
-    t = await startProxyApp({ proxyKeyCacheMs: 200, recorderFlushMs: 20 }, { db, url: pg.url, drop: () => db!.close() });
+    t = await startProxyApp(
+      { proxyKeyCacheMs: 200, recorderFlushMs: 20 },
+      { db, url: pg.url, drop: () => db!.close() },
+    );
     upstream = await startStreamableUpstream({ json: true, stateful: false });
     const { server, proxyUrl } = await t.register(upstream.url);
     const deleted = await t.register(upstream.url);
     expect((await callEcho(proxyUrl)).status).toBe(200);
     expect((await callEcho(deleted.proxyUrl)).status).toBe(200);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${deleted.server.id}`, headers: bearer(t.account.accessToken) });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${deleted.server.id}`,
+      headers: bearer(t.account.accessToken),
+    });
     expect(removed.statusCode).toBe(204);
     await t.app.recorder.flush();
 
@@ -75,11 +97,20 @@ describe('a database outage', () => {
     expect((await callEcho(deleted.proxyUrl)).status).toBe(404);
     const unknown = await callEcho(new URL(`/mcp/${'k'.repeat(32)}`, t.base));
     expect(unknown.status).toBe(503);
-    expect(JSON.parse(unknown.text)).toEqual({ message: 'Service temporarily unavailable', code: 'service_unavailable' });
+    expect(JSON.parse(unknown.text)).toEqual({
+      message: 'Service temporarily unavailable',
+      code: 'service_unavailable',
+    });
 
     // The recorder's writes fail meanwhile, and the health route says so.
-    const recorderHealth = async () => (await t!.app.inject({ method: 'GET', url: '/api/v1/services/recorder/health' })).json() as { details: { writeFailed: boolean } };
-    await waitFor(async () => (await recorderHealth()).details.writeFailed, () => `a failed write to show (${JSON.stringify(t!.app.recorder.stats())})`);
+    const recorderHealth = async () =>
+      (await t!.app.inject({ method: 'GET', url: '/api/v1/services/recorder/health' })).json<{
+        details: { writeFailed: boolean };
+      }>();
+    await waitFor(
+      async () => (await recorderHealth()).details.writeFailed,
+      () => `a failed write to show (${JSON.stringify(t!.app.recorder.stats())})`,
+    );
 
     pg.start();
     await waitFor(async () => !(await recorderHealth()).details.writeFailed, 'the health route to recover');
@@ -88,7 +119,13 @@ describe('a database outage', () => {
 
     // Nothing made during the outage is lost: every call is stored once the database is back.
     await t.app.recorder.flush();
-    const stored = await t.database.db.query<{ status: string; count: number }>('select status, count(*)::int as count from tool_calls where server_id = $1 group by status', [server.id]);
-    expect({ stored, stats: t.app.recorder.stats() }).toMatchObject({ stored: [{ status: 'ok', count: 16 }], stats: { lostOnWriteError: 0, dropped: { messages: 0, toolCalls: 0 } } });
+    const stored = await t.database.db.query<{ status: string; count: number }>(
+      'select status, count(*)::int as count from tool_calls where server_id = $1 group by status',
+      [server.id],
+    );
+    expect({ stored, stats: t.app.recorder.stats() }).toMatchObject({
+      stored: [{ status: 'ok', count: 16 }],
+      stats: { lostOnWriteError: 0, dropped: { messages: 0, toolCalls: 0 } },
+    });
   });
 });

@@ -15,10 +15,9 @@ describe('server-everything through the proxy', () => {
   });
   afterAll(async () => {
     // Close the app while the upstream still runs: with it gone, shutdown waits on upstream timeouts.
-    await t?.close();
-    await everything?.stop();
+    await (t as ProxyTestApp | undefined)?.close();
+    await (everything as EverythingServer | undefined)?.stop();
   });
-
 
   async function observe(url: URL) {
     const client = new Client({ name: 'everything-agent', version: '1.0.0' });
@@ -32,9 +31,13 @@ describe('server-everything through the proxy', () => {
         sum: await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 40 } }),
         prompts: await client.listPrompts(),
         resources: await client.listResources(),
-        longRunning: await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, undefined, {
-          onprogress: (p) => void progress.push(p),
-        }),
+        longRunning: await client.callTool(
+          { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+          undefined,
+          {
+            onprogress: (p) => void progress.push(p),
+          },
+        ),
         progress,
       };
     } finally {
@@ -50,7 +53,10 @@ describe('server-everything through the proxy', () => {
     expect(proxied.progress.length).toBe(3);
 
     await t.app.recorder.flush();
-    const calls = await t.database.db.query<{ tool_name: string; status: string }>('select tool_name, status from tool_calls where server_id = $1 order by started_at', [server.id]);
+    const calls = await t.database.db.query<{ tool_name: string; status: string }>(
+      'select tool_name, status from tool_calls where server_id = $1 order by started_at',
+      [server.id],
+    );
     expect(calls).toEqual([
       { tool_name: 'echo', status: 'ok' },
       { tool_name: 'get-sum', status: 'ok' },

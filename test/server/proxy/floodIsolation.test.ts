@@ -29,13 +29,22 @@ describe(`a flood from one workspace (${engineName})`, () => {
   const post = (url: URL, body: unknown, version = '2025-06-18') =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': version,
+      },
       body: JSON.stringify(body),
     });
 
   it("drops only A's own messages past its budget; B's calls are all answered and recorded", async () => {
     const a = await t.register(upstream.url);
-    const registered = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${b.workspaceId}/servers`, headers: bearer(b.accessToken), payload: { url: upstream.url, name: 'same origin' } });
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${b.workspaceId}/servers`,
+      headers: bearer(b.accessToken),
+      payload: { url: upstream.url, name: 'same origin' },
+    });
     expect(registered.statusCode).toBe(201);
     const bUrl = new URL(new URL(registered.json().proxyUrl).pathname, t.base);
 
@@ -45,7 +54,11 @@ describe(`a flood from one workspace (${engineName})`, () => {
     const BATCHES = 150;
     const SIZE = 100;
     const batch = (sender: number, n: number) =>
-      Array.from({ length: SIZE }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: `flood-${sender}-${n}-${i}`, progress: i, total: SIZE } }));
+      Array.from({ length: SIZE }, (_, i) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: `flood-${sender}-${n}-${i}`, progress: i, total: SIZE },
+      }));
     let floodDone = false;
     const started = Date.now();
     let accepted = 0;
@@ -73,7 +86,12 @@ describe(`a flood from one workspace (${engineName})`, () => {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (!floodDone) {
-          const res = await post(bUrl, { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } });
+          const res = await post(bUrl, {
+            jsonrpc: '2.0',
+            id: nextId++,
+            method: 'tools/call',
+            params: { name: 'echo', arguments: { text: 'b' } },
+          });
           const text = await res.text();
           expect({ status: res.status, text }).toMatchObject({ status: 200, text: expect.stringContaining('echo: b') });
           answered.push(res.status);
@@ -87,7 +105,10 @@ describe(`a flood from one workspace (${engineName})`, () => {
     expect(accepted).toBeGreaterThan(0);
 
     await t.app.recorder.flush();
-    const [{ n: bCalls }] = await t.database.db.query<{ n: number }>(`select count(*)::int as n from tool_calls where server_id = $1 and status = 'ok'`, [registered.json().id]);
+    const [{ n: bCalls }] = await t.database.db.query<{ n: number }>(
+      `select count(*)::int as n from tool_calls where server_id = $1 and status = 'ok'`,
+      [registered.json().id],
+    );
     expect(bCalls).toBe(answered.length);
     expect(answered.length).toBeGreaterThan(0);
 
@@ -103,24 +124,54 @@ describe(`a flood from one workspace (${engineName})`, () => {
 
   it("refuses A's bodies past its inbound budget unread (429, Retry-After, -32019), forwards none of them, and keeps B answering", async () => {
     const a = await registerAccount(t.app);
-    const aServer = (await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${a.workspaceId}/servers`, headers: bearer(a.accessToken), payload: { url: upstream.url, name: 'flooder' } })).json();
+    const aServer = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${a.workspaceId}/servers`,
+        headers: bearer(a.accessToken),
+        payload: { url: upstream.url, name: 'flooder' },
+      })
+    ).json();
     const aUrl = new URL(new URL(aServer.proxyUrl).pathname, t.base);
-    const bServer = (await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${b.workspaceId}/servers`, headers: bearer(b.accessToken), payload: { url: upstream.url, name: 'neighbour' } })).json();
+    const bServer = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/workspaces/${b.workspaceId}/servers`,
+        headers: bearer(b.accessToken),
+        payload: { url: upstream.url, name: 'neighbour' },
+      })
+    ).json();
     const bUrl = new URL(new URL(bServer.proxyUrl).pathname, t.base);
 
     // ~1 MiB batches (100 notifications of ~10 KB: the upstream's batch limit), twelve at once: the
     // starter bucket holds two seconds' worth but never less than the largest body the proxy takes,
     // and refills at its rate, so only the first few pass.
-    const big = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: `big-${i}`, progress: i, message: 'p'.repeat(10_000) } }));
+    const big = Array.from({ length: 100 }, (_, i) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: `big-${i}`, progress: i, message: 'p'.repeat(10_000) },
+    }));
     const bytes = Buffer.byteLength(JSON.stringify(big));
     const rate = PROXY_INBOUND_BYTES_PER_SECOND.starter;
     const fitting = Math.floor(Math.max(2 * rate, t.app.config.proxyBodyLimitBytes) / bytes);
     expect(fitting).toBeGreaterThanOrEqual(2);
     // The flood alone speaks 2025-03-26 (discovery and probes of the new servers do not).
-    const floodRequests = () => upstream.requests.filter((headers) => headers['mcp-protocol-version'] === '2025-03-26' && String(headers['content-length']) === String(bytes)).length;
+    const floodRequests = () =>
+      upstream.requests.filter(
+        (headers) =>
+          headers['mcp-protocol-version'] === '2025-03-26' && String(headers['content-length']) === String(bytes),
+      ).length;
     const forwardedBefore = floodRequests();
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 12 }, () => post(aUrl, big, '2025-03-26').then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() }))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        post(aUrl, big, '2025-03-26').then(async (res) => ({
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: await res.text(),
+        })),
+      ),
+    );
     const refilled = Math.ceil((((Date.now() - started) / 1000) * rate) / bytes);
     const refused = results.filter((r) => r.status === 429);
     const accepted = results.filter((r) => r.status === 202);
@@ -130,13 +181,27 @@ describe(`a flood from one workspace (${engineName})`, () => {
     expect(refused.length).toBe(12 - accepted.length);
     for (const r of refused) {
       expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(JSON.parse(r.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32019, message: expect.stringMatching(/^Too much request data for this workspace \(limit 1 MiB\/s\); retry in \d+ s$/) } });
+      expect(JSON.parse(r.body)).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32019,
+          message: expect.stringMatching(
+            /^Too much request data for this workspace \(limit 1 MiB\/s\); retry in \d+ s$/,
+          ),
+        },
+      });
     }
     // Only the accepted batches reached the tool server.
     expect(floodRequests() - forwardedBefore).toBe(accepted.length);
 
     // B is another workspace with a budget of its own: answered at once.
-    const res = await post(bUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } });
+    const res = await post(bUrl, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'still here' } },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('echo: still here');
   });

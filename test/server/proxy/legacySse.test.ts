@@ -21,6 +21,7 @@ describe('legacy HTTP+SSE proxy', () => {
 
   async function session(url: URL) {
     const client = new Client({ name: 'legacy-agent', version: '0.1.0' });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- this test checks the proxy still serves agents on the legacy SSE transport
     await client.connect(new SSEClientTransport(url));
     try {
       return {
@@ -42,7 +43,9 @@ describe('legacy HTTP+SSE proxy', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     endpoints.push(first);
     await reader.cancel();
-    expect(first).toMatch(new RegExp(`event: endpoint\\ndata: ${proxyUrl.pathname}/messages\\?session=[A-Za-z0-9_-]+\\n`));
+    expect(first).toMatch(
+      new RegExp(`event: endpoint\\ndata: ${proxyUrl.pathname}/messages\\?session=[A-Za-z0-9_-]+\\n`),
+    );
 
     const proxied = await session(new URL(`${proxyUrl.pathname}/sse`, t.base));
     expect(proxied).toEqual(direct);
@@ -50,10 +53,13 @@ describe('legacy HTTP+SSE proxy', () => {
     // The closed stream ends the session (once the proxy sees the close); its messages and call are stored.
     const endedSessions = async () => {
       await t.app.recorder.flush();
-      return t.database.db.query<{ id: string; transport: string; client_name: string; status: string; call_count: number }>(
-        "select * from sessions where server_id = $1 and client_name = 'legacy-agent'",
-        [server.id],
-      );
+      return t.database.db.query<{
+        id: string;
+        transport: string;
+        client_name: string;
+        status: string;
+        call_count: number;
+      }>("select * from sessions where server_id = $1 and client_name = 'legacy-agent'", [server.id]);
     };
     let sessions = await endedSessions();
     for (let attempt = 0; attempt < 100 && sessions[0]?.status !== 'ended'; attempt++) {
@@ -63,7 +69,9 @@ describe('legacy HTTP+SSE proxy', () => {
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ transport: 'sse', status: 'ended', call_count: 1 });
     const calls = await recordedCalls(t.database.db, 'tc.session_id = $1', [sessions[0].id]);
-    expect(calls.map(({ tool_name, result }) => ({ tool_name, result }))).toEqual([{ tool_name: 'echo', result: proxied.echo }]);
+    expect(calls.map(({ tool_name, result }) => ({ tool_name, result }))).toEqual([
+      { tool_name: 'echo', result: proxied.echo },
+    ]);
   });
 
   it('refuses an invalid message with its JSON-RPC error and never forwards it', async () => {
@@ -71,7 +79,8 @@ describe('legacy HTTP+SSE proxy', () => {
     const raw = await fetch(new URL(`${proxyUrl.pathname}/sse`, t.base), { headers: { accept: 'text/event-stream' } });
     const reader = raw.body!.getReader();
     const endpoint = /data: (\S+)/.exec(new TextDecoder().decode((await reader.read()).value))![1];
-    const post = (body: string) => fetch(new URL(endpoint, t.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      fetch(new URL(endpoint, t.base), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     try {
       const badMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 42 }));
       expect(badMethod.status).toBe(400);
@@ -116,6 +125,7 @@ describe('legacy HTTP+SSE proxy with a failing upstream', () => {
   it('answers a request the upstream never answers with a JSON-RPC error on the stream', async () => {
     const { server, proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
     const client = new Client({ name: 'legacy-timeout', version: '1' });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- this test checks the proxy still serves agents on the legacy SSE transport
     await client.connect(new SSEClientTransport(new URL(`${proxyUrl.pathname}/sse`, t.base)));
     upstream.hang(true);
     try {
@@ -128,7 +138,10 @@ describe('legacy HTTP+SSE proxy with a failing upstream', () => {
       await client.close();
     }
     await t.app.recorder.flush();
-    const calls = await t.database.db.query<{ status: string; error_message: string }>('select status, error_message from tool_calls where server_id = $1', [server.id]);
+    const calls = await t.database.db.query<{ status: string; error_message: string }>(
+      'select status, error_message from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(calls).toEqual([{ status: 'error', error_message: 'Tool server did not answer within 400 ms' }]);
   });
 });

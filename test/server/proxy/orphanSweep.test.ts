@@ -21,7 +21,13 @@ describe('sessions left behind by an instance that stopped without shutting down
   afterAll(() => database.drop());
 
   const recorderAt = (clock: { now: number }) =>
-    new Recorder(database.db, new EventBus(), { queueLimit: 1000, flushMs: 60_000, statefulIdleMs: minutes(30), inferredIdleGapMs: minutes(5), now: () => clock.now });
+    new Recorder(database.db, new EventBus(), {
+      queueLimit: 1000,
+      flushMs: 60_000,
+      statefulIdleMs: minutes(30),
+      inferredIdleGapMs: minutes(5),
+      now: () => clock.now,
+    });
   const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: {} } });
   const answer = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [] } });
 
@@ -48,7 +54,13 @@ describe('sessions left behind by an instance that stopped without shutting down
     liveClock.now = t0 + minutes(40); // cutoff = 40 − 30 (idle limit) − 5 (margin) = 5 min after t0
     expect(await live.sweepOrphans()).toEqual({ sessions: 1, calls: 1 });
 
-    const sessions = await database.db.query<{ mcp_session_id: string; status: string; ended_at: Date | string | null; last_activity_at: Date | string; error_count: number }>(
+    const sessions = await database.db.query<{
+      mcp_session_id: string;
+      status: string;
+      ended_at: Date | string | null;
+      last_activity_at: Date | string;
+      error_count: number;
+    }>(
       'select mcp_session_id, status, ended_at, last_activity_at, error_count from sessions where server_id = $1 order by mcp_session_id',
       [origin.serverId],
     );
@@ -82,21 +94,30 @@ describe('sessions left behind by an instance that stopped without shutting down
     crashed.record(session, 'server_to_client', answer(1), 80);
     crashed.record(session, 'client_to_server', call(2), 80);
     crashed.record(session, 'server_to_client', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'broke' } }, 80);
-    crashed.record(session, 'server_to_client', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }, 80);
+    crashed.record(
+      session,
+      'server_to_client',
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+      80,
+    );
     crashed.record(session, 'client_to_server', { jsonrpc: '2.0', id: 3, method: 'ping' }, 80);
     crashed.record(session, 'server_to_client', { jsonrpc: '2.0', id: 3, error: { code: -2, message: 'no ping' } }, 80);
     crashed.record(session, 'client_to_server', call(4), 80);
     await crashed.flush();
     // The instance died after writing these rows but before its session row caught up with them.
-    await database.db.query('update sessions set message_count = 1, call_count = 0, error_count = 0 where id = $1', [session.row.id]);
+    await database.db.query('update sessions set message_count = 1, call_count = 0, error_count = 0 where id = $1', [
+      session.row.id,
+    ]);
 
     const liveClock = { now: t0 + minutes(40) };
     const live = recorderAt(liveClock);
     expect(await live.sweepOrphans()).toEqual({ sessions: 1, calls: 1 });
-    const [row] = await database.db.query<{ status: string; message_count: number; call_count: number; error_count: number }>(
-      'select status, message_count, call_count, error_count from sessions where id = $1',
-      [session.row.id],
-    );
+    const [row] = await database.db.query<{
+      status: string;
+      message_count: number;
+      call_count: number;
+      error_count: number;
+    }>('select status, message_count, call_count, error_count from sessions where id = $1', [session.row.id]);
     // 8 messages (3 calls: requests and 2 answers; a notification; a ping and its error answer),
     // 3 calls, 3 errors (a call answered with an error, the ping's error, the call settled here).
     expect(row).toEqual({ status: 'ended', message_count: 8, call_count: 3, error_count: 3 });

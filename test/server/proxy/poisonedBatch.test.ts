@@ -28,17 +28,28 @@ async function startLenientUpstream(): Promise<LenientUpstream> {
       const items = Array.isArray(value) ? value : [value];
       // Only the agent's traffic (the monitor's discovery talks to this upstream too).
       const fromAgent = req.headers['user-agent'] === AGENT;
-      const answers = items.flatMap((item: { id?: unknown; method?: unknown; params?: { name?: string } }): unknown[] => {
-        if (fromAgent) received.push(item);
-        if (item.method === 'tools/call') {
-          if (fromAgent) executed.push(String(item.params?.name));
-          return [{ jsonrpc: '2.0', id: item.id, result: { content: [{ type: 'text', text: `ran ${item.params?.name}` }] } }];
-        }
-        if (typeof item.method === 'string') return item.id === undefined ? [] : [{ jsonrpc: '2.0', id: item.id, result: {} }];
-        return [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'upstream saw an invalid item' } }];
-      });
+      const answers = items.flatMap(
+        (item: { id?: unknown; method?: unknown; params?: { name?: string } }): unknown[] => {
+          if (fromAgent) received.push(item);
+          if (item.method === 'tools/call') {
+            if (fromAgent) executed.push(String(item.params?.name));
+            return [
+              {
+                jsonrpc: '2.0',
+                id: item.id,
+                result: { content: [{ type: 'text', text: `ran ${item.params?.name}` }] },
+              },
+            ];
+          }
+          if (typeof item.method === 'string')
+            return item.id === undefined ? [] : [{ jsonrpc: '2.0', id: item.id, result: {} }];
+          return [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'upstream saw an invalid item' } }];
+        },
+      );
       if (answers.length === 0) return res.writeHead(202).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(value) ? answers : answers[0]));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(Array.isArray(value) ? answers : answers[0]));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -53,10 +64,24 @@ async function startLenientUpstream(): Promise<LenientUpstream> {
   };
 }
 
-const call = (id: string, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+const call = (id: string, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
 const poison = { id: 'p', method: 42 };
 const post = (url: URL, body: string) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26', 'user-agent': AGENT }, body });
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-03-26',
+      'user-agent': AGENT,
+    },
+    body,
+  });
 
 describe('poisoned batches', () => {
   let t: ProxyTestApp;
@@ -81,14 +106,21 @@ describe('poisoned batches', () => {
     expect(res.status).toBe(200);
     const answers = (await res.json()) as { id: unknown }[];
     expect(answers).toHaveLength(2);
-    expect(answers.find((a) => a.id === 'p')).toMatchObject({ jsonrpc: '2.0', id: 'p', error: { code: -32600, message: 'Invalid Request' } });
+    expect(answers.find((a) => a.id === 'p')).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'p',
+      error: { code: -32600, message: 'Invalid Request' },
+    });
     expect(answers.find((a) => a.id === 'evade-1')).toMatchObject({ result: { content: [{ text: 'ran evade' }] } });
     // The upstream never saw the invalid item; it ran the valid call once.
     expect(upstream.received).toEqual([call('evade-1', 'evade')]);
     expect(upstream.executed).toEqual(['evade']);
 
     await t.app.recorder.flush();
-    const calls = await t.database.db.query<{ jsonrpc_id: string; status: string; tool_name: string }>('select jsonrpc_id, status, tool_name from tool_calls where server_id = $1', [server.id]);
+    const calls = await t.database.db.query<{ jsonrpc_id: string; status: string; tool_name: string }>(
+      'select jsonrpc_id, status, tool_name from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(calls).toEqual([{ jsonrpc_id: 'evade-1', status: 'ok', tool_name: 'evade' }]);
   });
 
@@ -104,7 +136,10 @@ describe('poisoned batches', () => {
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } });
     expect(upstream.received).toEqual([]);
     await t.app.recorder.flush();
-    const [{ count }] = await t.database.db.query<{ count: number }>('select count(*)::int as count from tool_calls where server_id = $1', [server.id]);
+    const [{ count }] = await t.database.db.query<{ count: number }>(
+      'select count(*)::int as count from tool_calls where server_id = $1',
+      [server.id],
+    );
     expect(count).toBe(0);
   });
 
@@ -120,9 +155,25 @@ describe('poisoned batches', () => {
   it('answers refused items when only notifications remain to forward', async () => {
     const { proxyUrl } = await t.register(upstream.url);
     upstream.received.length = 0;
-    const res = await post(proxyUrl, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'not-an-object' }]));
+    const res = await post(
+      proxyUrl,
+      JSON.stringify([
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'not-an-object' },
+      ]),
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32600, message: 'Invalid Request', data: { source: 'toolscope', reason: 'params must be an object or an array' } } }]);
+    expect(await res.json()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        error: {
+          code: -32600,
+          message: 'Invalid Request',
+          data: { source: 'toolscope', reason: 'params must be an object or an array' },
+        },
+      },
+    ]);
     expect(upstream.received).toEqual([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
   });
 
@@ -135,18 +186,33 @@ describe('poisoned batches', () => {
 
     it('sends the refused item’s answer as an event of its own beside the upstream’s', async () => {
       const { server, proxyUrl } = await t.register(sdk.url);
-      const res = await post(proxyUrl, JSON.stringify([poison, { jsonrpc: '2.0', id: 'e1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]));
+      const res = await post(
+        proxyUrl,
+        JSON.stringify([
+          poison,
+          { jsonrpc: '2.0', id: 'e1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+        ]),
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
       const events = (await res.text())
         .split(/\n\n/)
-        .map((block) => block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n'))
+        .map((block) =>
+          block
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n'),
+        )
         .filter((data) => data !== '')
         .map((data) => JSON.parse(data) as { id: unknown });
       expect(events.find((e) => e.id === 'p')).toMatchObject({ error: { code: -32600 } });
       expect(events.find((e) => e.id === 'e1')).toMatchObject({ result: { content: [{ text: 'echo: hi' }] } });
       await t.app.recorder.flush();
-      const calls = await t.database.db.query<{ status: string }>('select status from tool_calls where server_id = $1', [server.id]);
+      const calls = await t.database.db.query<{ status: string }>(
+        'select status from tool_calls where server_id = $1',
+        [server.id],
+      );
       expect(calls).toEqual([{ status: 'ok' }]);
     });
   });

@@ -28,7 +28,9 @@ describe(`private networks through the proxy (${engineName})`, () => {
     internal = http.createServer((req, res) => {
       req.resume();
       const json = req.url?.includes('json');
-      res.writeHead(200, { 'content-type': json ? 'application/json' : 'text/html' }).end(json ? JSON.stringify({ secret: INTERNAL_SECRET }) : `<html>${INTERNAL_SECRET}</html>`);
+      res
+        .writeHead(200, { 'content-type': json ? 'application/json' : 'text/html' })
+        .end(json ? JSON.stringify({ secret: INTERNAL_SECRET }) : `<html>${INTERNAL_SECRET}</html>`);
     });
     await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
     internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
@@ -47,7 +49,13 @@ describe(`private networks through the proxy (${engineName})`, () => {
 
   /** An instance configured as `env` says (HOST decides the policy); it listens on loopback for the test. */
   async function instance(env: Record<string, string>): Promise<{ app: App; base: string; account: TestAccount }> {
-    const config = loadConfig(env, { secret: generateSecret(), clientDir: undefined, journalDir: undefined, healthIntervalMs: 3_600_000, authRateLimitPerMinute: 10_000 });
+    const config = loadConfig(env, {
+      secret: generateSecret(),
+      clientDir: undefined,
+      journalDir: undefined,
+      healthIntervalMs: 3_600_000,
+      authRateLimitPerMinute: 10_000,
+    });
     const app = await buildApp({ config, db: database.db });
     apps.push(app);
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -55,7 +63,12 @@ describe(`private networks through the proxy (${engineName})`, () => {
     return { app, base, account: await registerAccount(app) };
   }
   const register = (app: App, account: TestAccount, url: string) =>
-    app.inject({ method: 'POST', url: `/api/v1/workspaces/${account.workspaceId}/servers`, headers: bearer(account.accessToken), payload: { url, name: 'target' } });
+    app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${account.workspaceId}/servers`,
+      headers: bearer(account.accessToken),
+      payload: { url, name: 'target' },
+    });
   const proxyPath = (proxyUrl: string) => new URL(proxyUrl).pathname;
 
   it('defaults to listening on loopback only', () => {
@@ -81,28 +94,41 @@ describe(`private networks through the proxy (${engineName})`, () => {
       expect((await answer.json()).result.tools.length).toBeGreaterThan(0);
     });
 
-    it.each(['POST', 'GET', 'DELETE'])('never relays a non-MCP local service’s answer to %s: the agent gets a JSON-RPC error', async (method) => {
-      for (const path of ['/page', '/api/json']) {
-        const res = await register(app, account, `${internalUrl}${path}`);
-        expect(res.statusCode).toBe(201);
-        const answer = await fetch(`${base}${proxyPath(res.json().proxyUrl)}`, {
-          method,
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) : undefined,
-        });
-        const text = await answer.text();
-        expect(text).not.toContain(INTERNAL_SECRET);
-        const body = JSON.parse(text);
-        if (method === 'POST') expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32018, data: { reason: 'notMcp' } } });
-        else expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32018 } });
-      }
-    });
+    it.each(['POST', 'GET', 'DELETE'])(
+      'never relays a non-MCP local service’s answer to %s: the agent gets a JSON-RPC error',
+      async (method) => {
+        for (const path of ['/page', '/api/json']) {
+          const res = await register(app, account, `${internalUrl}${path}`);
+          expect(res.statusCode).toBe(201);
+          const answer = await fetch(`${base}${proxyPath(res.json().proxyUrl)}`, {
+            method,
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) : undefined,
+          });
+          const text = await answer.text();
+          expect(text).not.toContain(INTERNAL_SECRET);
+          const body = JSON.parse(text);
+          if (method === 'POST')
+            expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32018, data: { reason: 'notMcp' } } });
+          else expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32018 } });
+        }
+      },
+    );
 
     it('refuses its own listening address, whatever it is called', async () => {
       const port = new URL(base).port;
-      for (const url of [`${base}/api/health`, `http://localhost:${port}/api/health`, `http://0.0.0.0:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
+      for (const url of [
+        `${base}/api/health`,
+        `http://localhost:${port}/api/health`,
+        `http://0.0.0.0:${port}/`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+      ]) {
         const res = await register(app, account, url);
-        expect({ url, status: res.statusCode, message: res.json().message }).toEqual({ url, status: 400, message: "url: Toolscope's own address is not allowed as an upstream" });
+        expect({ url, status: res.statusCode, message: res.json().message }).toEqual({
+          url,
+          status: 400,
+          message: "url: Toolscope's own address is not allowed as an upstream",
+        });
       }
     });
   });
@@ -113,13 +139,25 @@ describe(`private networks through the proxy (${engineName})`, () => {
     beforeAll(async () => ({ app, account } = await instance({ HOST: '0.0.0.0' })));
 
     it('refuses loopback and private upstreams, and records the refusal in the audit log', async () => {
-      for (const url of [mcp.url, `${internalUrl}/page`, 'http://10.0.0.5/mcp', 'http://192.168.1.20:3000/mcp', 'http://[::1]:8080/mcp']) {
+      for (const url of [
+        mcp.url,
+        `${internalUrl}/page`,
+        'http://10.0.0.5/mcp',
+        'http://192.168.1.20:3000/mcp',
+        'http://[::1]:8080/mcp',
+      ]) {
         const res = await register(app, account, url);
         expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
         expect(res.json().message).toMatch(/^url: Private and loopback addresses are not allowed/);
       }
-      const audit = await app.inject({ method: 'GET', url: `/api/v1/workspaces/${account.workspaceId}/audit`, headers: bearer(account.accessToken) });
-      const refused = (audit.json().events as { action: string; target: string }[]).filter((e) => e.action === 'upstream.refused_private');
+      const audit = await app.inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${account.workspaceId}/audit`,
+        headers: bearer(account.accessToken),
+      });
+      const refused = (audit.json().events as { action: string; target: string }[]).filter(
+        (e) => e.action === 'upstream.refused_private',
+      );
       expect(refused.length).toBe(5);
       expect(refused.map((e) => e.target)).toContain('10.0.0.5');
     });
@@ -128,7 +166,13 @@ describe(`private networks through the proxy (${engineName})`, () => {
   describe('an instance on all interfaces whose operator names private ranges and hosts', () => {
     let app: App;
     let account: TestAccount;
-    beforeAll(async () => ({ app, account } = await instance({ HOST: '0.0.0.0', TOOLSCOPE_PRIVATE_UPSTREAMS: '127.0.0.0/8, mcp.lan.example' })));
+    beforeAll(
+      async () =>
+        ({ app, account } = await instance({
+          HOST: '0.0.0.0',
+          TOOLSCOPE_PRIVATE_UPSTREAMS: '127.0.0.0/8, mcp.lan.example',
+        })),
+    );
 
     it('allows what is named and refuses the rest', async () => {
       expect((await register(app, account, mcp.url)).statusCode).toBe(201);

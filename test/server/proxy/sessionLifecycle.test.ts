@@ -37,10 +37,13 @@ describe('session lifecycle through the proxy', () => {
     await t.app.recorder.flush();
     unsubscribe();
 
-    const [row] = await t.database.db.query<{ status: string; ended_at: Date | null; call_count: number; error_count: number; client_name: string }>(
-      'select status, ended_at, call_count, error_count, client_name from sessions where server_id = $1',
-      [server.id],
-    );
+    const [row] = await t.database.db.query<{
+      status: string;
+      ended_at: Date | null;
+      call_count: number;
+      error_count: number;
+      client_name: string;
+    }>('select status, ended_at, call_count, error_count, client_name from sessions where server_id = $1', [server.id]);
     expect(row).toMatchObject({ status: 'ended', call_count: 2, error_count: 1, client_name: 'lifecycle-agent' });
     expect(row.ended_at).not.toBeNull();
 
@@ -48,7 +51,13 @@ describe('session lifecycle through the proxy', () => {
     const started = live[0].data as SessionDto;
     const calls = live.slice(1, 3).map((m) => m.data as ToolCallDto);
     const ended = live[3].data as SessionDto;
-    expect(started).toMatchObject({ serverId: server.id, serverName: 'upstream', clientName: 'lifecycle-agent', clientVersion: '3.1.4', status: 'active' });
+    expect(started).toMatchObject({
+      serverId: server.id,
+      serverName: 'upstream',
+      clientName: 'lifecycle-agent',
+      clientVersion: '3.1.4',
+      status: 'active',
+    });
     expect(calls.map((c) => [c.toolName, c.status, c.sessionId])).toEqual([
       ['echo', 'ok', started.id],
       ['fail', 'error', started.id],

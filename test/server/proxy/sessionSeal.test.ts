@@ -4,7 +4,11 @@ import { SessionSeal } from '../../../src/server/proxy/sessionSeal';
 // or forge — nor carry to another server's proxy URL.
 describe('sealed session ids', () => {
   const secret = 's'.repeat(40);
-  const claims = { recordedSessionId: '6f1c2b8e-0000-4000-8000-000000000001', upstreamSessionId: 'upstream-session-42', startedAtMs: 1_795_000_000_000 };
+  const claims = {
+    recordedSessionId: '6f1c2b8e-0000-4000-8000-000000000001',
+    upstreamSessionId: 'upstream-session-42',
+    startedAtMs: 1_795_000_000_000,
+  };
 
   it('opens on another instance with the same secret, and is the same id every time', () => {
     const token = new SessionSeal(secret).seal('server-a', claims);

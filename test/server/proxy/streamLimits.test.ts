@@ -27,7 +27,10 @@ async function startQuietUpstream(): Promise<{ url: string; open: () => number; 
   };
 }
 
-const openStream = (url: URL, sessionId: string) => fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } });
+const openStream = (url: URL, sessionId: string) =>
+  fetch(url, {
+    headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+  });
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -56,7 +59,8 @@ describe('GET streams: keep-alive, idle end, per-session cap', () => {
     await waitFor(() => upstream.open() === 1, 'the upstream stream');
     let text = '';
     const decoder = new TextDecoder();
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+      text += decoder.decode(chunk, { stream: true });
     // The stream ended on its own (the loop above finished): comments only, no event.
     expect(text).toMatch(/^(: keep-alive\n\n)+$/);
     await waitFor(() => upstream.open() === 0, 'the upstream connection to close');
@@ -65,26 +69,42 @@ describe('GET streams: keep-alive, idle end, per-session cap', () => {
   it('refuses a stream past the per-session cap with 409 and a JSON-RPC error, and counts sessions apart', async () => {
     const { proxyUrl } = await t.register(upstream.url);
     const abort = new AbortController();
-    const first = await fetch(proxyUrl, { signal: abort.signal, headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' } });
-    const second = await fetch(proxyUrl, { signal: abort.signal, headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' } });
+    const first = await fetch(proxyUrl, {
+      signal: abort.signal,
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' },
+    });
+    const second = await fetch(proxyUrl, {
+      signal: abort.signal,
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' },
+    });
     expect([first.status, second.status]).toEqual([200, 200]);
     const third = await openStream(proxyUrl, 'capped');
     expect(third.status).toBe(409);
     expect(await third.json()).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32017, message: 'Too many open streams for this session (limit 2); close one first', data: { source: 'toolscope', reason: 'tooManyStreams' } },
+      error: {
+        code: -32017,
+        message: 'Too many open streams for this session (limit 2); close one first',
+        data: { source: 'toolscope', reason: 'tooManyStreams' },
+      },
     });
     // Another session is not affected.
     const otherAbort = new AbortController();
-    const other = await fetch(proxyUrl, { signal: otherAbort.signal, headers: { accept: 'text/event-stream', 'mcp-session-id': 'another' } });
+    const other = await fetch(proxyUrl, {
+      signal: otherAbort.signal,
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 'another' },
+    });
     expect(other.status).toBe(200);
     otherAbort.abort();
     // A closed stream gives its place back.
     abort.abort();
     await waitFor(() => upstream.open() === 0, 'the streams to close');
     const again = new AbortController();
-    const reopened = await fetch(proxyUrl, { signal: again.signal, headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' } });
+    const reopened = await fetch(proxyUrl, {
+      signal: again.signal,
+      headers: { accept: 'text/event-stream', 'mcp-session-id': 'capped' },
+    });
     expect(reopened.status).toBe(200);
     again.abort();
   });

@@ -66,8 +66,13 @@ describe(`${SESSIONS} SDK sessions with open streams through the proxy`, () => {
         ),
       ),
     );
-    const answered = answers.filter((text, n) => text === `echo: ${Math.floor(n / CALLS_PER_SESSION)}.${n % CALLS_PER_SESSION}`).length;
-    expect({ answered, failures: answers.filter((a) => a.startsWith('failed')).slice(0, 3) }).toEqual({ answered: SESSIONS * CALLS_PER_SESSION, failures: [] });
+    const answered = answers.filter(
+      (text, n) => text === `echo: ${Math.floor(n / CALLS_PER_SESSION)}.${n % CALLS_PER_SESSION}`,
+    ).length;
+    expect({ answered, failures: answers.filter((a) => a.startsWith('failed')).slice(0, 3) }).toEqual({
+      answered: SESSIONS * CALLS_PER_SESSION,
+      failures: [],
+    });
     expect(upstream.openStreams!()).toBeGreaterThanOrEqual(SESSIONS);
 
     // Another tenant on the same origin, while all those streams are open.
@@ -75,6 +80,8 @@ describe(`${SESSIONS} SDK sessions with open streams through the proxy`, () => {
     const otherClient = new Client({ name: 'other-tenant', version: '1' });
     clients.push(otherClient);
     await otherClient.connect(new StreamableHTTPClientTransport(other.proxyUrl));
-    expect(await otherClient.callTool({ name: 'echo', arguments: { text: 'b' } }, undefined, { timeout: 30_000 })).toMatchObject({ content: [{ text: 'echo: b' }] });
+    expect(
+      await otherClient.callTool({ name: 'echo', arguments: { text: 'b' } }, undefined, { timeout: 30_000 }),
+    ).toMatchObject({ content: [{ text: 'echo: b' }] });
   });
 });

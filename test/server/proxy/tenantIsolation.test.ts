@@ -18,7 +18,11 @@ async function startHangingOrigin(): Promise<{ url: string; hanging: () => numbe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const message = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { id?: number; method?: string; params?: { name?: string } };
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        id?: number;
+        method?: string;
+        params?: { name?: string };
+      };
       if (message.method === 'tools/call' && message.params?.name === 'hang') {
         hanging++;
         res.once('close', () => hanging--);
@@ -26,7 +30,9 @@ async function startHangingOrigin(): Promise<{ url: string; hanging: () => numbe
       }
       if (message.id === undefined) return res.writeHead(202).end();
       const result = message.method === 'tools/call' ? { content: [{ type: 'text', text: 'quick' }] } : {};
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -44,10 +50,17 @@ let nextId = 1;
 const callTool = async (url: URL, name: string) => {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: {} } }),
   });
-  return { status: res.status, body: (await res.json()) as { result?: unknown; error?: { code: number; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { result?: unknown; error?: { code: number; message: string } },
+  };
 };
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
@@ -84,19 +97,33 @@ describe('two workspaces on one hanging origin', () => {
 
     // A's server is at its limit: one more call is refused at once, and never reaches the upstream.
     const refused = await callTool(a1.proxyUrl, 'hang');
-    expect(refused).toEqual({ status: 200, body: expect.objectContaining({ error: expect.objectContaining({ code: -32016, message: `Too many calls in flight for this server (limit ${HANGING}); retry when some have finished` }) }) });
+    expect(refused).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        error: expect.objectContaining({
+          code: -32016,
+          message: `Too many calls in flight for this server (limit ${HANGING}); retry when some have finished`,
+        }),
+      }),
+    });
     // A's other server takes the workspace's last place; the next call is over the workspace's limit.
     const lastPlace = callTool(a2.proxyUrl, 'hang');
     await waitFor(() => origin.hanging() === HANGING + 1, 'the last place of workspace A');
-    expect((await callTool(a2.proxyUrl, 'quick')).body.error).toMatchObject({ code: -32015, message: `Too many calls in flight for this workspace (limit ${HANGING + 1}); retry when some have finished` });
+    expect((await callTool(a2.proxyUrl, 'quick')).body.error).toMatchObject({
+      code: -32015,
+      message: `Too many calls in flight for this workspace (limit ${HANGING + 1}); retry when some have finished`,
+    });
 
     // B, on the same origin, is answered while all of that hangs.
-    for (let i = 0; i < 20; i++) expect((await callTool(b.proxyUrl, 'quick')).body).toMatchObject({ result: { content: [{ text: 'quick' }] } });
+    for (let i = 0; i < 20; i++)
+      expect((await callTool(b.proxyUrl, 'quick')).body).toMatchObject({ result: { content: [{ text: 'quick' }] } });
     expect(settled).toBe(0);
 
     // A's calls end at A's timeout, each with the timeout error.
     const outcomes = await Promise.all([...hangingCalls, lastPlace]);
-    expect(new Set(outcomes.map((o) => `${o.status} ${o.body.error?.code} ${o.body.error?.message}`))).toEqual(new Set(['200 -32011 Tool server did not answer within 15000 ms']));
+    expect(new Set(outcomes.map((o) => `${o.status} ${o.body.error?.code} ${o.body.error?.message}`))).toEqual(
+      new Set(['200 -32011 Tool server did not answer within 15000 ms']),
+    );
     await waitFor(() => origin.hanging() === 0, 'the upstream connections to close');
 
     // The refused calls are in the record as failed calls.
@@ -107,8 +134,14 @@ describe('two workspaces on one hanging origin', () => {
     );
     expect(rows.sort((x, y) => y.count - x.count || x.error_message.localeCompare(y.error_message))).toEqual([
       { error_message: 'Tool server did not answer within 15000 ms', count: HANGING + 1 },
-      { error_message: `Too many calls in flight for this server (limit ${HANGING}); retry when some have finished`, count: 1 },
-      { error_message: `Too many calls in flight for this workspace (limit ${HANGING + 1}); retry when some have finished`, count: 1 },
+      {
+        error_message: `Too many calls in flight for this server (limit ${HANGING}); retry when some have finished`,
+        count: 1,
+      },
+      {
+        error_message: `Too many calls in flight for this workspace (limit ${HANGING + 1}); retry when some have finished`,
+        count: 1,
+      },
     ]);
   });
 

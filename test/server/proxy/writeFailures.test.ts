@@ -12,7 +12,10 @@ import type { LiveMessage } from '../../../src/contract/live';
 jest.setTimeout(60_000);
 
 /** The real database, with the recorder's batch statements failing as `failWith` says (null: pass). */
-function failingDatabase(db: Database, failWith: (sql: string, params: unknown[]) => Error | null): Database & { failures: number } {
+function failingDatabase(
+  db: Database,
+  failWith: (sql: string, params: unknown[]) => Error | null,
+): Database & { failures: number } {
   const wrapper = {
     engine: db.engine,
     failures: 0,
@@ -28,7 +31,7 @@ function failingDatabase(db: Database, failWith: (sql: string, params: unknown[]
     exec: db.exec.bind(db),
     listen: db.listen.bind(db),
     notify: db.notify.bind(db),
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
   return wrapper;
 }
@@ -45,13 +48,25 @@ describe('recorder writes that fail', () => {
   });
   afterAll(() => database.drop());
 
-  const call = (id: number, q = 'fine') => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { q } } });
+  const call = (id: number, q = 'fine') => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { q } },
+  });
   const result = (id: number) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `r${id}` }] } });
 
   it('keeps a batch the database cannot take now and writes it, with what came meanwhile, once it is back', async () => {
     let down = true;
-    const db = failingDatabase(database.db, () => (down ? sqlError('57P01', 'terminating connection due to administrator command') : null));
-    const usageBefore = (await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]))[0].calls;
+    const db = failingDatabase(database.db, () =>
+      down ? sqlError('57P01', 'terminating connection due to administrator command') : null,
+    );
+    const usageBefore = (
+      await database.db.query<{ calls: number }>(
+        'select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1',
+        [origin.serverId],
+      )
+    )[0].calls;
     const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 20 });
     recorder.start();
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'away' });
@@ -73,16 +88,22 @@ describe('recorder writes that fail', () => {
     const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
     // The usage rollup went back with its batch: counted once, not lost, not doubled.
-    const [usage] = await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]);
+    const [usage] = await database.db.query<{ calls: number }>(
+      'select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1',
+      [origin.serverId],
+    );
     expect(usage.calls - usageBefore).toBe(8);
-    const [row] = await database.db.query<{ status: string; call_count: number }>('select status, call_count from sessions where id = $1', [session.row.id]);
+    const [row] = await database.db.query<{ status: string; call_count: number }>(
+      'select status, call_count from sessions where id = $1',
+      [session.row.id],
+    );
     expect(row).toEqual({ status: 'ended', call_count: 8 });
   });
 
   it('stores a batch once when its connection broke after the commit (the retry is guarded by its number)', async () => {
     let breakAfterCommit = true;
     const db = failingDatabase(database.db, () => null);
-    const query = db.query;
+    const query = db.query.bind(db);
     db.query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
       const rows = await query<T>(sql, params);
       if (breakAfterCommit && /^with (guard|w0) as/.test(sql)) {
@@ -91,7 +112,12 @@ describe('recorder writes that fail', () => {
       }
       return rows;
     };
-    const usageBefore = (await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]))[0].calls;
+    const usageBefore = (
+      await database.db.query<{ calls: number }>(
+        'select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1',
+        [origin.serverId],
+      )
+    )[0].calls;
     const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'lost-answer' });
     recorder.record(session, 'client_to_server', { jsonrpc: '2.0', method: 'notifications/initialized' }, 40);
@@ -100,9 +126,15 @@ describe('recorder writes that fail', () => {
     await recorder.close();
 
     expect(recorder.stats()).toMatchObject({ lostOnWriteError: 0, written: { messages: 1, toolCalls: 1 } });
-    const [messages] = await database.db.query<{ n: number }>('select count(*)::int as n from messages where session_id = $1', [session.row.id]);
+    const [messages] = await database.db.query<{ n: number }>(
+      'select count(*)::int as n from messages where session_id = $1',
+      [session.row.id],
+    );
     expect(messages.n).toBe(1);
-    const [usage] = await database.db.query<{ calls: number }>('select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1', [origin.serverId]);
+    const [usage] = await database.db.query<{ calls: number }>(
+      'select coalesce(sum(calls), 0)::int as calls from usage_minutes where server_id = $1',
+      [origin.serverId],
+    );
     expect(usage.calls - usageBefore).toBe(1);
     expect(await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id])).toHaveLength(1);
   });
@@ -111,7 +143,8 @@ describe('recorder writes that fail', () => {
     await database.db.query(
       "insert into recorder_progress (recorder_id, last_batch, updated_at) values (gen_random_uuid(), 7, now() - interval '25 hours'), (gen_random_uuid(), 9, now())",
     );
-    const count = async () => (await database.db.query<{ n: number }>('select count(*)::int as n from recorder_progress'))[0].n;
+    const count = async () =>
+      (await database.db.query<{ n: number }>('select count(*)::int as n from recorder_progress'))[0].n;
     const before = await count();
     expect(await forgetStoppedRecorders(database.db)).toBe(1);
     expect(await count()).toBe(before - 1);
@@ -119,7 +152,9 @@ describe('recorder writes that fail', () => {
 
   it('writes a batch with a row the database refuses row by row: only that row is lost, and it is not announced', async () => {
     // The database refuses whatever carries this marker, alone or in a batch (as it would a value it cannot store).
-    const db = failingDatabase(database.db, (_sql, params) => (params.some((p) => String(p).includes('POISON')) ? sqlError('22P02', 'invalid input syntax') : null));
+    const db = failingDatabase(database.db, (_sql, params) =>
+      params.some((p) => String(p).includes('POISON')) ? sqlError('22P02', 'invalid input syntax') : null,
+    );
     const bus = new EventBus();
     const live: LiveMessage[] = [];
     bus.subscribe(origin.workspaceId, (m) => void live.push(m));
@@ -133,10 +168,16 @@ describe('recorder writes that fail', () => {
     recorder.record(session, 'server_to_client', result(3), 80);
     await recorder.close();
 
-    expect(recorder.stats()).toMatchObject({ lostOnWriteError: 1, lastError: 'invalid input syntax', written: { toolCalls: 2 } });
+    expect(recorder.stats()).toMatchObject({
+      lostOnWriteError: 1,
+      lastError: 'invalid input syntax',
+      written: { toolCalls: 2 },
+    });
     const calls = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(calls.map((c) => c.jsonrpc_id).sort()).toEqual(['1', '3']);
-    const announced = live.filter((m) => m.type === 'tool_call').map((m) => (m.data as { jsonrpcId: string }).jsonrpcId);
+    const announced = live
+      .filter((m) => m.type === 'tool_call')
+      .map((m) => (m.data as { jsonrpcId: string }).jsonrpcId);
     expect(announced.sort()).toEqual(['1', '3']);
     expect(live.map((m) => m.type)).toEqual(expect.arrayContaining(['session_started', 'session_ended']));
   });
@@ -155,7 +196,9 @@ describe('recorder writes that fail', () => {
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await admin.connect();
       try {
-        const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+        const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
+          name,
+        ]);
         expect(killed.rowCount).toBeGreaterThan(0);
       } finally {
         await admin.end();
@@ -194,19 +237,24 @@ describe('recorder writes that fail', () => {
     // The session's ended row went in before the database went away; its end is announced once
     // its calls are stored too, after them.
     const events = live.filter((m) => m.type !== 'notification');
-    expect(events.map((m) => m.type)).toEqual(['session_started', 'tool_call', 'tool_call', 'tool_call', 'session_ended']);
+    expect(events.map((m) => m.type)).toEqual([
+      'session_started',
+      'tool_call',
+      'tool_call',
+      'tool_call',
+      'session_ended',
+    ]);
   });
 
   it('does not put back the rows of a server deleted while their write failed', async () => {
-    let recorder: Recorder | undefined;
     let failing = true;
     const db = failingDatabase(database.db, () => {
       if (!failing) return null;
       failing = false;
-      recorder?.forgetServer(origin.serverId); // the server is deleted while this write is under way
+      recorder.forgetServer(origin.serverId); // the server is deleted while this write is under way
       return sqlError('08006', 'connection failure');
     });
-    recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
+    const recorder = new Recorder(db, new EventBus(), { queueLimit: 1000, flushMs: 60_000 });
     const session = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'forgotten' });
     recorder.record(session, 'client_to_server', call(1), 80);
     recorder.record(session, 'server_to_client', result(1), 80);

@@ -14,7 +14,8 @@ describe('recording journal', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const open = (extra: Partial<ConstructorParameters<typeof Journal>[0]> = {}) => new Journal({ dir, fsyncMs: 0, maxBytes: 64 * 1024 * 1024, ...extra });
+  const open = (extra: Partial<ConstructorParameters<typeof Journal>[0]> = {}) =>
+    new Journal({ dir, fsyncMs: 0, maxBytes: 64 * 1024 * 1024, ...extra });
   const entry = (n: number) => ({ k: 'm' as const, r: { seq: n, payload: `{"n":${n}}` } });
 
   /** A journal left as a killed process leaves it: appended and written, never closed. */
@@ -57,14 +58,32 @@ describe('recording journal', () => {
   });
 
   it('keeps long texts as the bytes they were (quotes, escapes, emoji, NUL) and still finds a flipped bit among them', () => {
-    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'say "hi" \\ 😀 ünïcode \u0000 '.repeat(20) }] } });
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'say "hi" \\ 😀 ünïcode \u0000 '.repeat(20) }] },
+    });
     const journal = open({ fsyncMs: 1000 });
-    journal.append({ k: 'c', r: { id: 'a', status: 'ok', duration_ms: 3 } }, [['request_payload', `{"q":"${'x'.repeat(200)}"}`], ['response_payload', text], ['error_message', null]]);
+    journal.append({ k: 'c', r: { id: 'a', status: 'ok', duration_ms: 3 } }, [
+      ['request_payload', `{"q":"${'x'.repeat(200)}"}`],
+      ['response_payload', text],
+      ['error_message', null],
+    ]);
     journal.append({ k: 'c', r: { id: 'b', status: 'ok' } }, [['response_payload', text]]);
     journal.commitNow();
     const reopened = open();
     const [first, second] = reopened.readLeftover(1).entries;
-    expect(first).toEqual({ k: 'c', r: { id: 'a', status: 'ok', response_payload: text, request_payload: `{"q":"${'x'.repeat(200)}"}`, duration_ms: 3, error_message: null } });
+    expect(first).toEqual({
+      k: 'c',
+      r: {
+        id: 'a',
+        status: 'ok',
+        response_payload: text,
+        request_payload: `{"q":"${'x'.repeat(200)}"}`,
+        duration_ms: 3,
+        error_message: null,
+      },
+    });
     expect(second.r.response_payload).toBe(text);
     reopened.close();
 
@@ -87,7 +106,7 @@ describe('recording journal', () => {
     expect(used.length).toBeGreaterThan(2);
     expect(listSegments(dir)).toEqual(used);
     // Release every record of the first segment but one: it stays.
-    const first = used[0]!;
+    const first = used[0];
     const inFirst = segments.filter((s) => s === first).length;
     journal.release(first, inFirst - 1);
     expect(listSegments(dir)).toContain(first);
@@ -118,7 +137,7 @@ describe('recording journal', () => {
     expect(journal.stats().bytes).toBeGreaterThanOrEqual(1_000);
     // Rotating past the first segment and releasing it gives its bytes back.
     journal.append(entry(99));
-    const first = segments[0]!;
+    const first = segments[0];
     journal.release(first, segments.filter((s) => s === first).length);
     expect(journal.hasRoom()).toBe(true);
     journal.close();

@@ -36,13 +36,21 @@ describe('RFC 6902 patch generator', () => {
   it('round-trips nested tool definitions: apply(from, diff(from, to)) equals to', () => {
     const from = {
       name: 'search',
-      inputSchema: { type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer' } }, required: ['q', 'n'] },
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: 'string' }, n: { type: 'integer' } },
+        required: ['q', 'n'],
+      },
       annotations: { readOnlyHint: true },
     };
     const to = {
       name: 'search',
       description: 'Searches',
-      inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1 }, scope: { enum: ['a', 'b'] } }, required: ['q'] },
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: 'string', minLength: 1 }, scope: { enum: ['a', 'b'] } },
+        required: ['q'],
+      },
     };
     const patch = createJsonPatch(from, to);
     expect(jsonEqual(applyJsonPatch(from, patch), to)).toBe(true);

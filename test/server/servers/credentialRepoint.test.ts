@@ -46,11 +46,17 @@ describe(`repointing a server never carries its stored credentials along (${engi
         if (request.id === undefined) return res.writeHead(202).end();
         const result =
           request.method === 'initialize'
-            ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'trap', version: '1.0.0' } }
+            ? {
+                protocolVersion: '2025-06-18',
+                capabilities: { tools: {} },
+                serverInfo: { name: 'trap', version: '1.0.0' },
+              }
             : request.method === 'tools/list'
               ? { tools: [] }
               : {};
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result }));
       });
     });
     await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
@@ -65,15 +71,36 @@ describe(`repointing a server never carries its stored credentials along (${engi
   });
 
   const put = (who: TestAccount, payload: Record<string, unknown>) =>
-    t.app.inject({ method: 'PUT', url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${server.id}`, headers: bearer(who.accessToken), payload });
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${server.id}`,
+      headers: bearer(who.accessToken),
+      payload,
+    });
   const get = async () =>
-    (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${server.id}`, headers: bearer(t.account.accessToken) })).json() as ServerDto;
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${t.account.workspaceId}/servers/${server.id}`,
+        headers: bearer(t.account.accessToken),
+      })
+    ).json<ServerDto>();
 
   /** Everything that makes Toolscope call a server's URL: check now, discovery, an agent's call. */
   async function driveTraffic(): Promise<void> {
     const ws = t.account.workspaceId;
-    await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${ws}/servers/${server.id}/health`, headers: bearer(admin.accessToken), payload: {} });
-    await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${ws}/servers/${server.id}/schemas/discover`, headers: bearer(admin.accessToken), payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${ws}/servers/${server.id}/health`,
+      headers: bearer(admin.accessToken),
+      payload: {},
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${ws}/servers/${server.id}/schemas/discover`,
+      headers: bearer(admin.accessToken),
+      payload: {},
+    });
     await fetch(proxyUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -104,7 +131,9 @@ describe(`repointing a server never carries its stored credentials along (${engi
   });
 
   it('drops them for a change of path on the same host too', async () => {
-    expect((await put(admin, { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: SECRET } })).json()).toMatchObject({ hasCredentials: true });
+    expect(
+      (await put(admin, { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: SECRET } })).json(),
+    ).toMatchObject({ hasCredentials: true });
     expect((await put(admin, { url: 'http://127.0.0.1:9/other' })).json()).toMatchObject({ hasCredentials: false });
   });
 

@@ -4,7 +4,12 @@ import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkUpstream';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
-import type { ActivityStreamResult, ReplayResult, SessionListResult, ToolCallsLive } from '../../../src/contract/sessions';
+import type {
+  ActivityStreamResult,
+  ReplayResult,
+  SessionListResult,
+  ToolCallsLive,
+} from '../../../src/contract/sessions';
 
 jest.setTimeout(60_000);
 
@@ -16,7 +21,12 @@ describe(`a recorded session through the sessions API (${engineName})`, () => {
   let serverId: string;
   const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-  const get = (path: string) => t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${t.account.workspaceId}${path}`, headers: bearer(t.account.accessToken) });
+  const get = (path: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${t.account.workspaceId}${path}`,
+      headers: bearer(t.account.accessToken),
+    });
 
   beforeAll(async () => {
     t = await startProxyApp();
@@ -26,7 +36,11 @@ describe(`a recorded session through the sessions API (${engineName})`, () => {
     const client = new Client({ name: 'journey-agent', version: '2.0.0' });
     const transport = new StreamableHTTPClientTransport(proxyUrl);
     await client.connect(transport);
-    await client.callTool({ name: 'echo', arguments: { text: 'first words' }, _meta: { 'com.example/reasoning': 'Say hello first', traceparent } });
+    await client.callTool({
+      name: 'echo',
+      arguments: { text: 'first words' },
+      _meta: { 'com.example/reasoning': 'Say hello first', traceparent },
+    });
     await client.callTool({ name: 'fail', arguments: {} });
     await client.callTool({ name: 'echo', arguments: { text: 'second words' } });
     // Ending the session explicitly (HTTP DELETE) is what makes it 'ended' rather than idle.
@@ -35,14 +49,21 @@ describe(`a recorded session through the sessions API (${engineName})`, () => {
     await t.app.recorder.flush();
   });
   afterAll(async () => {
-    await upstream?.close();
-    await t?.close();
+    await (upstream as SdkUpstream | undefined)?.close();
+    await (t as ProxyTestApp | undefined)?.close();
   });
 
   it('lists the session with its client, server and counts, and finds it by a word of its arguments', async () => {
     const list = (await get('/sessions')).json<SessionListResult>();
     expect(list.total).toBe(1);
-    expect(list.sessions[0]).toMatchObject({ serverId, serverName: 'fixture', clientName: 'journey-agent', clientVersion: '2.0.0', callCount: 3, errorCount: 1 });
+    expect(list.sessions[0]).toMatchObject({
+      serverId,
+      serverName: 'fixture',
+      clientName: 'journey-agent',
+      clientVersion: '2.0.0',
+      callCount: 3,
+      errorCount: 1,
+    });
     expect(list.sessions[0].protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await get('/sessions?q=second')).json<SessionListResult>().total).toBe(1);
     expect((await get('/sessions?q=third')).json<SessionListResult>().total).toBe(0);
@@ -77,6 +98,12 @@ describe(`a recorded session through the sessions API (${engineName})`, () => {
 
   it('shows the calls and the session start and end in the activity stream, newest first', async () => {
     const { events } = (await get('/sessions/activity-stream')).json<ActivityStreamResult>();
-    expect(events.map((e) => (e.kind === 'tool_call' ? e.toolCall.toolName : e.kind))).toEqual(['session_ended', 'echo', 'fail', 'echo', 'session_started']);
+    expect(events.map((e) => (e.kind === 'tool_call' ? e.toolCall.toolName : e.kind))).toEqual([
+      'session_ended',
+      'echo',
+      'fail',
+      'echo',
+      'session_started',
+    ]);
   });
 });

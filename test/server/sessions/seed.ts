@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Queryable } from '../../../src/server/db/database';
-import { signAccessToken } from '../../../src/server/auth/accessToken';
+import type { Database, Queryable } from '../../../src/server/db/database';
+import { signedInAccessToken } from '../helpers/signedInToken';
 import { durationHistogramIndex } from '../../../src/contract/sessions';
+import { writeBatch } from '../../../src/server/recording/batchWriter';
+import type { QueuedToolCall } from '../../../src/server/recording/rows';
+import { foldAllPendingTraffic } from '../../../src/server/recording/trafficFold';
+import { TrafficRollup } from '../../../src/server/recording/trafficRollup';
 
 // Rows as the proxy's recorder writes them, inserted with multi-row statements.
 
@@ -9,7 +13,12 @@ import { durationHistogramIndex } from '../../../src/contract/sessions';
  * One multi-row insert: `insert` is the statement up to `values`; `row` gives each item's bound
  * values, then any SQL literals that follow them in the row.
  */
-async function insertRows<T>(db: Queryable, insert: string, items: T[], row: (item: T, index: number) => [bound: unknown[], literals?: string]): Promise<void> {
+async function insertRows<T>(
+  db: Queryable,
+  insert: string,
+  items: T[],
+  row: (item: T, index: number) => [bound: unknown[], literals?: string],
+): Promise<void> {
   const values: unknown[] = [];
   const rows = items.map((item, index) => {
     const [bound, literals] = row(item, index);
@@ -31,25 +40,29 @@ export interface SeededWorkspace {
 export async function seedWorkspace(db: Queryable, secret: string, name = 'Acme'): Promise<SeededWorkspace> {
   const userId = randomUUID();
   const workspaceId = randomUUID();
-  await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Ada', 'Lovelace')`, [
-    userId,
-    `${userId}@example.com`,
-  ]);
+  await db.query(
+    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Ada', 'Lovelace')`,
+    [userId, `${userId}@example.com`],
+  );
   await db.query(`insert into workspaces (id, name, owner_id) values ($1, $2, $3)`, [workspaceId, name, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspaceId, userId]);
-  return { userId, workspaceId, token: signAccessToken(userId, secret) };
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
+    workspaceId,
+    userId,
+  ]);
+  return { userId, workspaceId, token: await signedInAccessToken(db, userId, secret) };
 }
 
-export async function seedServer(db: Queryable, workspaceId: string, name: string, status: 'online' | 'offline' = 'online'): Promise<string> {
+export async function seedServer(
+  db: Queryable,
+  workspaceId: string,
+  name: string,
+  status: 'online' | 'offline' = 'online',
+): Promise<string> {
   const id = randomUUID();
-  await db.query(`insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, $4, $5, $6)`, [
-    id,
-    workspaceId,
-    name,
-    `http://127.0.0.1:9/${name}`,
-    randomBytes(16).toString('hex'),
-    status,
-  ]);
+  await db.query(
+    `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, $4, $5, $6)`,
+    [id, workspaceId, name, `http://127.0.0.1:9/${name}`, randomBytes(16).toString('hex'), status],
+  );
   return id;
 }
 
@@ -158,7 +171,12 @@ export interface MessageSeed {
   truncated?: boolean;
 }
 
-export async function insertMessages(db: Queryable, workspaceId: string, sessionId: string, messages: MessageSeed[]): Promise<void> {
+export async function insertMessages(
+  db: Queryable,
+  workspaceId: string,
+  sessionId: string,
+  messages: MessageSeed[],
+): Promise<void> {
   await insertRows(
     db,
     `insert into messages (workspace_id, session_id, seq, direction, kind, method, jsonrpc_id, payload, size_bytes, created_at, truncated)`,
@@ -166,7 +184,18 @@ export async function insertMessages(db: Queryable, workspaceId: string, session
     (m) => {
       const payload = JSON.stringify(m.payload);
       return [
-        [workspaceId, sessionId, m.seq, m.direction, m.kind, m.method ?? null, m.jsonrpcId ?? null, payload, Buffer.byteLength(payload), m.createdAt],
+        [
+          workspaceId,
+          sessionId,
+          m.seq,
+          m.direction,
+          m.kind,
+          m.method ?? null,
+          m.jsonrpcId ?? null,
+          payload,
+          Buffer.byteLength(payload),
+          m.createdAt,
+        ],
         m.truncated ? 'true' : 'false',
       ];
     },
@@ -213,4 +242,37 @@ export async function insertUsage(db: Queryable, workspaceId: string, usage: Usa
 
 export function minutesAgo(now: number, minutes: number): string {
   return new Date(now - minutes * 60_000).toISOString();
+}
+
+/**
+ * The analytics rollups of such minutes, written as the recorder writes them (TrafficRollup, one
+ * batch) and folded into every grain: what /tool-calls/time-series and /analytics/* read. Each
+ * call's tokens are given (the minute's `tokens` on its first call), not counted by the tokenizer.
+ */
+export async function insertTraffic(db: Database, workspaceId: string, usage: UsageSeed[]): Promise<void> {
+  const rollup = new TrafficRollup();
+  for (const minute of usage) {
+    minute.durations.forEach((duration, i) => {
+      const endedMs = Date.parse(minute.bucket) + 30_000;
+      rollup.add({
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        server_id: minute.serverId,
+        server_name: null,
+        session_id: randomUUID(),
+        jsonrpc_id: String(i),
+        tool_name: minute.toolName,
+        error_message: i < (minute.errors ?? 0) ? 'failed' : null,
+        status: i < (minute.errors ?? 0) ? 'error' : 'ok',
+        started_at: new Date(endedMs - duration).toISOString(),
+        ended_at: new Date(endedMs).toISOString(),
+        duration_ms: duration,
+        argument_tokens: i === 0 ? (minute.tokens ?? 0) : 0,
+        result_tokens: 0,
+      } as QueuedToolCall);
+    });
+  }
+  const { traffic } = rollup.take();
+  await writeBatch(db, { sessions: [], messages: [], toolCalls: [], usage: [], traffic });
+  await foldAllPendingTraffic(db);
 }

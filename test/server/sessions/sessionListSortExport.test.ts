@@ -1,6 +1,14 @@
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
-import { insertMessages, insertSessions, insertToolCalls, minutesAgo, seedServer, seedWorkspace, type SeededWorkspace } from './seed';
+import {
+  insertMessages,
+  insertSessions,
+  insertToolCalls,
+  minutesAgo,
+  seedServer,
+  seedWorkspace,
+  type SeededWorkspace,
+} from './seed';
 import type { SessionExport, SessionListResult } from '../../../src/contract/sessions';
 
 // Issue 14 item 11: the sessions list a trace tool's users expect — sortable columns (duration,
@@ -15,7 +23,8 @@ describe(`sessions list: sort, has-errors, search of prompts and resources, expo
   let ids: string[];
   const now = Date.now();
 
-  const get = (url: string, token = ws.token) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  const get = (url: string, token = ws.token) =>
+    t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
   const base = () => `/api/v1/workspaces/${ws.workspaceId}`;
   const listIds = async (query: string) => {
     const res = await get(`${base()}/sessions?${query}`);
@@ -31,36 +40,113 @@ describe(`sessions list: sort, has-errors, search of prompts and resources, expo
     server = await seedServer(db, ws.workspaceId, 'docs');
     // Four sessions, newest first: A (2 min ago), B, C, D (40 min ago), each different on every column.
     ids = await insertSessions(db, ws.workspaceId, [
-      { serverId: server, clientName: '=cmd|calc', startedAt: minutesAgo(now, 2), endedAt: minutesAgo(now, 1), callCount: 5, errorCount: 0 },
-      { serverId: server, clientName: 'cursor', startedAt: minutesAgo(now, 10), endedAt: minutesAgo(now, 2), callCount: 1, errorCount: 1 },
-      { serverId: server, clientName: 'claude-code', startedAt: minutesAgo(now, 20), endedAt: minutesAgo(now, 18), callCount: 9, errorCount: 3 },
-      { serverId: server, clientName: 'claude-code', startedAt: minutesAgo(now, 40), endedAt: minutesAgo(now, 39.5), callCount: 0, errorCount: 0 },
+      {
+        serverId: server,
+        clientName: '=cmd|calc',
+        startedAt: minutesAgo(now, 2),
+        endedAt: minutesAgo(now, 1),
+        callCount: 5,
+        errorCount: 0,
+      },
+      {
+        serverId: server,
+        clientName: 'cursor',
+        startedAt: minutesAgo(now, 10),
+        endedAt: minutesAgo(now, 2),
+        callCount: 1,
+        errorCount: 1,
+      },
+      {
+        serverId: server,
+        clientName: 'claude-code',
+        startedAt: minutesAgo(now, 20),
+        endedAt: minutesAgo(now, 18),
+        callCount: 9,
+        errorCount: 3,
+      },
+      {
+        serverId: server,
+        clientName: 'claude-code',
+        startedAt: minutesAgo(now, 40),
+        endedAt: minutesAgo(now, 39.5),
+        callCount: 0,
+        errorCount: 0,
+      },
     ]);
-    const [A, B, C, D] = ids;
+    const [A, B, C] = ids;
     // tokens: A 300 (all results), B 1,000 (all arguments), C 600 (definitions), D 0.
     await db.query(`update sessions set result_tokens = 300 where id = $1`, [A]);
     await db.query(`update sessions set argument_tokens = 1000 where id = $1`, [B]);
     await db.query(`update sessions set definition_tokens = 600 where id = $1`, [C]);
     // Prices: input $10 and output $1 per million, factor 1 → A $0.003, B $0.001, C $0.006, D $0.
-    await db.query(`insert into workspace_pricing (workspace_id, model, input_per_million, output_per_million, correction_factor) values ($1, 'gpt-4o', 10, 1, 1)`, [ws.workspaceId]);
+    await db.query(
+      `insert into workspace_pricing (workspace_id, model, input_per_million, output_per_million, correction_factor) values ($1, 'gpt-4o', 10, 1, 1)`,
+      [ws.workspaceId],
+    );
 
-    await insertToolCalls(db, ws.workspaceId, [{ sessionId: A, serverId: server, toolName: 'echo', arguments: { text: 'hello' }, startedAt: minutesAgo(now, 2) }]);
+    await insertToolCalls(db, ws.workspaceId, [
+      { sessionId: A, serverId: server, toolName: 'echo', arguments: { text: 'hello' }, startedAt: minutesAgo(now, 2) },
+    ]);
     await insertMessages(db, ws.workspaceId, B, [
-      { seq: 1, direction: 'client_to_server', kind: 'request', method: 'prompts/get', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'code_review', arguments: { language: 'haskell' } } }, createdAt: minutesAgo(now, 10) },
+      {
+        seq: 1,
+        direction: 'client_to_server',
+        kind: 'request',
+        method: 'prompts/get',
+        jsonrpcId: '1',
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'prompts/get',
+          params: { name: 'code_review', arguments: { language: 'haskell' } },
+        },
+        createdAt: minutesAgo(now, 10),
+      },
     ]);
     await insertMessages(db, ws.workspaceId, C, [
-      { seq: 1, direction: 'client_to_server', kind: 'request', method: 'resources/read', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///srv/quarterly-plan.md' } }, createdAt: minutesAgo(now, 20) },
+      {
+        seq: 1,
+        direction: 'client_to_server',
+        kind: 'request',
+        method: 'resources/read',
+        jsonrpcId: '1',
+        payload: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///srv/quarterly-plan.md' } },
+        createdAt: minutesAgo(now, 20),
+      },
       // Only prompt and resource requests are searched: a word in a tools/list answer is not.
-      { seq: 2, direction: 'server_to_client', kind: 'response', method: null, jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, result: { note: 'zanzibar' } }, createdAt: minutesAgo(now, 20) },
+      {
+        seq: 2,
+        direction: 'server_to_client',
+        kind: 'response',
+        method: null,
+        jsonrpcId: '1',
+        payload: { jsonrpc: '2.0', id: 1, result: { note: 'zanzibar' } },
+        createdAt: minutesAgo(now, 20),
+      },
     ]);
     // Another workspace's prompt with the same words is never found.
     const theirs = await seedServer(db, other.workspaceId, 'theirs');
-    const [otherSession] = await insertSessions(db, other.workspaceId, [{ serverId: theirs, startedAt: minutesAgo(now, 3) }]);
+    const [otherSession] = await insertSessions(db, other.workspaceId, [
+      { serverId: theirs, startedAt: minutesAgo(now, 3) },
+    ]);
     await insertMessages(db, other.workspaceId, otherSession, [
-      { seq: 1, direction: 'client_to_server', kind: 'request', method: 'prompts/get', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'code_review', arguments: { language: 'haskell' } } }, createdAt: minutesAgo(now, 3) },
+      {
+        seq: 1,
+        direction: 'client_to_server',
+        kind: 'request',
+        method: 'prompts/get',
+        jsonrpcId: '1',
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'prompts/get',
+          params: { name: 'code_review', arguments: { language: 'haskell' } },
+        },
+        createdAt: minutesAgo(now, 3),
+      },
     ]);
   }, 60_000);
-  afterAll(() => t?.close());
+  afterAll(() => (t as TestApp | undefined)?.close());
 
   it('carries tokens and cost (at the workspace prices) on each session', async () => {
     const { sessions } = (await get(`${base()}/sessions`)).json<SessionListResult>();
@@ -85,7 +171,12 @@ describe(`sessions list: sort, has-errors, search of prompts and resources, expo
     expect(await listIds('sort=cost')).toEqual([C, A, B, D]);
     expect(await listIds('sort=cost&order=asc')).toEqual([D, B, A, C]);
     // Paging follows the order: the second page of two continues the first.
-    expect([...(await listIds('sort=cost&limit=2')), ...(await listIds('sort=cost&limit=2&offset=2'))]).toEqual([C, A, B, D]);
+    expect([...(await listIds('sort=cost&limit=2')), ...(await listIds('sort=cost&limit=2&offset=2'))]).toEqual([
+      C,
+      A,
+      B,
+      D,
+    ]);
   });
 
   it('filters sessions with or without errors, and by a custom date range', async () => {
@@ -112,10 +203,14 @@ describe(`sessions list: sort, has-errors, search of prompts and resources, expo
     const res = await get(`${base()}/sessions/export?format=csv&hasErrors=false&sort=tokens&order=desc`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="sessions-\d{4}-\d{2}-\d{2}T\d{4}Z\.csv"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="sessions-\d{4}-\d{2}-\d{2}T\d{4}Z\.csv"$/,
+    );
     expect(res.headers['x-total-count']).toBe('2');
     const lines = res.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,status,server,server_id,client,client_version,protocol_version,transport,started_at,ended_at,duration_ms,messages,calls,errors,tokens,cost_usd');
+    expect(lines[0]).toBe(
+      'id,status,server,server_id,client,client_version,protocol_version,transport,started_at,ended_at,duration_ms,messages,calls,errors,tokens,cost_usd',
+    );
     expect(lines).toHaveLength(3);
     expect(lines[1].startsWith(`${A},ended,docs,${server},'=cmd|calc,`)).toBe(true);
     expect(lines[1].endsWith(',60000,0,5,0,300,0.003')).toBe(true);

@@ -1,8 +1,15 @@
 import { buildTestApp, type TestApp } from '../helpers/testApp';
 import { engineName } from '../helpers/testDatabase';
-import { insertMessages, insertSessions, insertToolCalls, minutesAgo, seedServer, seedWorkspace, type SeededWorkspace } from './seed';
+import {
+  insertMessages,
+  insertSessions,
+  insertToolCalls,
+  minutesAgo,
+  seedServer,
+  seedWorkspace,
+  type SeededWorkspace,
+} from './seed';
 import type { ReplayResult, SessionDto, SessionListResult } from '../../../src/contract/sessions';
-
 
 describe(`sessions API (${engineName})`, () => {
   let t: TestApp;
@@ -16,7 +23,8 @@ describe(`sessions API (${engineName})`, () => {
   let alphaIds: string[];
   let betaIds: string[];
 
-  const get = (url: string, token = ws.token) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  const get = (url: string, token = ws.token) =>
+    t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
   const base = () => `/api/v1/workspaces/${ws.workspaceId}`;
 
   beforeAll(async () => {
@@ -41,20 +49,51 @@ describe(`sessions API (${engineName})`, () => {
     betaIds = await insertSessions(
       db,
       ws.workspaceId,
-      Array.from({ length: 5 }, (_, i) => ({ serverId: beta, startedAt: minutesAgo(now, 10 + i), endedAt: minutesAgo(now, 9 + i), clientName: 'inspector' })),
+      Array.from({ length: 5 }, (_, i) => ({
+        serverId: beta,
+        startedAt: minutesAgo(now, 10 + i),
+        endedAt: minutesAgo(now, 9 + i),
+        clientName: 'inspector',
+      })),
     );
     await insertToolCalls(db, ws.workspaceId, [
-      { sessionId: betaIds[0], serverId: beta, toolName: 'read_file', arguments: { path: '/etc/hosts' }, startedAt: minutesAgo(now, 10) },
-      { sessionId: alphaIds[4], serverId: alpha, toolName: 'search_docs', arguments: { query: 'quarterly revenue report' }, startedAt: minutesAgo(now, 104) },
-      { sessionId: alphaIds[5], serverId: alpha, toolName: 'echo', arguments: { text: '100% done_ok' }, startedAt: minutesAgo(now, 105) },
+      {
+        sessionId: betaIds[0],
+        serverId: beta,
+        toolName: 'read_file',
+        arguments: { path: '/etc/hosts' },
+        startedAt: minutesAgo(now, 10),
+      },
+      {
+        sessionId: alphaIds[4],
+        serverId: alpha,
+        toolName: 'search_docs',
+        arguments: { query: 'quarterly revenue report' },
+        startedAt: minutesAgo(now, 104),
+      },
+      {
+        sessionId: alphaIds[5],
+        serverId: alpha,
+        toolName: 'echo',
+        arguments: { text: '100% done_ok' },
+        startedAt: minutesAgo(now, 105),
+      },
     ]);
     const otherServer = await seedServer(db, other.workspaceId, 'theirs');
-    [otherSessionId] = await insertSessions(db, other.workspaceId, [{ serverId: otherServer, startedAt: minutesAgo(now, 1) }]);
+    [otherSessionId] = await insertSessions(db, other.workspaceId, [
+      { serverId: otherServer, startedAt: minutesAgo(now, 1) },
+    ]);
     await insertToolCalls(db, other.workspaceId, [
-      { sessionId: otherSessionId, serverId: otherServer, toolName: 'read_file', arguments: { path: '/etc/hosts' }, startedAt: minutesAgo(now, 1) },
+      {
+        sessionId: otherSessionId,
+        serverId: otherServer,
+        toolName: 'read_file',
+        arguments: { path: '/etc/hosts' },
+        startedAt: minutesAgo(now, 1),
+      },
     ]);
   }, 60_000);
-  afterAll(() => t?.close());
+  afterAll(() => (t as TestApp | undefined)?.close());
 
   describe('list', () => {
     it('pages newest first with the total of the whole result', async () => {
@@ -92,20 +131,31 @@ describe(`sessions API (${engineName})`, () => {
     });
 
     it('filters by server, client prefix (any case), status and time range', async () => {
-      expect((await get(`${base()}/sessions?serverId=${beta}`)).json<SessionListResult>().sessions.map((s) => s.id)).toEqual(betaIds);
+      expect(
+        (await get(`${base()}/sessions?serverId=${beta}`)).json<SessionListResult>().sessions.map((s) => s.id),
+      ).toEqual(betaIds);
       const cursor = (await get(`${base()}/sessions?client=cur&limit=200`)).json<SessionListResult>();
       expect(cursor.total).toBe(15);
       expect(cursor.sessions.every((s) => s.clientName === 'Cursor')).toBe(true);
       const active = (await get(`${base()}/sessions?status=active&limit=200`)).json<SessionListResult>();
       expect(active.sessions.map((s) => s.id)).toEqual(alphaIds.filter((_, i) => i % 3 === 0));
-      const range = (await get(`${base()}/sessions?from=${encodeURIComponent(minutesAgo(now, 103))}&to=${encodeURIComponent(minutesAgo(now, 101))}`)).json<SessionListResult>();
+      const range = (
+        await get(
+          `${base()}/sessions?from=${encodeURIComponent(minutesAgo(now, 103))}&to=${encodeURIComponent(minutesAgo(now, 101))}`,
+        )
+      ).json<SessionListResult>();
       expect(range.sessions.map((s) => s.id)).toEqual(alphaIds.slice(1, 4));
-      const combined = (await get(`${base()}/sessions?serverId=${alpha}&status=ended&client=claude`)).json<SessionListResult>();
+      const combined = (
+        await get(`${base()}/sessions?serverId=${alpha}&status=ended&client=claude`)
+      ).json<SessionListResult>();
       expect(combined.sessions.map((s) => s.id)).toEqual(alphaIds.filter((_, i) => i % 2 === 0 && i % 3 !== 0));
     });
 
     it('searches tool names and arguments of the calls, by word prefixes and parts, within the workspace', async () => {
-      const ids = async (q: string) => (await get(`${base()}/sessions?q=${encodeURIComponent(q)}`)).json<SessionListResult>().sessions.map((s) => s.id);
+      const ids = async (q: string) =>
+        (await get(`${base()}/sessions?q=${encodeURIComponent(q)}`))
+          .json<SessionListResult>()
+          .sessions.map((s) => s.id);
       expect(await ids('read_file')).toEqual([betaIds[0]]);
       expect(await ids('hosts')).toEqual([betaIds[0]]);
       expect(await ids('/etc/ho')).toEqual([betaIds[0]]);
@@ -144,25 +194,99 @@ describe(`sessions API (${engineName})`, () => {
 
     beforeAll(async () => {
       const db = t.database.db;
-      [sessionId] = await insertSessions(db, ws.workspaceId, [{ serverId: alpha, startedAt: at(0), endedAt: at(10), messageCount: 6, callCount: 2, errorCount: 1 }]);
+      [sessionId] = await insertSessions(db, ws.workspaceId, [
+        { serverId: alpha, startedAt: at(0), endedAt: at(10), messageCount: 6, callCount: 2, errorCount: 1 },
+      ]);
       await insertMessages(db, ws.workspaceId, sessionId, [
-        { seq: 1, direction: 'client_to_server', kind: 'request', method: 'initialize', jsonrpcId: '0', payload: { jsonrpc: '2.0', id: 0, method: 'initialize' }, createdAt: at(0) },
-        { seq: 2, direction: 'server_to_client', kind: 'response', jsonrpcId: '0', payload: { jsonrpc: '2.0', id: 0, result: {} }, createdAt: at(1) },
-        { seq: 3, direction: 'client_to_server', kind: 'request', method: 'tools/call', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add' } }, createdAt: at(2) },
-        { seq: 4, direction: 'server_to_client', kind: 'response', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, result: { content: [] } }, createdAt: at(3) },
-        { seq: 5, direction: 'client_to_server', kind: 'request', method: 'tools/call', jsonrpcId: '2', payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'boom' } }, createdAt: at(5) },
-        { seq: 6, direction: 'server_to_client', kind: 'error', jsonrpcId: '2', payload: { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'x'.repeat(20) } }, createdAt: at(6), truncated: true },
+        {
+          seq: 1,
+          direction: 'client_to_server',
+          kind: 'request',
+          method: 'initialize',
+          jsonrpcId: '0',
+          payload: { jsonrpc: '2.0', id: 0, method: 'initialize' },
+          createdAt: at(0),
+        },
+        {
+          seq: 2,
+          direction: 'server_to_client',
+          kind: 'response',
+          jsonrpcId: '0',
+          payload: { jsonrpc: '2.0', id: 0, result: {} },
+          createdAt: at(1),
+        },
+        {
+          seq: 3,
+          direction: 'client_to_server',
+          kind: 'request',
+          method: 'tools/call',
+          jsonrpcId: '1',
+          payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add' } },
+          createdAt: at(2),
+        },
+        {
+          seq: 4,
+          direction: 'server_to_client',
+          kind: 'response',
+          jsonrpcId: '1',
+          payload: { jsonrpc: '2.0', id: 1, result: { content: [] } },
+          createdAt: at(3),
+        },
+        {
+          seq: 5,
+          direction: 'client_to_server',
+          kind: 'request',
+          method: 'tools/call',
+          jsonrpcId: '2',
+          payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'boom' } },
+          createdAt: at(5),
+        },
+        {
+          seq: 6,
+          direction: 'server_to_client',
+          kind: 'error',
+          jsonrpcId: '2',
+          payload: { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'x'.repeat(20) } },
+          createdAt: at(6),
+          truncated: true,
+        },
       ]);
       await insertToolCalls(db, ws.workspaceId, [
-        { sessionId, serverId: alpha, jsonrpcId: '1', toolName: 'add', arguments: { a: 1, b: 2 }, result: { content: [] }, startedAt: at(2), durationMs: 1000 },
-        { sessionId, serverId: alpha, jsonrpcId: '2', toolName: 'boom', status: 'error', errorMessage: 'upstream failed', startedAt: at(5), durationMs: 1000, meta: { reasoning: 'try it' } },
+        {
+          sessionId,
+          serverId: alpha,
+          jsonrpcId: '1',
+          toolName: 'add',
+          arguments: { a: 1, b: 2 },
+          result: { content: [] },
+          startedAt: at(2),
+          durationMs: 1000,
+        },
+        {
+          sessionId,
+          serverId: alpha,
+          jsonrpcId: '2',
+          toolName: 'boom',
+          status: 'error',
+          errorMessage: 'upstream failed',
+          startedAt: at(5),
+          durationMs: 1000,
+          meta: { reasoning: 'try it' },
+        },
       ]);
     });
 
     it('returns the session with its server name', async () => {
       const res = await get(`${base()}/sessions/${sessionId}`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ id: sessionId, serverName: 'alpha', status: 'ended', durationMs: 10_000, messageCount: 6, errorCount: 1 });
+      expect(res.json()).toMatchObject({
+        id: sessionId,
+        serverName: 'alpha',
+        status: 'ended',
+        durationMs: 10_000,
+        messageCount: 6,
+        errorCount: 1,
+      });
     });
 
     it('replays every message in seq order with the tool calls of the page', async () => {
@@ -170,13 +294,23 @@ describe(`sessions API (${engineName})`, () => {
       expect(replay.session.id).toBe(sessionId);
       expect(replay.total).toBe(6);
       expect(replay.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
-      expect(replay.messages[5]).toMatchObject({ kind: 'error', direction: 'server_to_client', truncated: true, jsonrpcId: '2', createdAt: at(6) });
+      expect(replay.messages[5]).toMatchObject({
+        kind: 'error',
+        direction: 'server_to_client',
+        truncated: true,
+        jsonrpcId: '2',
+        createdAt: at(6),
+      });
       expect(replay.messages[0].payload).toEqual({ jsonrpc: '2.0', id: 0, method: 'initialize' });
       expect(replay.toolCalls.map((c) => [c.toolName, c.status])).toEqual([
         ['add', 'ok'],
         ['boom', 'error'],
       ]);
-      expect(replay.toolCalls[1]).toMatchObject({ errorMessage: 'upstream failed', meta: { reasoning: 'try it' }, durationMs: 1000 });
+      expect(replay.toolCalls[1]).toMatchObject({
+        errorMessage: 'upstream failed',
+        meta: { reasoning: 'try it' },
+        durationMs: 1000,
+      });
     });
 
     it('pages with limit and offset and windows by startTime and endTime', async () => {
@@ -184,10 +318,16 @@ describe(`sessions API (${engineName})`, () => {
       expect(page.messages.map((m) => m.seq)).toEqual([3, 4]);
       expect(page.total).toBe(6);
       expect(page.toolCalls.map((c) => c.toolName)).toEqual(['add']);
-      const window = (await get(`${base()}/sessions/${sessionId}/replay?startTime=${encodeURIComponent(at(2))}&endTime=${encodeURIComponent(at(5))}`)).json<ReplayResult>();
+      const window = (
+        await get(
+          `${base()}/sessions/${sessionId}/replay?startTime=${encodeURIComponent(at(2))}&endTime=${encodeURIComponent(at(5))}`,
+        )
+      ).json<ReplayResult>();
       expect(window.messages.map((m) => m.seq)).toEqual([3, 4, 5]);
       expect(window.total).toBe(3);
-      const windowPage = (await get(`${base()}/sessions/${sessionId}/replay?startTime=${encodeURIComponent(at(2))}&limit=1&offset=3`)).json<ReplayResult>();
+      const windowPage = (
+        await get(`${base()}/sessions/${sessionId}/replay?startTime=${encodeURIComponent(at(2))}&limit=1&offset=3`)
+      ).json<ReplayResult>();
       expect(windowPage.messages.map((m) => m.seq)).toEqual([6]);
       expect(windowPage.total).toBe(4);
       expect(windowPage.toolCalls).toEqual([]);
@@ -219,7 +359,9 @@ describe(`sessions API (${engineName})`, () => {
 
   describe('workspace isolation', () => {
     it('lists and searches only the workspace’s own sessions', async () => {
-      const theirs = (await get(`/api/v1/workspaces/${other.workspaceId}/sessions?q=read_file`, other.token)).json<SessionListResult>();
+      const theirs = (
+        await get(`/api/v1/workspaces/${other.workspaceId}/sessions?q=read_file`, other.token)
+      ).json<SessionListResult>();
       expect(theirs.sessions.map((s) => s.id)).toEqual([otherSessionId]);
     });
 

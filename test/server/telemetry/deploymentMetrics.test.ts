@@ -18,16 +18,28 @@ describe(`deployment metrics (${engineName})`, () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-deployment-metrics-'));
-    t = await startProxyApp({ deploymentsEnabled: true, dataDir, metricsToken: TOKEN, deploymentStopGraceMs: 2_000, deploymentPath: process.env.PATH ?? '/usr/bin:/bin' });
+    t = await startProxyApp({
+      deploymentsEnabled: true,
+      dataDir,
+      metricsToken: TOKEN,
+      deploymentStopGraceMs: 2_000,
+      deploymentPath: process.env.PATH ?? '/usr/bin:/bin',
+    });
   });
   afterAll(async () => {
-    await t?.close();
+    await (t as ProxyTestApp | undefined)?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: bearer(t.account.accessToken), payload: payload as Record<string, unknown> | undefined });
-  const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+    t.app.inject({
+      method,
+      url,
+      headers: bearer(t.account.accessToken),
+      payload: payload as Record<string, unknown> | undefined,
+    });
+  const scrape = async () =>
+    (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
   const value = (body: string, series: string) => {
     const line = body.split('\n').find((l) => l.startsWith(`${series} `));
     return line === undefined ? undefined : Number(line.slice(series.length + 1));
@@ -37,11 +49,18 @@ describe(`deployment metrics (${engineName})`, () => {
     const before = await scrape();
     expect(value(before, 'toolscope_deployments{status="running"}')).toBe(0);
 
-    const created = await api('POST', '/api/v1/deployments/configs', { workspace_id: t.account.workspaceId, name: 'Everything', command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] });
+    const created = await api('POST', '/api/v1/deployments/configs', {
+      workspace_id: t.account.workspaceId,
+      name: 'Everything',
+      command: 'node',
+      args: [EVERYTHING_ENTRY, 'stdio'],
+    });
     expect(created.statusCode).toBe(201);
     const deployed = await api('POST', `/api/v1/deployments/configs/${created.json().id}/deploy`);
-    const deployment = deployed.json() as DeploymentDto;
-    await waitFor('running', async () => ((await api('GET', `/api/v1/deployments/${deployment.id}/status`)).json().status === 'running' ? true : undefined));
+    const deployment = deployed.json<DeploymentDto>();
+    await waitFor('running', async () =>
+      (await api('GET', `/api/v1/deployments/${deployment.id}/status`)).json().status === 'running' ? true : undefined,
+    );
 
     const running = await waitFor('memory in the metrics', async () => {
       const body = await scrape();
@@ -51,6 +70,8 @@ describe(`deployment metrics (${engineName})`, () => {
     expect(running).toContain('# TYPE toolscope_deployment_restarts_total counter');
 
     expect((await api('DELETE', `/api/v1/deployments/${deployment.id}`)).statusCode).toBe(200);
-    await waitFor('stopped in the metrics', async () => (value(await scrape(), 'toolscope_deployments{status="running"}') === 0 ? true : undefined));
+    await waitFor('stopped in the metrics', async () =>
+      value(await scrape(), 'toolscope_deployments{status="running"}') === 0 ? true : undefined,
+    );
   });
 });

@@ -19,6 +19,7 @@ export interface OtlpSpan {
 export interface OtlpHistogramPoint {
   count: number | { toNumber(): number };
   attributes: OtlpAttribute[];
+  explicitBounds: number[];
 }
 export interface OtlpMetric {
   name: string;
@@ -30,10 +31,18 @@ export interface OtlpMetric {
 interface Decoder<T> {
   decode(bytes: Uint8Array): T;
 }
-const proto = (root as unknown as { opentelemetry: { proto: { collector: Record<string, Record<string, Record<string, unknown>>> } } }).opentelemetry.proto;
+const proto = (
+  root as unknown as {
+    opentelemetry: { proto: { collector: Record<string, Record<string, Record<string, unknown>>> } };
+  }
+).opentelemetry.proto;
 
-const traceRequest = proto.collector.trace.v1.ExportTraceServiceRequest as Decoder<{ resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }>;
-const metricsRequest = proto.collector.metrics.v1.ExportMetricsServiceRequest as Decoder<{ resourceMetrics: { scopeMetrics: { metrics: OtlpMetric[] }[] }[] }>;
+const traceRequest = proto.collector.trace.v1.ExportTraceServiceRequest as Decoder<{
+  resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
+}>;
+const metricsRequest = proto.collector.metrics.v1.ExportMetricsServiceRequest as Decoder<{
+  resourceMetrics: { scopeMetrics: { metrics: OtlpMetric[] }[] }[];
+}>;
 
 export function decodeSpans(body: Uint8Array): OtlpSpan[] {
   return traceRequest.decode(body).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
@@ -44,5 +53,10 @@ export function decodeMetrics(body: Uint8Array): OtlpMetric[] {
 }
 
 export function attributesOf(list: OtlpAttribute[] | null | undefined): Record<string, unknown> {
-  return Object.fromEntries((list ?? []).map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue ?? a.value.doubleValue]));
+  return Object.fromEntries(
+    (list ?? []).map((a) => [
+      a.key,
+      a.value.stringValue ?? a.value.intValue ?? a.value.boolValue ?? a.value.doubleValue,
+    ]),
+  );
 }

@@ -66,7 +66,8 @@ describe(`cross-workspace access over every workspace route (${engineName})`, ()
         headers: { ...bearer(stranger.accessToken), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
         payload: hasBody ? '{}' : undefined,
       });
-      if (res.statusCode !== 404 || res.json().code !== 'not_found') failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      if (res.statusCode !== 404 || res.json().code !== 'not_found')
+        failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
     expect(await databaseFingerprint()).toEqual(before);
@@ -82,7 +83,11 @@ describe(`cross-workspace access over every workspace route (${engineName})`, ()
   });
 
   it('lets the owner through the same guard', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${owner.workspaceId}`, headers: bearer(owner.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${owner.workspaceId}`,
+      headers: bearer(owner.accessToken),
+    });
     expect(res.statusCode).toBe(200);
   });
 });

@@ -37,7 +37,15 @@ describe(`roles over every mutating workspace route (${engineName})`, () => {
   function concreteUrl(pattern: string, workspaceId: string): string {
     return pattern
       .split('/')
-      .map((segment) => (segment === ':workspaceId' ? workspaceId : segment.startsWith(':') ? randomUUID() : segment === '*' ? 'anything' : segment))
+      .map((segment) =>
+        segment === ':workspaceId'
+          ? workspaceId
+          : segment.startsWith(':')
+            ? randomUUID()
+            : segment === '*'
+              ? 'anything'
+              : segment,
+      )
       .join('/');
   }
 
@@ -52,7 +60,12 @@ describe(`roles over every mutating workspace route (${engineName})`, () => {
 
   it('finds the mutating workspace routes to walk', () => {
     const found = mutatingRoutes().map((r) => `${r.method} ${r.url}`);
-    expect(found).toEqual(expect.arrayContaining(['POST /api/v1/workspaces/:workspaceId/servers', 'PUT /api/v1/workspaces/:workspaceId/servers/:serverId']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/workspaces/:workspaceId/servers',
+        'PUT /api/v1/workspaces/:workspaceId/servers/:serverId',
+      ]),
+    );
   });
 
   it('has every mutating workspace route declare the role it needs', () => {
@@ -69,8 +82,13 @@ describe(`roles over every mutating workspace route (${engineName})`, () => {
     const failures: string[] = [];
     for (const route of guarded) {
       const res = await callAs(member, route);
-      const expected = route.roleRefusal ?? (route.minRole === 'owner' ? 'Only the workspace owner can do this' : 'Only workspace owners and admins can do this');
-      if (res.statusCode !== 403 || res.json().message !== expected) failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      const expected =
+        route.roleRefusal ??
+        (route.minRole === 'owner'
+          ? 'Only the workspace owner can do this'
+          : 'Only workspace owners and admins can do this');
+      if (res.statusCode !== 403 || res.json().message !== expected)
+        failures.push(`${route.method} ${route.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
     expect(await databaseFingerprint(t.database.db)).toEqual(before);

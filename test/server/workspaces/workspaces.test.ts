@@ -20,19 +20,37 @@ describe(`workspaces (${engineName})`, () => {
   afterAll(() => t.close());
 
   const create = (account: TestAccount, payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: bearer(account.accessToken), payload: payload as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: bearer(account.accessToken),
+      payload: payload as object,
+    });
   const list = async (account: TestAccount) =>
-    (await t.app.inject({ method: 'GET', url: '/api/v1/workspaces', headers: bearer(account.accessToken) })).json().workspaces as { id: string; name: string }[];
+    (await t.app.inject({ method: 'GET', url: '/api/v1/workspaces', headers: bearer(account.accessToken) })).json()
+      .workspaces as { id: string; name: string }[];
 
   it('lists the personal workspace made at sign-up', async () => {
     const workspaces = await list(pro);
     expect(workspaces).toEqual([
-      { id: pro.workspaceId, name: "Margaret's Workspace", description: '', workspaceType: 'personal', role: 'owner', requirePlatformKey: false, createdAt: expect.any(String) },
+      {
+        id: pro.workspaceId,
+        name: "Margaret's Workspace",
+        description: '',
+        workspaceType: 'personal',
+        role: 'owner',
+        requirePlatformKey: false,
+        createdAt: expect.any(String),
+      },
     ]);
   });
 
   it('refuses a second workspace on Starter with 403 plan_limit and the text can-create-workspace gives', async () => {
-    const check = await t.app.inject({ method: 'GET', url: '/api/v1/billing/can-create-workspace?type=personal', headers: bearer(starter.accessToken) });
+    const check = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/billing/can-create-workspace?type=personal',
+      headers: bearer(starter.accessToken),
+    });
     expect(check.json()).toEqual({ canCreate: false, error: workspaceLimitText('Starter', 1) });
     const res = await create(starter, { name: 'Second' });
     expect(res.statusCode).toBe(403);
@@ -44,7 +62,15 @@ describe(`workspaces (${engineName})`, () => {
     const res = await create(pro, { name: '  Agents in prod  ', workspaceType: 'team' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ id: expect.any(String), name: 'Agents in prod', description: '', workspaceType: 'team', role: 'owner', requirePlatformKey: false, createdAt: expect.any(String) });
+    expect(body).toEqual({
+      id: expect.any(String),
+      name: 'Agents in prod',
+      description: '',
+      workspaceType: 'team',
+      role: 'owner',
+      requirePlatformKey: false,
+      createdAt: expect.any(String),
+    });
     expect((await list(pro)).map((w) => w.id)).toEqual([pro.workspaceId, body.id]);
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: bearer(pro.accessToken) });
     expect(me.json().workspaceCount).toBe(2);
@@ -52,7 +78,8 @@ describe(`workspaces (${engineName})`, () => {
 
   it('stops at the Pro limit of 5 owned workspaces', async () => {
     const owned = (await list(pro)).length;
-    for (let i = owned; i < 5; i += 1) expect((await create(pro, { name: `Workspace ${i}`, description: 'd' })).statusCode).toBe(201);
+    for (let i = owned; i < 5; i += 1)
+      expect((await create(pro, { name: `Workspace ${i}`, description: 'd' })).statusCode).toBe(201);
     const refused = await create(pro, { name: 'Sixth' });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ message: workspaceLimitText('Pro', 5), code: 'plan_limit' });
@@ -79,12 +106,17 @@ describe(`workspaces (${engineName})`, () => {
     const res = await create(enterprise, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'validation_failed', fields: { [field]: expect.any(String) } });
-    if (field === 'name' && (payload as { name?: string }).name === '   ') expect(res.json().fields.name).toBe('Workspace name is required');
+    if (field === 'name' && (payload as { name?: string }).name === '   ')
+      expect(res.json().fields.name).toBe('Workspace name is required');
     expect(await list(enterprise)).toHaveLength(1);
   });
 
   it('GET /workspaces/:id returns a workspace the caller belongs to', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${starter.workspaceId}`, headers: bearer(starter.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${starter.workspaceId}`,
+      headers: bearer(starter.accessToken),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: starter.workspaceId, workspaceType: 'personal', role: 'owner' });
   });
@@ -94,14 +126,22 @@ describe(`workspaces (${engineName})`, () => {
     ['an unknown id', () => '3f1b1c9e-5a4d-4f7e-9a55-2b8f0d0e6c11'],
     ['a malformed id', () => 'not-a-uuid'],
   ])('GET /workspaces/:id answers 404 for %s, leaking nothing', async (_label, id) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${id()}`, headers: bearer(pro.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${id()}`,
+      headers: bearer(pro.accessToken),
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: 'Workspace not found', code: 'not_found' });
   });
 
   it('requires sign-in', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/workspaces' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', payload: { name: 'x' } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${starter.workspaceId}` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', payload: { name: 'x' } })).statusCode).toBe(
+      401,
+    );
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${starter.workspaceId}` })).statusCode).toBe(
+      401,
+    );
   });
 });

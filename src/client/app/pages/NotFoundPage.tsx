@@ -8,7 +8,19 @@ import TravelExploreOutlinedIcon from '@mui/icons-material/TravelExploreOutlined
 export default function NotFoundPage() {
   const { pathname } = useLocation();
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', textAlign: 'center', gap: 2, px: 3 }}>
+    <Box
+      component="main"
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        textAlign: 'center',
+        gap: 2,
+        px: 3,
+      }}
+    >
       <TravelExploreOutlinedIcon color="primary" sx={{ fontSize: 56 }} />
       <Typography variant="overline" color="text.secondary">
         Error 404

@@ -16,10 +16,12 @@ interface KpiCardProps {
   /** Whether a rise is good news (calls) or bad (errors, latency, cost): colours the change. */
   higherIsBetter?: boolean;
   loading?: boolean;
+  /** A line under the value saying what it includes (e.g. the tool definitions in a token total). */
+  detail?: string;
 }
 
 /** A headline number with its change against the previous equal period. */
-export function KpiCard({ label, value, current, previous, higherIsBetter = true, loading }: KpiCardProps) {
+export function KpiCard({ label, value, current, previous, higherIsBetter = true, loading, detail }: KpiCardProps) {
   const ratio = current === undefined || previous === undefined ? undefined : changeRatio(current, previous);
   const good = ratio === undefined || ratio === null || ratio === 0 ? null : ratio > 0 === higherIsBetter;
   const Icon = !ratio ? TrendingFlatIcon : ratio > 0 ? TrendingUpIcon : TrendingDownIcon;
@@ -36,16 +38,37 @@ export function KpiCard({ label, value, current, previous, higherIsBetter = true
           </>
         ) : (
           <>
-            <Typography variant="h5" component="p" data-testid={`kpi-${label}`} sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+            <Typography
+              variant="h5"
+              component="p"
+              data-testid={`kpi-${label}`}
+              sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
+            >
               {value}
             </Typography>
+            {detail && (
+              <Typography variant="caption" color="text.secondary" component="p" data-testid={`kpi-detail-${label}`}>
+                {detail}
+              </Typography>
+            )}
             {ratio !== undefined && (
               <Box
-                sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, color: good === null ? 'text.secondary' : good ? 'success.main' : 'error.main', '& svg': { fontSize: 16 } }}
+                sx={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 0.5,
+                  mt: 0.5,
+                  color: good === null ? 'text.secondary' : good ? 'success.main' : 'error.main',
+                  '& svg': { fontSize: 16 },
+                }}
                 data-testid={`kpi-change-${label}`}
               >
                 <Icon />
-                <Typography variant="caption">{ratio === null ? 'new in this period' : `${ratio > 0 ? '+' : ''}${(ratio * 100).toFixed(0)}% vs previous`}</Typography>
+                <Typography variant="caption">
+                  {ratio === null
+                    ? 'new in this period'
+                    : `${ratio > 0 ? '+' : ''}${(ratio * 100).toFixed(0)}% vs previous`}
+                </Typography>
               </Box>
             )}
           </>

@@ -26,8 +26,17 @@ function isUsableZone(zone: string | null | undefined): zone is string {
 
 export function setDateDisplay(next: Partial<DateDisplay>): void {
   // A zone this browser does not know (or none) means the browser's own: dates never fail to show.
-  const merged: DateDisplay = { ...DEFAULT_DISPLAY, ...next, timeZone: isUsableZone(next.timeZone) ? next.timeZone : undefined };
-  if (merged.timeZone === current.timeZone && merged.dateFormat === current.dateFormat && merged.timeFormat === current.timeFormat) return;
+  const merged: DateDisplay = {
+    ...DEFAULT_DISPLAY,
+    ...next,
+    timeZone: isUsableZone(next.timeZone) ? next.timeZone : undefined,
+  };
+  if (
+    merged.timeZone === current.timeZone &&
+    merged.dateFormat === current.dateFormat &&
+    merged.timeFormat === current.timeFormat
+  )
+    return;
   current = merged;
   for (const listener of listeners) listener();
 }
@@ -77,11 +86,20 @@ export function formatDate(value: string | number | Date, display: DateDisplay =
   return `${p.month}/${p.day}/${p.year}`;
 }
 
-export function formatTime(value: string | number | Date, display: DateDisplay = current, { seconds = true } = {}): string {
+export function formatTime(
+  value: string | number | Date,
+  display: DateDisplay = current,
+  { seconds = true } = {},
+): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   if (display.timeFormat === 'locale') {
-    return date.toLocaleTimeString(undefined, { timeZone: display.timeZone, hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+    return date.toLocaleTimeString(undefined, {
+      timeZone: display.timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+    });
   }
   const p = parts(date, display);
   if (display.timeFormat === '24h') return `${p.hour}:${p.minute}${seconds ? `:${p.second}` : ''}`;
@@ -97,7 +115,8 @@ export function formatDateTime(value: string | number | Date, display: DateDispl
 
 /** Every IANA zone the browser knows, for the time zone picker. */
 export function knownTimeZones(): string[] {
-  const withList = Intl as typeof Intl & { supportedValuesOf?: (key: 'timeZone') => string[] };
+  // Older browsers lack Intl.supportedValuesOf (TypeScript's lib declares it always there): the picker then offers UTC.
+  const withList = Intl as { supportedValuesOf?: (key: 'timeZone') => string[] };
   const zones = withList.supportedValuesOf?.('timeZone') ?? [];
   return zones.includes('UTC') ? zones : ['UTC', ...zones];
 }

@@ -27,13 +27,13 @@ export const ToastCard = forwardRef<HTMLDivElement, ToastCardProps>(function Toa
 
   // SPEC §9: swipe threshold 50 (px, horizontally, on touch screens).
   const onTouchStart = (event: TouchEvent) => {
-    swipeStartX.current = event.touches[0]?.clientX ?? null;
+    swipeStartX.current = event.touches.length > 0 ? event.touches[0].clientX : null;
   };
   const onTouchEnd = (event: TouchEvent) => {
     const start = swipeStartX.current;
-    const end = event.changedTouches[0]?.clientX;
     swipeStartX.current = null;
-    if (start !== null && end !== undefined && Math.abs(end - start) >= TOAST_SWIPE_THRESHOLD) onClose();
+    if (start === null || event.changedTouches.length === 0) return;
+    if (Math.abs(event.changedTouches[0].clientX - start) >= TOAST_SWIPE_THRESHOLD) onClose();
   };
 
   return (

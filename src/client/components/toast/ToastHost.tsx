@@ -1,9 +1,21 @@
-import { useEffect, useRef } from 'react';
-import { SnackbarProvider } from 'notistack';
+import { forwardRef, useEffect, useRef } from 'react';
+import { SnackbarProvider, useSnackbar, type CustomContentProps, type SnackbarKey } from 'notistack';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../../../contract/constants';
 import { ToastCard } from './ToastCard';
 import { toastBridge } from './toastBridge';
 import { toastRegistry } from './toastRegistry';
+
+/** Closes the toast on screen; its record goes a moment later (an update may still reach it). */
+function dismiss(close: (key: SnackbarKey) => void, id: string): void {
+  close(id);
+  toastRegistry.scheduleRemoval(id);
+}
+
+/** Every snackbar of this provider is a toast: notistack draws it with our card. */
+const ToastSnackbar = forwardRef<HTMLDivElement, CustomContentProps>(function ToastSnackbar({ id }, ref) {
+  const { closeSnackbar } = useSnackbar();
+  return <ToastCard ref={ref} id={String(id)} onClose={() => dismiss(closeSnackbar, String(id))} />;
+});
 
 /**
  * notistack's provider, standing alone (it wraps no children): one toast visible, 5 s by
@@ -13,10 +25,7 @@ export default function ToastHost({ area }: { area: HTMLElement }) {
   const provider = useRef<SnackbarProvider>(null);
 
   useEffect(() => {
-    const dismiss = (id: string) => {
-      provider.current?.closeSnackbar(id);
-      toastRegistry.scheduleRemoval(id);
-    };
+    const close = (key: SnackbarKey) => provider.current?.closeSnackbar(key);
     return toastBridge.connect({
       show: (id, duration) => {
         // SPEC: a new toast replaces the previous one. notistack's limit keeps a persistent toast
@@ -28,12 +37,11 @@ export default function ToastHost({ area }: { area: HTMLElement }) {
           message: '',
           autoHideDuration: duration,
           persist: duration === null,
-          content: (key) => <ToastCard id={String(key)} onClose={() => dismiss(String(key))} />,
           // Replaced by a newer toast (maxsnack), timed out, or closed: its record may go.
           onClose: () => toastRegistry.scheduleRemoval(id),
         });
       },
-      close: dismiss,
+      close: (id) => dismiss(close, id),
     });
   }, []);
 
@@ -44,6 +52,7 @@ export default function ToastHost({ area }: { area: HTMLElement }) {
       autoHideDuration={TOAST_DURATION_MS}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       domRoot={area}
+      Components={{ default: ToastSnackbar }}
     />
   );
 }

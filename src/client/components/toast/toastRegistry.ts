@@ -45,7 +45,8 @@ export const toastRegistry = {
     }, TOAST_REMOVE_DELAY_MS);
     removalTimers.set(id, timer);
   },
-  subscribe(listener: Listener): () => void {
+  // An arrow, not a method: useSyncExternalStore receives it on its own.
+  subscribe: (listener: Listener): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },

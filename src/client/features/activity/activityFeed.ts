@@ -1,5 +1,11 @@
 import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
-import { ACTIVITY_PENDING_MAX, type ActivityEvent, type SessionDto, type ToolCallDto, type ToolCallStatus } from '../../../contract/sessions';
+import {
+  ACTIVITY_PENDING_MAX,
+  type ActivityEvent,
+  type SessionDto,
+  type ToolCallDto,
+  type ToolCallStatus,
+} from '../../../contract/sessions';
 
 // The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
 // one at its edge; a tool call can be seen pending and then finished). While paused the view is
@@ -25,9 +31,15 @@ export function hasFilters(filters: ActivityFilters): boolean {
 
 /** Whether an event belongs in a feed with these filters (session events only without tool or status). */
 export function matchesFilters(event: ActivityEvent, filters: ActivityFilters): boolean {
-  if (event.kind !== 'tool_call') return !filters.tool && !filters.status && (!filters.serverId || event.session.serverId === filters.serverId);
+  if (event.kind !== 'tool_call')
+    return !filters.tool && !filters.status && (!filters.serverId || event.session.serverId === filters.serverId);
   const call = event.toolCall;
-  return (!filters.serverId || call.serverId === filters.serverId) && (!filters.tool || call.toolName === filters.tool) && (!filters.status || call.status === filters.status);
+  return (
+    (!filters.serverId || call.serverId === filters.serverId) &&
+    // A part of the name, in any case: as the server filters (activityStore.ts).
+    (!filters.tool || call.toolName.toLowerCase().includes(filters.tool.toLowerCase())) &&
+    (!filters.status || call.status === filters.status)
+  );
 }
 
 export interface FeedState {
@@ -47,14 +59,25 @@ export type FeedAction =
   | { type: 'resumed' }
   | { type: 'cleared' };
 
-export const initialFeed: FeedState = { events: [], pending: [], paused: false, capacity: FEED_LIMIT, exhausted: false };
+export const initialFeed: FeedState = {
+  events: [],
+  pending: [],
+  paused: false,
+  capacity: FEED_LIMIT,
+  exhausted: false,
+};
 
 export function eventKey(event: ActivityEvent): string {
   return event.kind === 'tool_call' ? `call:${event.toolCall.id}` : `${event.kind}:${event.session.id}`;
 }
 
 /** Newest first; a later copy of the same event replaces the earlier one; with filters, what does not match goes. */
-export function mergeEvents(current: ActivityEvent[], incoming: ActivityEvent[], limit = FEED_LIMIT, filters?: ActivityFilters): ActivityEvent[] {
+export function mergeEvents(
+  current: ActivityEvent[],
+  incoming: ActivityEvent[],
+  limit = FEED_LIMIT,
+  filters?: ActivityFilters,
+): ActivityEvent[] {
   if (incoming.length === 0) return current;
   const byKey = new Map<string, ActivityEvent>();
   for (const event of current) byKey.set(eventKey(event), event);
@@ -76,7 +99,10 @@ export function feedReducer(state: FeedState, action: FeedAction): FeedState {
         : { ...state, events: mergeEvents(state.events, action.events, state.capacity, action.filters) };
     case 'olderReceived': {
       // Older events go below what is shown, paused or not; the feed grows to hold them.
-      const capacity = Math.min(FEED_LIMIT_WITH_OLDER, Math.max(state.capacity, state.events.length + action.events.length));
+      const capacity = Math.min(
+        FEED_LIMIT_WITH_OLDER,
+        Math.max(state.capacity, state.events.length + action.events.length),
+      );
       const events = mergeEvents(state.events, action.events, capacity, action.filters);
       return { ...state, events, capacity, exhausted: events.length === state.events.length };
     }
@@ -119,7 +145,8 @@ export function newestAt(state: FeedState): string | undefined {
  */
 export function liveMessageToEvent(message: LiveMessage): ActivityEvent | null {
   switch (message.type) {
-    case LiveMessageTypes.toolCall: {
+    case LiveMessageTypes.toolCall:
+    case LiveMessageTypes.toolCallStarted: {
       const toolCall = message.data as ToolCallDto;
       return { kind: 'tool_call', at: toolCall.startedAt, toolCall };
     }

@@ -3,7 +3,14 @@ import type { ActivityEvent } from '../../../contract/sessions';
 import { errorMessage } from '../../api/apiError';
 import { useAppDispatch } from '../../app/hooks';
 import { sessionsApi } from '../sessions/sessionsApi';
-import { initialFeed, oldestAt, pendingCallIds, type ActivityFilters, type FeedAction, type FeedState } from './activityFeed';
+import {
+  initialFeed,
+  oldestAt,
+  pendingCallIds,
+  type ActivityFilters,
+  type FeedAction,
+  type FeedState,
+} from './activityFeed';
 
 export type { ActivityFilters } from './activityFeed';
 
@@ -20,6 +27,17 @@ export const POLL_OVERLAP_MS = 5_000;
 
 export type PollState = { phase: 'loading' } | { phase: 'ready' } | { phase: 'failed'; message: string };
 const READY: PollState = { phase: 'ready' };
+const LOADING: PollState = { phase: 'loading' };
+
+/** A state and the feed it is about (workspace and filters): a new feed starts from its own first state. */
+interface Keyed<T> {
+  key: string;
+  state: T;
+}
+
+function feedKey(workspaceId: string | null, { serverId, tool, status }: ActivityFilters): string {
+  return JSON.stringify([workspaceId, serverId, tool, status]);
+}
 
 /**
  * Feeds the activity buffer from the activity-stream endpoint: every few seconds while the live
@@ -27,13 +45,23 @@ const READY: PollState = { phase: 'ready' };
  * filters starts the feed over. Each poll names the calls the feed shows as pending, so a slow
  * call is seen finishing even though it started before the poll's `since`.
  */
-export function useActivityPolling(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, live: boolean, feed: FeedState): PollState {
+export function useActivityPolling(
+  workspaceId: string | null,
+  filters: ActivityFilters,
+  dispatch: Dispatch<FeedAction>,
+  live: boolean,
+  feed: FeedState,
+): PollState {
   const appDispatch = useAppDispatch();
-  const [state, setState] = useState<PollState>({ phase: 'loading' });
+  const key = feedKey(workspaceId, filters);
+  // A change of workspace or filters reads as loading at once (derived, not set by an effect).
+  const [polled, setPolled] = useState<Keyed<PollState>>({ key, state: LOADING });
   const newest = useRef<number | undefined>(undefined);
   // Read when a poll goes out; a new feed must not restart the polling.
   const currentFeed = useRef(feed);
-  currentFeed.current = feed;
+  useEffect(() => {
+    currentFeed.current = feed;
+  }, [feed]);
   const { serverId, tool, status } = filters;
 
   useEffect(() => {
@@ -41,12 +69,12 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
     // The poll of this same commit must not name the old filters' pending calls (the rendered feed still holds them).
     currentFeed.current = initialFeed;
     dispatch({ type: 'cleared' });
-    setState({ phase: 'loading' });
   }, [workspaceId, serverId, tool, status, dispatch]);
 
   useEffect(() => {
     if (!workspaceId) return undefined;
-    let stopped = false;
+    const key = feedKey(workspaceId, { serverId, tool, status });
+    const stop = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const poll = async () => {
@@ -71,46 +99,61 @@ export function useActivityPolling(workspaceId: string | null, filters: Activity
       );
       try {
         const result = await request.unwrap();
-        if (stopped) return;
+        if (stop.signal.aborted) return;
         dispatch({ type: 'received', events: result.events, filters: current });
         newest.current = latest(newest.current, result.events);
         if (result.events.length >= POLL_LIMIT) next = BUSY_POLL_MS;
-        setState((current) => (current.phase === 'ready' ? current : READY));
+        setPolled((polled) => (polled.key === key && polled.state.phase === 'ready' ? polled : { key, state: READY }));
       } catch (error) {
-        if (stopped) return;
-        setState({ phase: 'failed', message: errorMessage(error) });
+        if (stop.signal.aborted) return;
+        setPolled({ key, state: { phase: 'failed', message: errorMessage(error) } });
         next = ACTIVITY_POLL_MS;
       }
-      if (!stopped && next !== null) timer = setTimeout(() => void poll(), next);
+      if (next !== null) timer = setTimeout(() => void poll(), next);
     };
     void poll();
     return () => {
-      stopped = true;
+      stop.abort();
       clearTimeout(timer);
     };
   }, [workspaceId, serverId, tool, status, live, appDispatch, dispatch]);
 
-  return state;
+  return polled.key === key ? polled.state : LOADING;
 }
 
 export type OlderState = { phase: 'idle' } | { phase: 'loading' } | { phase: 'failed'; message: string };
+const IDLE: OlderState = { phase: 'idle' };
 
 /**
  * "Load older": the matching events before the oldest one shown, from the server (a filter chosen
  * now also finds the calls of an hour ago, not only what arrives from now on).
  */
-export function useOlderActivity(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>, feed: FeedState) {
+export function useOlderActivity(
+  workspaceId: string | null,
+  filters: ActivityFilters,
+  dispatch: Dispatch<FeedAction>,
+  feed: FeedState,
+) {
   const appDispatch = useAppDispatch();
-  const [state, setState] = useState<OlderState>({ phase: 'idle' });
+  const key = feedKey(workspaceId, filters);
+  // A change of workspace or filters forgets the last "load older" (derived, not reset by an effect).
+  const [older, setOlder] = useState<Keyed<OlderState>>({ key, state: IDLE });
+  const setState = (state: OlderState) => setOlder({ key, state });
   const { serverId, tool, status } = filters;
-  useEffect(() => setState({ phase: 'idle' }), [workspaceId, serverId, tool, status]);
   const loadOlder = async () => {
     const before = oldestAt(feed);
     if (!workspaceId || !before) return;
     setState({ phase: 'loading' });
     const request = appDispatch(
       sessionsApi.endpoints.getActivityStream.initiate(
-        { workspaceId, limit: POLL_LIMIT, before, serverId: serverId || undefined, tool: tool || undefined, status: status || undefined },
+        {
+          workspaceId,
+          limit: POLL_LIMIT,
+          before,
+          serverId: serverId || undefined,
+          tool: tool || undefined,
+          status: status || undefined,
+        },
         { subscribe: false, forceRefetch: true },
       ),
     );
@@ -122,7 +165,7 @@ export function useOlderActivity(workspaceId: string | null, filters: ActivityFi
       setState({ phase: 'failed', message: errorMessage(error) });
     }
   };
-  return { state, loadOlder };
+  return { state: older.key === key ? older.state : IDLE, loadOlder };
 }
 
 function latest(current: number | undefined, events: ActivityEvent[]): number | undefined {

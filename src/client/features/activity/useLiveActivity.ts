@@ -8,7 +8,11 @@ import { liveActivityReceived } from './liveActivity';
 export const LIVE_BATCH_MS = 50;
 
 /** Feeds the activity buffer from the live stream while the page is open, in batches. */
-export function useLiveActivity(workspaceId: string | null, filters: ActivityFilters, dispatch: Dispatch<FeedAction>): void {
+export function useLiveActivity(
+  workspaceId: string | null,
+  filters: ActivityFilters,
+  dispatch: Dispatch<FeedAction>,
+): void {
   const { serverId, tool, status } = filters;
   useEffect(() => {
     if (!workspaceId) return undefined;

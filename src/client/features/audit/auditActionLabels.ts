@@ -14,7 +14,24 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'auth.locked_out': 'Sign-in locked',
   'auth.refresh_token_reused': 'Stolen sign-in detected',
   'auth.password_changed': 'Password changed',
-  'key.revoked': 'Key revoked',
+  'auth.identity_linked': 'Identity provider connected',
+  'key.created': 'Platform key created',
+  'key.revoked': 'Platform key revoked',
+  'workspace_key.created': 'Workspace key created',
+  'workspace_key.rotated': 'Workspace key changed',
+  'workspace_key.hosts_changed': 'Workspace key hosts changed',
+  'workspace_key.deleted': 'Workspace key deleted',
+  'server.credentials_changed': 'Server credentials changed',
+  'integration.created': 'Integration added',
+  'integration.updated': 'Integration changed',
+  'integration.deleted': 'Integration removed',
+  'exporter.created': 'Telemetry exporter added',
+  'exporter.updated': 'Telemetry exporter changed',
+  'exporter.deleted': 'Telemetry exporter removed',
+  'deployment.started': 'Deployment started',
+  'deployment.stopped': 'Deployment stopped',
+  'session.deleted': 'Session deleted',
+  'data.exported': 'Data exported',
 };
 
 /** An action the server added after this client was built still shows, as its code. */
@@ -26,6 +43,6 @@ export function auditActionLabel(action: string): string {
 export function auditDetailsText(details: Record<string, unknown>): string {
   return Object.entries(details)
     .filter(([, value]) => value !== null && value !== undefined && value !== '')
-    .map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' · ');
 }

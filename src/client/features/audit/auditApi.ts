@@ -12,7 +12,10 @@ export interface AuditPageArgs {
 export const auditApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAuditEvents: build.query<AuditListResult, AuditPageArgs>({
-      query: ({ workspaceId, before }) => ({ url: AuditPaths.audit(workspaceId), params: { limit: AUDIT_PAGE_SIZE, ...(before ? { before } : {}) } }),
+      query: ({ workspaceId, before }) => ({
+        url: AuditPaths.audit(workspaceId),
+        params: { limit: AUDIT_PAGE_SIZE, ...(before ? { before } : {}) },
+      }),
       providesTags: (_result, _error, { workspaceId }) => [{ type: 'Audit', id: workspaceId }],
     }),
   }),

@@ -8,12 +8,12 @@ import { refreshAccessToken } from '../../api/refreshAccessToken';
 import { getAccessToken, getRefreshToken } from '../../api/tokens';
 import { useAppDispatch } from '../../app/hooks';
 import { startAppListening } from '../../app/listeners';
-import type { AppDispatch } from '../../app/store';
+import type { AppDispatch } from '../../app/rootState';
 import { workspacesApi } from '../workspaces/workspacesApi';
 import { authApi } from './authApi';
 import { signedIn, signedOut } from './authSlice';
 import { clearSession, logout } from './session';
-import { tokenLifecycleMachine, type SessionFailure } from './tokenLifecycleMachine';
+import { SessionFailure, tokenLifecycleMachine } from './tokenLifecycleMachine';
 
 /** The events SPEC §4 counts as activity for the auto refresh. */
 const ACTIVITY_EVENTS = ['mousemove', 'keydown', 'click', 'scroll'] as const;
@@ -21,9 +21,9 @@ const ACTIVITY_EVENTS = ['mousemove', 'keydown', 'click', 'scroll'] as const;
 const ACTIVITY_THROTTLE_MS = 1_000;
 
 function failureOf(error: unknown): SessionFailure {
-  if (!isApiError(error)) return { signedOut: false };
+  if (!isApiError(error)) return new SessionFailure(false);
   const ended = Boolean(error.sessionEnded) || error.status === 401 || error.status === 'CLIENT_ERROR';
-  return { signedOut: ended, message: error.message };
+  return new SessionFailure(ended, error.message);
 }
 
 /** The machine with its effects wired to the API and the store. */
@@ -33,10 +33,12 @@ export function connectTokenLifecycle(dispatch: AppDispatch) {
       refreshAccessToken: fromPromise(async () => {
         const outcome = await refreshAccessToken(dispatch);
         if (outcome.ok) return { accessToken: outcome.accessToken };
-        throw { signedOut: outcome.signedOut, message: outcome.error.message } satisfies SessionFailure;
+        throw new SessionFailure(outcome.signedOut, outcome.error.message);
       }),
       loadProfile: fromPromise(async () => {
-        const result = await dispatch(authApi.endpoints.getMe.initiate(undefined, { subscribe: false, forceRefetch: true }));
+        const result = await dispatch(
+          authApi.endpoints.getMe.initiate(undefined, { subscribe: false, forceRefetch: true }),
+        );
         if (result.error) throw failureOf(result.error);
         return result.data ?? null;
       }),
@@ -53,7 +55,9 @@ export function connectTokenLifecycle(dispatch: AppDispatch) {
         dispatch(signedOut());
       },
       reloadWorkspaces: () => {
-        void dispatch(workspacesApi.endpoints.getWorkspaces.initiate(undefined, { subscribe: false, forceRefetch: true }));
+        void dispatch(
+          workspacesApi.endpoints.getWorkspaces.initiate(undefined, { subscribe: false, forceRefetch: true }),
+        );
       },
     },
   });

@@ -48,42 +48,43 @@ export function clearSession(dispatch: Dispatch): void {
  * 'Invalid login parameters'. Stores the tokens and the user, then loads the workspaces.
  * Rejects with an ApiError (its `fields` name the inputs the server refused).
  */
-export const login = createAsyncThunk<User | null, LoginBody | LoginResult | Record<string, unknown>, { rejectValue: ApiError }>(
-  'auth/login',
-  async (input, { dispatch, rejectWithValue }) => {
-    let result: LoginResult;
-    if (isCredentials(input)) {
-      const response = await dispatch(authApi.endpoints.login.initiate({ email: input.email, password: input.password }));
-      if (response.error) return rejectWithValue(asApiError(response.error));
-      result = response.data;
-    } else {
-      const ready = asLoginResult(input);
-      if (!ready) return rejectWithValue(clientError(ErrorText.invalidLoginParameters));
-      result = ready;
-    }
+export const login = createAsyncThunk<
+  User | null,
+  LoginBody | LoginResult | Record<string, unknown>,
+  { rejectValue: ApiError }
+>('auth/login', async (input, { dispatch, rejectWithValue }) => {
+  let result: LoginResult;
+  if (isCredentials(input)) {
+    const response = await dispatch(authApi.endpoints.login.initiate({ email: input.email, password: input.password }));
+    if (response.error) return rejectWithValue(asApiError(response.error));
+    result = response.data;
+  } else {
+    const ready = asLoginResult(input);
+    if (!ready) return rejectWithValue(clientError(ErrorText.invalidLoginParameters));
+    result = ready;
+  }
 
-    // A previous account's cached answers must not show for this one.
-    dispatch(apiSlice.util.resetApiState());
-    setTokens({ accessToken: result.accessToken, refreshToken: result.refreshToken });
+  // A previous account's cached answers must not show for this one.
+  dispatch(apiSlice.util.resetApiState());
+  setTokens({ accessToken: result.accessToken, refreshToken: result.refreshToken });
 
-    let user: User | null = result.user ? mapUser(result.user) : null;
-    if (!user) {
-      const me = await dispatch(authApi.endpoints.getMe.initiate(undefined, { subscribe: false, forceRefetch: true }));
-      if (me.error) {
-        clearTokens();
-        dispatch(signedOut());
-        return rejectWithValue(asApiError(me.error));
-      }
-      user = me.data ?? null;
+  let user: User | null = result.user ? mapUser(result.user) : null;
+  if (!user) {
+    const me = await dispatch(authApi.endpoints.getMe.initiate(undefined, { subscribe: false, forceRefetch: true }));
+    if (me.error) {
+      clearTokens();
+      dispatch(signedOut());
+      return rejectWithValue(asApiError(me.error));
     }
-    dispatch(signedIn(user));
-    await dispatch(workspacesApi.endpoints.getWorkspaces.initiate(undefined, { subscribe: false, forceRefetch: true }));
-    return user;
-  },
-);
+    user = me.data ?? null;
+  }
+  dispatch(signedIn(user));
+  await dispatch(workspacesApi.endpoints.getWorkspaces.initiate(undefined, { subscribe: false, forceRefetch: true }));
+  return user;
+});
 
 /** Tells the server (revoking the refresh token), then ALWAYS clears the tokens and the user. */
-export const logout = createAsyncThunk<void, void>('auth/logout', async (_, { dispatch }) => {
+export const logout = createAsyncThunk('auth/logout', async (_, { dispatch }) => {
   const refreshToken = getRefreshToken();
   try {
     if (getAccessToken() || refreshToken) {

@@ -13,10 +13,15 @@ import type { User } from './userMapping';
 // store, and tests replace with fakes. Times come from Date.now() and the actor's clock, so
 // tests drive them with fake timers. Diagram: docs/client-data.md.
 
-/** What a failed refresh or profile load reports: `signedOut` when the session is over. */
-export interface SessionFailure {
-  signedOut: boolean;
-  message?: string;
+/** What a failed refresh or profile load rejects with: `signedOut` when the session is over. */
+export class SessionFailure extends Error {
+  constructor(
+    readonly signedOut: boolean,
+    message = signedOut ? 'The session ended' : 'The session could not be checked',
+  ) {
+    super(message);
+    this.name = 'SessionFailure';
+  }
 }
 
 export interface TokenLifecycleInput {
@@ -57,13 +62,14 @@ const msUntil = (at: number) => Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now
 
 function refreshDueAt(context: TokenLifecycleContext): number | null {
   const planned =
-    context.refreshRecheckAt ?? (context.accessExpiresAt === null ? null : context.accessExpiresAt - REFRESH_BEFORE_EXPIRY_MS);
+    context.refreshRecheckAt ??
+    (context.accessExpiresAt === null ? null : context.accessExpiresAt - REFRESH_BEFORE_EXPIRY_MS);
   if (planned === null || context.lastRefreshAt === null) return planned;
   return Math.max(planned, context.lastRefreshAt + TOKEN_EXPIRY_CHECK_MS);
 }
 
 function isFailureThatEndedSession(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as SessionFailure).signedOut === true;
+  return error instanceof SessionFailure && error.signedOut;
 }
 
 export const tokenLifecycleMachine = setup({
@@ -74,17 +80,13 @@ export const tokenLifecycleMachine = setup({
   },
   actors: {
     /** Exchanges the refresh token; resolves with the new access token, rejects with a SessionFailure. */
-    refreshAccessToken: fromPromise<{ accessToken: string }>(async () => {
-      throw new Error('refreshAccessToken is not provided');
-    }),
+    refreshAccessToken: fromPromise<{ accessToken: string }>(() =>
+      Promise.reject(new Error('refreshAccessToken is not provided')),
+    ),
     /** GET /users/me; rejects with a SessionFailure. */
-    loadProfile: fromPromise<User | null>(async () => {
-      throw new Error('loadProfile is not provided');
-    }),
+    loadProfile: fromPromise<User | null>(() => Promise.reject(new Error('loadProfile is not provided'))),
     /** POST /auth/logout. Its outcome does not matter: the session ends either way. */
-    logOutOnServer: fromPromise<void>(async () => {
-      throw new Error('logOutOnServer is not provided');
-    }),
+    logOutOnServer: fromPromise((): Promise<void> => Promise.reject(new Error('logOutOnServer is not provided'))),
   },
   actions: {
     /** Puts the user (or null when the profile could not be loaded) in the store as signed in. */
@@ -112,7 +114,8 @@ export const tokenLifecycleMachine = setup({
     hasNoStoredTokens: ({ context }) => !context.hasStoredTokens,
     /** At start an expired token, or none beside a refresh token, is refreshed before use. */
     needsRefreshAtStart: ({ context }) => context.accessExpiresAt === null || context.accessExpiresAt <= Date.now(),
-    isAccessTokenKnownExpired: ({ context }) => context.accessExpiresAt !== null && context.accessExpiresAt <= Date.now(),
+    isAccessTokenKnownExpired: ({ context }) =>
+      context.accessExpiresAt !== null && context.accessExpiresAt <= Date.now(),
     isExpiryCheckDue: ({ context }) => context.nextExpiryCheckAt <= Date.now(),
     isScheduledRefreshDue: ({ context }) => {
       const due = refreshDueAt(context);
@@ -157,7 +160,10 @@ export const tokenLifecycleMachine = setup({
         src: 'refreshAccessToken',
         onDone: {
           target: 'loadingProfile',
-          actions: { type: 'storeAccessTokenExpiry', params: ({ event }) => ({ accessToken: event.output.accessToken }) },
+          actions: {
+            type: 'storeAccessTokenExpiry',
+            params: ({ event }) => ({ accessToken: event.output.accessToken }),
+          },
         },
         onError: [
           { guard: 'failureEndedSession', target: 'signedOut', actions: 'clearSession' },

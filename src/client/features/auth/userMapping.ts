@@ -17,6 +17,8 @@ export interface User {
   createdAt: string;
   updatedAt: string;
   workspaceCount: number;
+  /** The address was proved by the mailed link; invitations need it. Absent from older servers: true. */
+  emailVerified: boolean;
 }
 
 // Hosts of social sign-in and avatar services: their images are third-party content.
@@ -87,8 +89,10 @@ function pick(raw: Record<string, unknown>, camel: string, snake: string): unkno
   return raw[camel] ?? raw[snake];
 }
 
+/** A profile field as text: strings as they are, numbers and booleans written out, anything else blank. */
 function text(value: unknown): string {
-  return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 type AvatarFields = Pick<User, 'avatarUrl' | 'avatarSource' | 'avatarIsExternal' | 'serverAvatarUrl'>;
@@ -100,12 +104,27 @@ function chooseAvatar(
 ): AvatarFields {
   const { serverAvatarUrl } = user;
   if (temporaryAvatar) {
-    return { avatarUrl: temporaryAvatar, avatarSource: 'temporary', avatarIsExternal: isExternalAvatarUrl(temporaryAvatar), serverAvatarUrl };
+    return {
+      avatarUrl: temporaryAvatar,
+      avatarSource: 'temporary',
+      avatarIsExternal: isExternalAvatarUrl(temporaryAvatar),
+      serverAvatarUrl,
+    };
   }
   if (serverAvatarUrl) {
-    return { avatarUrl: serverAvatarUrl, avatarSource: 'server', avatarIsExternal: isExternalAvatarUrl(serverAvatarUrl), serverAvatarUrl };
+    return {
+      avatarUrl: serverAvatarUrl,
+      avatarSource: 'server',
+      avatarIsExternal: isExternalAvatarUrl(serverAvatarUrl),
+      serverAvatarUrl,
+    };
   }
-  return { avatarUrl: generatedAvatarUrl(user.id, user.email, user.fullName), avatarSource: 'generated', avatarIsExternal: false, serverAvatarUrl };
+  return {
+    avatarUrl: generatedAvatarUrl(user.id, user.email, user.fullName),
+    avatarSource: 'generated',
+    avatarIsExternal: false,
+    serverAvatarUrl,
+  };
 }
 
 /** The same user with a temporary avatar chosen (a URL) or dropped (null). */
@@ -127,13 +146,17 @@ export function saveTemporaryAvatar(url: string | null): void {
  * Maps the server's user (snake_case or camelCase) to a User. The temporary avatar (a local
  * choice not yet saved) wins over the server's; without either a generated one is used.
  */
-export function mapUser(raw: unknown, { temporaryAvatar = readTemporaryAvatar() }: { temporaryAvatar?: string | null } = {}): User {
+export function mapUser(
+  raw: unknown,
+  { temporaryAvatar = readTemporaryAvatar() }: { temporaryAvatar?: string | null } = {},
+): User {
   const source = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const id = text(source.id);
   const email = text(source.email);
   const firstName = text(pick(source, 'firstName', 'first_name')).trim();
   const lastName = text(pick(source, 'lastName', 'last_name')).trim();
-  const fullName = [firstName, lastName].filter(Boolean).join(' ') || text(pick(source, 'fullName', 'full_name')).trim();
+  const fullName =
+    [firstName, lastName].filter(Boolean).join(' ') || text(pick(source, 'fullName', 'full_name')).trim();
   const createdAt = text(pick(source, 'createdAt', 'created_at'));
   const updatedAt = text(pick(source, 'updatedAt', 'updated_at')) || createdAt;
   const count = Number(pick(source, 'workspaceCount', 'workspace_count'));
@@ -151,5 +174,6 @@ export function mapUser(raw: unknown, { temporaryAvatar = readTemporaryAvatar() 
     createdAt,
     updatedAt,
     workspaceCount: Number.isFinite(count) && count >= 0 ? count : 0,
+    emailVerified: pick(source, 'emailVerified', 'email_verified') !== false,
   };
 }

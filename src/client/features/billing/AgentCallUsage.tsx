@@ -26,10 +26,19 @@ export function AgentCallUsage() {
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'baseline', gap: 2, flexWrap: 'wrap' }}>
         <Typography variant="subtitle2">Agent calls this month</Typography>
         <Typography variant="body2" color="text.secondary">
-          {used.toLocaleString('en')} / {limit === null ? 'unlimited' : limit.toLocaleString('en')} · {planById(data.plan).name} plan
+          {used.toLocaleString('en')} / {limit === null ? 'unlimited' : limit.toLocaleString('en')} ·{' '}
+          {planById(data.plan).name} plan
         </Typography>
       </Box>
-      {limit !== null && <LinearProgress variant="determinate" value={percent} color={percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary'} sx={{ my: 1, height: 6, borderRadius: 3 }} aria-label="Share of the monthly agent-call limit used" />}
+      {limit !== null && (
+        <LinearProgress
+          variant="determinate"
+          value={percent}
+          color={percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary'}
+          sx={{ my: 1, height: 6, borderRadius: 3 }}
+          aria-label="Share of the monthly agent-call limit used"
+        />
+      )}
       <Typography variant="caption" color="text.secondary">
         {limit !== null && used >= limit ? 'Limit reached: agents get an error for tool calls until ' : 'Resets '}
         {resets.toLocaleDateString(undefined, { month: 'long', day: 'numeric', timeZone: 'UTC' })} (UTC)

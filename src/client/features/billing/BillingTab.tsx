@@ -68,13 +68,24 @@ export function BillingTab() {
     <Stack spacing={3}>
       <Card>
         <CardContent>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+          >
             <Box>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                 <Typography variant="h6" component="h2">
                   {`${plan.name} plan`}
                 </Typography>
-                <Chip size="small" label={subscription.data?.status === 'active' || !subscription.data ? 'Active' : subscription.data.status} color="success" variant="outlined" />
+                <Chip
+                  size="small"
+                  label={
+                    subscription.data?.status === 'active' || !subscription.data ? 'Active' : subscription.data.status
+                  }
+                  color="success"
+                  variant="outlined"
+                />
               </Stack>
               <Typography color="text.secondary">{plan.description}</Typography>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
@@ -104,8 +115,18 @@ export function BillingTab() {
             </Alert>
           )}
           <Stack spacing={2.5}>
-            <UsageMeter label="Agent calls" used={limits.data.agentCalls.used} limit={limits.data.agentCalls.limit} unit="calls" />
-            <UsageMeter label="Workspaces" used={limits.data.workspaces.used} limit={limits.data.workspaces.limit} unit="workspaces" />
+            <UsageMeter
+              label="Agent calls"
+              used={limits.data.agentCalls.used}
+              limit={limits.data.agentCalls.limit}
+              unit="calls"
+            />
+            <UsageMeter
+              label="Workspaces"
+              used={limits.data.workspaces.used}
+              limit={limits.data.workspaces.limit}
+              unit="workspaces"
+            />
           </Stack>
         </CardContent>
       </Card>

@@ -57,12 +57,7 @@ export function PlanCard({ plan, interval, isCurrent, onChoose }: PlanCardProps)
         <PlanFeatureList features={plan.features} />
       </CardContent>
       <CardActions sx={{ p: 2, pt: 0 }}>
-        <Button
-          fullWidth
-          variant={isCurrent ? 'outlined' : 'contained'}
-          disabled={isCurrent}
-          onClick={onChoose}
-        >
+        <Button fullWidth variant={isCurrent ? 'outlined' : 'contained'} disabled={isCurrent} onClick={onChoose}>
           {isCurrent ? UpgradeText.currentPlan : UpgradeText.upgradeTo(plan.name)}
         </Button>
       </CardActions>

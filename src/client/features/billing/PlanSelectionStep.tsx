@@ -16,10 +16,20 @@ interface PlanSelectionStepProps {
 }
 
 /** Step one: the interval toggle and the three plan cards. */
-export function PlanSelectionStep({ plans, currentPlanId, interval, onIntervalChange, onChoose }: PlanSelectionStepProps) {
+export function PlanSelectionStep({
+  plans,
+  currentPlanId,
+  interval,
+  onIntervalChange,
+  onChoose,
+}: PlanSelectionStepProps) {
   return (
     <Stack spacing={3}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ justifyContent: 'space-between', alignItems: 'center' }}
+      >
         <Typography sx={{ color: 'text.secondary' }}>{UpgradeText.subtitle}</Typography>
         <BillingIntervalToggle value={interval} onChange={onIntervalChange} />
       </Stack>

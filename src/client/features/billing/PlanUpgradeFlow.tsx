@@ -36,7 +36,13 @@ export function PlanUpgradeFlow({ plans, onClose }: PlanUpgradeFlowProps) {
   const onPaymentStep = snapshot.matches('payment') && plan !== null;
 
   return (
-    <Dialog open onClose={close} fullWidth maxWidth={onPaymentStep ? 'sm' : 'lg'} aria-labelledby="upgrade-dialog-title">
+    <Dialog
+      open
+      onClose={close}
+      fullWidth
+      maxWidth={onPaymentStep ? 'sm' : 'lg'}
+      aria-labelledby="upgrade-dialog-title"
+    >
       <DialogTitle id="upgrade-dialog-title" sx={{ pr: 6 }}>
         {UpgradeText.title}
       </DialogTitle>

@@ -23,9 +23,10 @@ export const fakeCheckoutSession = setup({
 
 export const stubPaymentProvider: PaymentProvider = {
   name: 'simulated',
-  async redirectToCheckout(sessionId) {
+  redirectToCheckout(sessionId) {
     window.alert(UpgradeText.stubRedirectAlert(sessionId));
+    return Promise.resolve();
   },
 };
 
-export const loadStubPaymentProvider = fromPromise<PaymentProvider>(async () => stubPaymentProvider);
+export const loadStubPaymentProvider = fromPromise(() => Promise.resolve(stubPaymentProvider));

@@ -34,8 +34,7 @@ export type UpgradeDialogEvent =
   | { type: 'CLOSE' };
 
 export type UpgradeDialogEmitted =
-  | { type: 'toast'; title: string; description?: string; variant: 'default' | 'destructive' }
-  | { type: 'closed' };
+  { type: 'toast'; title: string; description?: string; variant: 'default' | 'destructive' } | { type: 'closed' };
 
 /**
  * Any logic that turns a checkout request into a CheckoutSession: the stub machine (so its wait
@@ -50,7 +49,9 @@ export function selectedPlan(context: Pick<UpgradeDialogContext, 'plans' | 'sele
 }
 
 /** The configured provider price id of the chosen plan and interval, or null when there is none. */
-export function configuredPriceId(context: Pick<UpgradeDialogContext, 'plans' | 'selectedPlanId' | 'interval'>): string | null {
+export function configuredPriceId(
+  context: Pick<UpgradeDialogContext, 'plans' | 'selectedPlanId' | 'interval'>,
+): string | null {
   const priceId = selectedPlan(context)?.priceId[context.interval]?.trim();
   return priceId ? priceId : null;
 }
@@ -73,8 +74,11 @@ const upgradeDialogSetup = setup({
   actors: {
     loadPaymentProvider: loadStubPaymentProvider,
     createCheckoutSession: fakeCheckoutSession as CheckoutSessionLogic,
-    redirectToCheckout: fromPromise<void, { provider: PaymentProvider; sessionId: string }>(({ input }) =>
-      input.provider.redirectToCheckout(input.sessionId),
+    // The redirect is entered only after the provider loaded (the context holds it by then).
+    redirectToCheckout: fromPromise(({ input }: { input: { provider: PaymentProvider | null; sessionId: string } }) =>
+      input.provider
+        ? input.provider.redirectToCheckout(input.sessionId)
+        : Promise.reject(new Error('no payment provider loaded')),
     ),
   },
   guards: {
@@ -90,7 +94,12 @@ const upgradeDialogSetup = setup({
     /** SPEC §4: a failed payment shows the toast 'Payment Failed' and an inline error. */
     reportPaymentFailure: enqueueActions(({ enqueue }, params: { message: string }) => {
       enqueue.assign({ paymentError: params.message });
-      enqueue.emit({ type: 'toast', title: UpgradeText.paymentFailed, description: params.message, variant: 'destructive' });
+      enqueue.emit({
+        type: 'toast',
+        title: UpgradeText.paymentFailed,
+        description: params.message,
+        variant: 'destructive',
+      });
     }),
   },
 });
@@ -125,7 +134,9 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
             guard: 'isCurrentPlan',
             actions: emit(({ context }) => ({
               type: 'toast' as const,
-              title: UpgradeText.alreadyOnPlan(context.plans.find((p) => p.id === context.currentPlanId)?.name ?? context.currentPlanId),
+              title: UpgradeText.alreadyOnPlan(
+                context.plans.find((p) => p.id === context.currentPlanId)?.name ?? context.currentPlanId,
+              ),
               description: UpgradeText.alreadyOnPlanDescription,
               variant: 'default' as const,
             })),
@@ -175,14 +186,17 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
                 },
                 onError: {
                   target: '#upgradeDialog.payment.failed',
-                  actions: { type: 'reportPaymentFailure', params: ({ event }) => ({ message: failureText(event.error) }) },
+                  actions: {
+                    type: 'reportPaymentFailure',
+                    params: ({ event }) => ({ message: failureText(event.error) }),
+                  },
                 },
               },
             },
             redirecting: {
               invoke: {
                 src: 'redirectToCheckout',
-                input: ({ context }) => ({ provider: context.provider!, sessionId: context.checkoutSessionId ?? '' }),
+                input: ({ context }) => ({ provider: context.provider, sessionId: context.checkoutSessionId ?? '' }),
                 onDone: {
                   target: '#upgradeDialog.closed',
                   actions: emit(({ context }) => ({
@@ -194,7 +208,10 @@ export const upgradeDialogMachine = upgradeDialogSetup.createMachine({
                 },
                 onError: {
                   target: '#upgradeDialog.payment.failed',
-                  actions: { type: 'reportPaymentFailure', params: ({ event }) => ({ message: failureText(event.error) }) },
+                  actions: {
+                    type: 'reportPaymentFailure',
+                    params: ({ event }) => ({ message: failureText(event.error) }),
+                  },
                 },
               },
             },

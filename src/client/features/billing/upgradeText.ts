@@ -28,7 +28,8 @@ export const UpgradeText = {
   stubNotice: 'Payments are simulated in this build: no card is charged.',
   paymentSuccessful: 'Payment Successful!',
   /** The stub takes no money and changes no plan: its success toast says so (issue 14 item 10). */
-  paymentSuccessfulDescription: (planName: string) => `Simulated ${planName} payment: no card was charged and your plan has not changed.`,
+  paymentSuccessfulDescription: (planName: string) =>
+    `Simulated ${planName} payment: no card was charged and your plan has not changed.`,
   paymentFailed: ErrorText.paymentFailed,
   priceIdNotConfigured: ErrorText.priceIdNotConfigured,
   providerFailedToLoad: 'The payment provider failed to load',

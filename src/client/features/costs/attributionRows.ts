@@ -5,7 +5,13 @@ import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/anal
 
 export const DIMENSIONS = ['server', 'tool', 'client', 'key', 'session'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
-export const DIMENSION_LABELS: Record<Dimension, string> = { server: 'Server', tool: 'Tool', client: 'Client', key: 'Platform key', session: 'Session' };
+export const DIMENSION_LABELS: Record<Dimension, string> = {
+  server: 'Server',
+  tool: 'Tool',
+  client: 'Client',
+  key: 'Platform key',
+  session: 'Session',
+};
 
 export interface AttributionRow extends CostBreakdown {
   serverName: string | null;
@@ -18,13 +24,19 @@ export function readDimension(value: string | null): Dimension {
 }
 
 export function attributionRows(costs: AnalyticsCostsResult, dimension: Dimension): AttributionRow[] {
-  const source: Record<Dimension, CostBreakdown[]> = { server: costs.byServer, tool: costs.byTool, client: costs.byClient, key: costs.byKey, session: costs.bySession };
+  const source: Record<Dimension, CostBreakdown[]> = {
+    server: costs.byServer,
+    tool: costs.byTool,
+    client: costs.byClient,
+    key: costs.byKey,
+    session: costs.bySession,
+  };
   const names = new Map(costs.byServer.map((server) => [server.id, server.name]));
   const rows = source[dimension];
   const total = rows.reduce((sum, row) => sum + row.cost, 0);
   return rows.map((row) => ({
     ...row,
-    serverName: dimension === 'server' || row.serverId === null ? null : names.get(row.serverId) ?? null,
+    serverName: dimension === 'server' || row.serverId === null ? null : (names.get(row.serverId) ?? null),
     share: total === 0 ? 0 : row.cost / total,
   }));
 }
@@ -37,9 +49,19 @@ function csvField(value: string | number): string {
 }
 
 export function attributionCsv(rows: readonly AttributionRow[], dimension: Dimension): string {
-  const header = [DIMENSION_LABELS[dimension].toLowerCase().replace(' ', '_'), 'id', 'server', 'calls', 'tokens', 'cost_usd', 'share_percent'];
+  const header = [
+    DIMENSION_LABELS[dimension].toLowerCase().replace(' ', '_'),
+    'id',
+    'server',
+    'calls',
+    'tokens',
+    'cost_usd',
+    'share_percent',
+  ];
   const lines = rows.map((row) =>
-    [row.name, row.id, row.serverName ?? '', row.calls, row.tokens, row.cost.toFixed(6), (row.share * 100).toFixed(2)].map(csvField).join(','),
+    [row.name, row.id, row.serverName ?? '', row.calls, row.tokens, row.cost.toFixed(6), (row.share * 100).toFixed(2)]
+      .map(csvField)
+      .join(','),
   );
   return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }

@@ -1,4 +1,10 @@
-import type { CreateDeploymentConfigBody, DeploymentConfigDto, RestartPolicy, SessionMode } from '../../../contract/deployments';
+import type { FieldErrors } from '../../api/apiError';
+import type {
+  CreateDeploymentConfigBody,
+  DeploymentConfigDto,
+  RestartPolicy,
+  SessionMode,
+} from '../../../contract/deployments';
 
 // The config form's text fields and the API's shape, both ways: arguments one per line,
 // environment as NAME=value lines (values may hold {{key:NAME}} references).
@@ -57,7 +63,8 @@ export function formFromConfig(config: DeploymentConfigDto): ConfigFormValues {
   };
 }
 
-export type ParsedForm = { ok: true; body: Omit<CreateDeploymentConfigBody, 'workspace_id'> } | { ok: false; fields: Record<string, string> };
+export type ParsedForm =
+  { ok: true; body: Omit<CreateDeploymentConfigBody, 'workspace_id'> } | { ok: false; fields: FieldErrors };
 
 const positiveOrNull = (text: string): number | null | 'invalid' => {
   if (!text.trim()) return null;
@@ -67,7 +74,7 @@ const positiveOrNull = (text: string): number | null | 'invalid' => {
 
 /** The body to send, or the fields that cannot be read (checked again by the server). */
 export function parseConfigForm(values: ConfigFormValues): ParsedForm {
-  const fields: Record<string, string> = {};
+  const fields: FieldErrors = {};
   const env: Record<string, string> = {};
   values.env.split('\n').forEach((raw, index) => {
     const line = raw.trim();
@@ -79,11 +86,15 @@ export function parseConfigForm(values: ConfigFormValues): ParsedForm {
     }
     env[line.slice(0, eq).trim()] = line.slice(eq + 1);
   });
-  const args = values.args.split('\n').map((a) => a.trim()).filter(Boolean);
+  const args = values.args
+    .split('\n')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const maxRestarts = Number(values.maxRestarts);
   if (!Number.isInteger(maxRestarts) || maxRestarts < 0) fields.maxRestarts = 'A whole number, 0 or more';
   const startTimeout = Number(values.startTimeoutSeconds);
-  if (!Number.isFinite(startTimeout) || startTimeout < 1 || startTimeout > 600) fields.startTimeoutMs = 'Between 1 and 600 seconds';
+  if (!Number.isFinite(startTimeout) || startTimeout < 1 || startTimeout > 600)
+    fields.startTimeoutMs = 'Between 1 and 600 seconds';
   const memoryMb = positiveOrNull(values.memoryMb);
   if (memoryMb === 'invalid') fields['limits.memoryMb'] = 'A whole number of MiB';
   const openFiles = positiveOrNull(values.openFiles);
@@ -110,5 +121,7 @@ export function parseConfigForm(values: ConfigFormValues): ParsedForm {
 
 /** The command line as a user would type it (for display only: nothing runs through a shell). */
 export function commandLine(config: Pick<DeploymentConfigDto, 'command' | 'args'>): string {
-  return [config.command, ...config.args].map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, "'\\''")}'`)).join(' ');
+  return [config.command, ...config.args]
+    .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, "'\\''")}'`))
+    .join(' ');
 }

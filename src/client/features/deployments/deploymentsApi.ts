@@ -6,7 +6,7 @@ import type {
   UpdateDeploymentConfigBody,
 } from '../../../contract/deployments';
 import { Paths } from '../../../contract/routes';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoContent } from '../../api/apiSlice';
 
 // The deployment endpoints of SPEC §7. The list of configs carries each one's latest deployment,
 // which the live stream keeps current (liveDeployments.ts); logs are one cache entry per
@@ -29,17 +29,26 @@ export const deploymentsApi = apiSlice.injectEndpoints({
       query: (body) => ({ url: Paths.deploymentConfigCreate, method: 'POST', body }),
       invalidatesTags: (_result, _error, body) => [{ type: 'Deployments', id: body.workspace_id }],
     }),
-    updateDeploymentConfig: build.mutation<DeploymentConfigDto, { workspaceId: string; configId: string; body: UpdateDeploymentConfigBody }>({
+    updateDeploymentConfig: build.mutation<
+      DeploymentConfigDto,
+      { workspaceId: string; configId: string; body: UpdateDeploymentConfigBody }
+    >({
       query: ({ configId, body }) => ({ url: Paths.deploymentConfig(configId), method: 'PUT', body }),
       invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Deployments', id: workspaceId }],
     }),
-    deleteDeploymentConfig: build.mutation<void, { workspaceId: string; configId: string }>({
+    deleteDeploymentConfig: build.mutation<NoContent, { workspaceId: string; configId: string }>({
       query: ({ configId }) => ({ url: Paths.deploymentConfig(configId), method: 'DELETE' }),
-      invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Deployments', id: workspaceId }, { type: 'Servers', id: workspaceId }],
+      invalidatesTags: (_result, _error, { workspaceId }) => [
+        { type: 'Deployments', id: workspaceId },
+        { type: 'Servers', id: workspaceId },
+      ],
     }),
     deployConfig: build.mutation<DeploymentDto, { workspaceId: string; configId: string }>({
       query: ({ configId }) => ({ url: Paths.deploymentConfigDeploy(configId), method: 'POST' }),
-      invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Deployments', id: workspaceId }, { type: 'Servers', id: workspaceId }],
+      invalidatesTags: (_result, _error, { workspaceId }) => [
+        { type: 'Deployments', id: workspaceId },
+        { type: 'Servers', id: workspaceId },
+      ],
     }),
     restartDeployment: build.mutation<DeploymentDto, { workspaceId: string; deploymentId: string }>({
       query: ({ deploymentId }) => ({ url: Paths.deploymentRestart(deploymentId), method: 'POST' }),

@@ -1,5 +1,5 @@
 import type { DeploymentDto, DeploymentLogMessage } from '../../../contract/deployments';
-import type { AppDispatch } from '../../app/store';
+import type { AppDispatch } from '../../app/rootState';
 import { deploymentsApi } from './deploymentsApi';
 
 // What the live stream's deployment messages change: the status of a config's latest deployment

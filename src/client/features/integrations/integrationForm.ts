@@ -1,4 +1,10 @@
-import type { CreateIntegrationBody, IntegrationDto, IntegrationKind, IntegrationRules } from '../../../contract/integrations';
+import type { FieldErrors } from '../../api/apiError';
+import type {
+  CreateIntegrationBody,
+  IntegrationDto,
+  IntegrationKind,
+  IntegrationRules,
+} from '../../../contract/integrations';
 import type { NotificationSeverity, NotificationType } from '../../../contract/notifications';
 
 // The add / edit integration form as plain data: what the fields hold, the config each kind
@@ -37,13 +43,19 @@ export const EMPTY_FORM: IntegrationFormValues = {
 };
 
 export function formFromIntegration(integration: IntegrationDto): IntegrationFormValues {
-  const c = integration.config as Record<string, unknown>;
-  const text = (key: string) => (typeof c[key] === 'string' ? (c[key] as string) : '');
+  const c = integration.config;
+  const text = (key: string) => (typeof c[key] === 'string' ? c[key] : '');
   return {
     kind: integration.kind,
     name: integration.name,
-    url: integration.kind === 'slack' ? text('webhookUrl') : integration.kind === 'webhook' ? text('url') : text('eventsUrl'),
-    secret: integration.kind === 'webhook' ? text('secret') : integration.kind === 'pagerduty' ? text('routingKey') : '',
+    url:
+      integration.kind === 'slack'
+        ? text('webhookUrl')
+        : integration.kind === 'webhook'
+          ? text('url')
+          : text('eventsUrl'),
+    secret:
+      integration.kind === 'webhook' ? text('secret') : integration.kind === 'pagerduty' ? text('routingKey') : '',
     recipients: Array.isArray(c.to) ? (c.to as string[]).join(', ') : '',
     types: [...integration.rules.types],
     minSeverity: integration.rules.minSeverity,
@@ -64,9 +76,13 @@ export function configOf(values: IntegrationFormValues): Record<string, unknown>
     case 'slack':
       return { webhookUrl: values.url.trim() };
     case 'webhook':
-      return values.secret.trim() ? { url: values.url.trim(), secret: values.secret.trim() } : { url: values.url.trim() };
+      return values.secret.trim()
+        ? { url: values.url.trim(), secret: values.secret.trim() }
+        : { url: values.url.trim() };
     case 'pagerduty':
-      return values.url.trim() ? { routingKey: values.secret.trim(), eventsUrl: values.url.trim() } : { routingKey: values.secret.trim() };
+      return values.url.trim()
+        ? { routingKey: values.secret.trim(), eventsUrl: values.url.trim() }
+        : { routingKey: values.secret.trim() };
     case 'email':
       return { to: recipientsOf(values.recipients) };
   }
@@ -77,7 +93,13 @@ export function rulesOf(values: IntegrationFormValues): IntegrationRules {
 }
 
 export function createBodyOf(values: IntegrationFormValues): CreateIntegrationBody {
-  return { kind: values.kind, name: values.name.trim(), config: configOf(values), rules: rulesOf(values), enabled: values.enabled } as CreateIntegrationBody;
+  return {
+    kind: values.kind,
+    name: values.name.trim(),
+    config: configOf(values),
+    rules: rulesOf(values),
+    enabled: values.enabled,
+  } as CreateIntegrationBody;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -92,8 +114,8 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** Every problem the browser can see, keyed by field, so all show at once. */
-export function validateForm(values: IntegrationFormValues): Record<string, string> {
-  const errors: Record<string, string> = {};
+export function validateForm(values: IntegrationFormValues): FieldErrors {
+  const errors: FieldErrors = {};
   if (!values.name.trim()) errors.name = 'Name the integration';
   const url = values.url.trim();
   if (values.kind === 'slack' || values.kind === 'webhook') {
@@ -104,22 +126,29 @@ export function validateForm(values: IntegrationFormValues): Record<string, stri
     if (!values.secret.trim()) errors.secret = 'Required';
     if (url && !isHttpUrl(url)) errors.url = 'Expected an http or https URL';
   }
-  if (values.kind === 'webhook' && values.secret.trim() && !values.secret.startsWith('••••') && !/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/.test(values.secret.trim())) {
+  if (
+    values.kind === 'webhook' &&
+    values.secret.trim() &&
+    !values.secret.startsWith('••••') &&
+    !/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/.test(values.secret.trim())
+  ) {
     errors.secret = "Expected a Standard Webhooks secret ('whsec_' + base64), or leave empty to generate one";
   }
   if (values.kind === 'email') {
     const to = recipientsOf(values.recipients);
     if (to.length === 0) errors.recipients = 'Name at least one address';
-    else if (to.some((a) => !EMAIL.test(a))) errors.recipients = `Not an email address: ${to.find((a) => !EMAIL.test(a))}`;
+    else if (to.some((a) => !EMAIL.test(a)))
+      errors.recipients = `Not an email address: ${to.find((a) => !EMAIL.test(a))}`;
   }
   return errors;
 }
 
 /** The server names config fields `config.url`; the form's fields are named by what they hold. */
-export function formFieldOf(serverField: string, kind: IntegrationKind): string {
-  if (serverField === 'config.webhookUrl' || serverField === 'config.url' || serverField === 'config.eventsUrl') return 'url';
+export function formFieldOf(serverField: string): string {
+  if (serverField === 'config.webhookUrl' || serverField === 'config.url' || serverField === 'config.eventsUrl')
+    return 'url';
   if (serverField === 'config.secret' || serverField === 'config.routingKey') return 'secret';
   if (serverField.startsWith('config.to')) return 'recipients';
   if (serverField.startsWith('rules.')) return 'rules';
-  return kind && serverField.replace(/^config\./, '');
+  return serverField.replace(/^config\./, '');
 }

@@ -10,7 +10,7 @@ import type {
 } from '../../../contract/keys';
 import { Paths } from '../../../contract/routes';
 import type { WorkspaceDto } from '../../../contract/workspaces';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoContent } from '../../api/apiSlice';
 
 // SPEC §7 Platform keys and Workspace keys, and the workspace's require-a-key switch
 // (docs/access.md). Each list is tagged per workspace.
@@ -27,12 +27,19 @@ export const keysApi = apiSlice.injectEndpoints({
       query: ({ workspaceId, body }) => ({ url: platformKeys(workspaceId), method: 'POST', body }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'PlatformKeys', id: workspaceId }]),
     }),
-    updatePlatformKey: build.mutation<PlatformKeyDto, { workspaceId: string; keyId: string; body: UpdatePlatformKeyBody }>({
+    updatePlatformKey: build.mutation<
+      PlatformKeyDto,
+      { workspaceId: string; keyId: string; body: UpdatePlatformKeyBody }
+    >({
       query: ({ workspaceId, keyId, body }) => ({ url: `${platformKeys(workspaceId)}/${keyId}`, method: 'PUT', body }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'PlatformKeys', id: workspaceId }]),
     }),
     revokePlatformKey: build.mutation<PlatformKeyDto, { workspaceId: string; keyId: string; reason: string }>({
-      query: ({ workspaceId, keyId, reason }) => ({ url: `${platformKeys(workspaceId)}/${keyId}`, method: 'DELETE', body: reason ? { reason } : {} }),
+      query: ({ workspaceId, keyId, reason }) => ({
+        url: `${platformKeys(workspaceId)}/${keyId}`,
+        method: 'DELETE',
+        body: reason ? { reason } : {},
+      }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'PlatformKeys', id: workspaceId }]),
     }),
     getWorkspaceKeys: build.query<WorkspaceKeyDto[], string>({
@@ -44,18 +51,26 @@ export const keysApi = apiSlice.injectEndpoints({
       query: ({ workspaceId, body }) => ({ url: workspaceKeys(workspaceId), method: 'POST', body }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'WorkspaceKeys', id: workspaceId }]),
     }),
-    updateWorkspaceKey: build.mutation<WorkspaceKeyDto, { workspaceId: string; keyId: string; body: UpdateWorkspaceKeyBody }>({
+    updateWorkspaceKey: build.mutation<
+      WorkspaceKeyDto,
+      { workspaceId: string; keyId: string; body: UpdateWorkspaceKeyBody }
+    >({
       query: ({ workspaceId, keyId, body }) => ({ url: `${workspaceKeys(workspaceId)}/${keyId}`, method: 'PUT', body }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'WorkspaceKeys', id: workspaceId }]),
     }),
-    deleteWorkspaceKey: build.mutation<void, { workspaceId: string; keyId: string }>({
+    deleteWorkspaceKey: build.mutation<NoContent, { workspaceId: string; keyId: string }>({
       query: ({ workspaceId, keyId }) => ({ url: `${workspaceKeys(workspaceId)}/${keyId}`, method: 'DELETE' }),
       invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : [{ type: 'WorkspaceKeys', id: workspaceId }]),
     }),
     /** PUT /workspaces/{id} { requirePlatformKey }: the workspace list carries the flag, so it reloads. */
     setRequirePlatformKey: build.mutation<WorkspaceDto, { workspaceId: string; required: boolean }>({
-      query: ({ workspaceId, required }) => ({ url: Paths.workspace(workspaceId), method: 'PUT', body: { requirePlatformKey: required } }),
-      invalidatesTags: (_r, error, { workspaceId }) => (error ? [] : ['Workspaces', { type: 'Workspace', id: workspaceId }]),
+      query: ({ workspaceId, required }) => ({
+        url: Paths.workspace(workspaceId),
+        method: 'PUT',
+        body: { requirePlatformKey: required },
+      }),
+      invalidatesTags: (_r, error, { workspaceId }) =>
+        error ? [] : ['Workspaces', { type: 'Workspace', id: workspaceId }],
     }),
   }),
 });

@@ -21,7 +21,15 @@ export function LiveStatusDot() {
         role="status"
         aria-label={`Live: ${label}`}
         data-status={status}
-        sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color, mx: 1, flexShrink: 0, boxShadow: status === 'connected' ? '0 0 0 3px rgba(76,175,80,0.18)' : 'none' }}
+        sx={{
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          bgcolor: color,
+          mx: 1,
+          flexShrink: 0,
+          boxShadow: status === 'connected' ? '0 0 0 3px rgba(76,175,80,0.18)' : 'none',
+        }}
       />
     </Tooltip>
   );

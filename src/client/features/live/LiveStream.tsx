@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { isAnyOf } from '@reduxjs/toolkit';
 import { useActorRef } from '@xstate/react';
 import { StorageKeys } from '../../../contract/constants';
@@ -30,11 +30,9 @@ export function LiveStream({ connection = eventSourceConnection }: LiveStreamPro
   const dispatch = useAppDispatch();
   const store = useAppStore();
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const workspaceRef = useRef(workspaceId);
-  workspaceRef.current = workspaceId;
 
   const deliver = useMemo(
-    () => createLiveMessageEffects({ dispatch, getState: store.getState, toast: showToast }),
+    () => createLiveMessageEffects({ dispatch, getState: () => store.getState(), toast: showToast }),
     [dispatch, store],
   );
 
@@ -44,12 +42,13 @@ export function LiveStream({ connection = eventSourceConnection }: LiveStreamPro
         actors: { connection },
         actions: {
           deliver: ({ context }, { message }) => {
-            // Messages of a stream opened for another workspace never reach this one's cache.
-            if (context.workspaceId && context.workspaceId === workspaceRef.current) deliver(message, context.workspaceId);
+            // Messages of a stream opened for another workspace never reach the current one's cache.
+            if (context.workspaceId && context.workspaceId === selectCurrentWorkspaceId(store.getState()))
+              deliver(message, context.workspaceId);
           },
         },
       }),
-    [connection, deliver],
+    [connection, deliver, store],
   );
   const actor = useActorRef(logic, { input: { token: getAccessToken(), workspaceId } });
 
@@ -72,7 +71,7 @@ export function LiveStream({ connection = eventSourceConnection }: LiveStreamPro
 
   // Credentials: the machine ignores a CREDENTIALS event that changes nothing.
   useEffect(() => {
-    const sendCredentials = () => actor.send({ type: 'CREDENTIALS', token: getAccessToken(), workspaceId: workspaceRef.current });
+    const sendCredentials = () => actor.send({ type: 'CREDENTIALS', token: getAccessToken(), workspaceId });
     sendCredentials();
     const onStorage = (event: StorageEvent) => {
       if (event.key === null || event.key === StorageKeys.accessToken) sendCredentials();

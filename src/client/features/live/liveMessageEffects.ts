@@ -2,9 +2,9 @@ import { LiveMessageTypes, type LiveMessage, type ServerChecked } from '../../..
 import type { NotificationDto } from '../../../contract/notifications';
 import type { ServerDto, ServerStatus } from '../../../contract/servers';
 import { apiSlice } from '../../api/apiSlice';
-import type { AppDispatch, RootState } from '../../app/store';
+import type { AppDispatch, RootState } from '../../app/rootState';
 import type { ToastInput } from '../../components/toast/toastTypes';
-import { liveActivityReceived } from '../activity/liveActivity';
+import { liveActivityReceived } from '../activity';
 import { notificationReceived } from '../notifications/notificationsSlice';
 import { serversApi, upsertCachedServer } from '../servers/serversApi';
 import { deploymentLogged, deploymentUpdated } from '../deployments';
@@ -38,11 +38,16 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
   // The last status announced per server: a server_updated and the notification about the same
   // change both arrive, and the toast must show once per transition.
   const announced = new Map<string, ServerStatus>();
+  // Servers of deployments stopped on purpose: their going offline is what the user asked for, not
+  // news to toast in red (issue 38). Known from the deployment's own update, which comes first.
+  const stoppedOnPurpose = new Set<string>();
   let trafficRefreshPending = false;
   let trafficWorkspace: string | null = null;
 
   const cachedServer = (workspaceId: string, serverId: string): ServerDto | undefined =>
-    serversApi.endpoints.getServers.select(workspaceId)(getState()).data?.find((s) => s.id === serverId);
+    serversApi.endpoints.getServers
+      .select(workspaceId)(getState())
+      .data?.find((s) => s.id === serverId);
 
   /** What the cache knew: a server never checked yet has no status worth comparing with. */
   const knownStatus = (server: ServerDto | undefined): ServerStatus | undefined =>
@@ -58,14 +63,14 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
     const before = announced.get(serverId) ?? previous;
     if (status === 'offline' && before === 'offline') return;
     announced.set(serverId, status);
-    if (status === 'offline') toast(serverOfflineText(name));
+    if (status === 'offline' && !stoppedOnPurpose.has(serverId)) toast(serverOfflineText(name));
   };
 
   /** A status notification: the monitor raises one per transition, so only what was announced counts. */
   const noteTransition = (serverId: string, status: ServerStatus, name: string) => {
     const before = announced.get(serverId);
     announced.set(serverId, status);
-    if (status === 'offline' && before !== 'offline') toast(serverOfflineText(name));
+    if (status === 'offline' && before !== 'offline' && !stoppedOnPurpose.has(serverId)) toast(serverOfflineText(name));
   };
 
   /**
@@ -89,7 +94,11 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
   };
 
   const applyStatusNotification = (workspaceId: string, notification: NotificationDto) => {
-    const { serverId, status, serverName } = notification.metadata as { serverId?: unknown; status?: unknown; serverName?: unknown };
+    const { serverId, status, serverName } = notification.metadata as {
+      serverId?: unknown;
+      status?: unknown;
+      serverName?: unknown;
+    };
     if (typeof serverId !== 'string' || (status !== 'online' && status !== 'offline')) return;
     const cached = cachedServer(workspaceId, serverId);
     if (cached && cached.status !== status) {
@@ -106,7 +115,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       refetchListInFlight(workspaceId);
       dispatch(apiSlice.util.invalidateTags(['Analytics']));
     }
-    const name = typeof serverName === 'string' ? serverName : cached?.name ?? 'A tool server';
+    const name = typeof serverName === 'string' ? serverName : (cached?.name ?? 'A tool server');
     noteTransition(serverId, status, name);
   };
 
@@ -128,14 +137,19 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
     trafficRefreshPending = true;
     setTimer(() => {
       trafficRefreshPending = false;
-      const id = trafficWorkspace!;
+      const id = trafficWorkspace;
+      if (id === null) return;
       dispatch(
         apiSlice.util.invalidateTags([
           'Analytics',
+          // The usage bar's count of agent calls moves with the call counters, not a minute later.
+          'Limits',
           { type: 'Sessions', id },
           { type: 'ToolCalls', id },
           { type: 'ToolCalls', id: `series-${id}` },
           { type: 'Activity', id },
+          // A platform key's "Last used" moves with its calls (it lagged until a refetch, issue 38).
+          { type: 'PlatformKeys', id },
         ]),
       );
     }, TRAFFIC_REFRESH_MS);
@@ -156,14 +170,21 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
         return;
       }
       case LiveMessageTypes.toolCall:
+      case LiveMessageTypes.toolCallStarted:
       case LiveMessageTypes.sessionStarted:
       case LiveMessageTypes.sessionEnded:
         dispatch(liveActivityReceived(message));
         refreshTraffic(workspaceId);
         return;
-      case LiveMessageTypes.deploymentUpdated:
-        deploymentUpdated(dispatch, workspaceId, message.data as DeploymentDto);
+      case LiveMessageTypes.deploymentUpdated: {
+        const deployment = message.data as DeploymentDto;
+        if (deployment.serverId) {
+          if (deployment.status === 'stopped') stoppedOnPurpose.add(deployment.serverId);
+          else stoppedOnPurpose.delete(deployment.serverId);
+        }
+        deploymentUpdated(dispatch, workspaceId, deployment);
         return;
+      }
       case LiveMessageTypes.deploymentLog:
         deploymentLogged(dispatch, message.data as DeploymentLogMessage);
         return;

@@ -15,7 +15,11 @@ export function searchTextOf(entry: CatalogSummary): string {
   return `${entry.title}\n${entry.name}\n${entry.description}\n${entry.tags.join(' ')}\n${entry.category}`.toLowerCase();
 }
 
-export function filterCatalog(entries: readonly CatalogSummary[], texts: readonly string[], filter: CatalogFilter): CatalogSummary[] {
+export function filterCatalog(
+  entries: readonly CatalogSummary[],
+  texts: readonly string[],
+  filter: CatalogFilter,
+): CatalogSummary[] {
   const words = filter.query.toLowerCase().split(/\s+/).filter(Boolean);
   const out: CatalogSummary[] = [];
   for (let i = 0; i < entries.length; i += 1) {
@@ -28,4 +32,9 @@ export function filterCatalog(entries: readonly CatalogSummary[], texts: readonl
   return out;
 }
 
-export const RUN_KIND_LABELS: Record<RunKind, string> = { remote: 'Remote', npm: 'npm', pypi: 'PyPI', docker: 'Docker' };
+export const RUN_KIND_LABELS: Record<RunKind, string> = {
+  remote: 'Remote',
+  npm: 'npm',
+  pypi: 'PyPI',
+  docker: 'Docker',
+};

@@ -1,4 +1,9 @@
-import { runKindOf, type CatalogArgument, type CatalogPackage, type CatalogRemote } from '../../../contract/marketplace';
+import {
+  runKindOf,
+  type CatalogArgument,
+  type CatalogPackage,
+  type CatalogRemote,
+} from '../../../contract/marketplace';
 
 // Turning a server.json package into the command a person runs, and a remote into the URL and
 // headers Toolscope registers. Placeholders (<name>) stand where a value must be supplied.
@@ -25,7 +30,9 @@ export function packageCommand(pkg: CatalogPackage): string {
     const envFlags = env.flatMap((e) => ['-e', `${e.name}=${placeholder(e.name)}`]);
     return ['docker', 'run', '-i', '--rm', ...runtimeArgs, ...envFlags, image, ...packageArgs].map(quoted).join(' ');
   }
-  const envPrefix = env.filter((e) => e.isRequired !== false || e.isSecret).map((e) => `${e.name}=${placeholder(e.name)}`);
+  const envPrefix = env
+    .filter((e) => e.isRequired !== false || e.isSecret)
+    .map((e) => `${e.name}=${placeholder(e.name)}`);
   if (kind === 'pypi') {
     const spec = pkg.version ? `${pkg.identifier}==${pkg.version}` : pkg.identifier;
     return [...envPrefix, 'uvx', ...runtimeArgs, spec, ...packageArgs].map(quoted).join(' ');
@@ -56,24 +63,47 @@ export function remoteInputs(remote: CatalogRemote): RemoteInput[] {
   const inputs: RemoteInput[] = [];
   for (const name of templateVariables(remote.url)) {
     const v = remote.variables?.[name];
-    inputs.push({ key: `url:${name}`, label: name, description: v?.description ?? '', required: v?.isRequired !== false, secret: Boolean(v?.isSecret) });
+    inputs.push({
+      key: `url:${name}`,
+      label: name,
+      description: v?.description ?? '',
+      required: v?.isRequired !== false,
+      secret: Boolean(v?.isSecret),
+    });
   }
   for (const header of remote.headers ?? []) {
     if (header.value && templateVariables(header.value).length > 0) {
       for (const name of templateVariables(header.value)) {
         const v = header.variables?.[name];
-        inputs.push({ key: `header:${header.name}:${name}`, label: `${header.name}: ${name}`, description: v?.description ?? header.description ?? '', required: header.isRequired !== false, secret: Boolean(v?.isSecret ?? header.isSecret) });
+        inputs.push({
+          key: `header:${header.name}:${name}`,
+          label: `${header.name}: ${name}`,
+          description: v?.description ?? header.description ?? '',
+          required: header.isRequired !== false,
+          secret: Boolean(v?.isSecret ?? header.isSecret),
+        });
       }
     } else if (!header.value) {
-      inputs.push({ key: `header:${header.name}`, label: header.name, description: header.description ?? '', required: Boolean(header.isRequired), secret: Boolean(header.isSecret) });
+      inputs.push({
+        key: `header:${header.name}`,
+        label: header.name,
+        description: header.description ?? '',
+        required: Boolean(header.isRequired),
+        secret: Boolean(header.isSecret),
+      });
     }
   }
   return inputs;
 }
 
 /** The URL and headers to register, from the remote and the values entered (empty optional headers are left out). */
-export function resolveRemote(remote: CatalogRemote, values: Record<string, string>): { url: string; headers: Record<string, string> } {
-  const urlValues = Object.fromEntries(templateVariables(remote.url).map((name) => [name, values[`url:${name}`] ?? '']));
+export function resolveRemote(
+  remote: CatalogRemote,
+  values: Partial<Record<string, string>>,
+): { url: string; headers: Record<string, string> } {
+  const urlValues = Object.fromEntries(
+    templateVariables(remote.url).map((name) => [name, values[`url:${name}`] ?? '']),
+  );
   const headers: Record<string, string> = {};
   for (const header of remote.headers ?? []) {
     if (header.value) {
@@ -81,8 +111,9 @@ export function resolveRemote(remote: CatalogRemote, values: Record<string, stri
       const filled = Object.fromEntries(names.map((name) => [name, values[`header:${header.name}:${name}`] ?? '']));
       if (names.length > 0 && names.every((name) => !filled[name])) continue;
       headers[header.name] = fillTemplate(header.value, filled);
-    } else if (values[`header:${header.name}`]) {
-      headers[header.name] = values[`header:${header.name}`];
+    } else {
+      const value = values[`header:${header.name}`];
+      if (value) headers[header.name] = value;
     }
   }
   return { url: fillTemplate(remote.url, urlValues), headers };

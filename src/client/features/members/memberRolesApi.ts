@@ -1,7 +1,7 @@
 import type { MemberDto } from '../../../contract/members';
 import { Paths } from '../../../contract/routes';
 import type { MemberRole, WorkspaceDto } from '../../../contract/workspaces';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoArg, type NoContent } from '../../api/apiSlice';
 
 /** A pending invitation as the workspace's owners and admins see it (the invitations API). */
 export interface PendingInvitation {
@@ -28,12 +28,17 @@ export interface MyInvitation {
 export const memberRolesApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     changeMemberRole: build.mutation<MemberDto[], { workspaceId: string; userId: string; role: MemberRole }>({
-      query: ({ workspaceId, userId, role }) => ({ url: Paths.workspaceMember(workspaceId, userId), method: 'PUT', body: { role } }),
+      query: ({ workspaceId, userId, role }) => ({
+        url: Paths.workspaceMember(workspaceId, userId),
+        method: 'PUT',
+        body: { role },
+      }),
       transformResponse: (response: { members: MemberDto[] }) => response.members,
       extraOptions: { maxAttempts: 1 },
-      invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Members', id: workspaceId }, 'Workspaces']),
+      invalidatesTags: (_result, error, { workspaceId }) =>
+        error ? [] : [{ type: 'Members', id: workspaceId }, 'Workspaces'],
     }),
-    leaveWorkspace: build.mutation<void, string>({
+    leaveWorkspace: build.mutation<NoContent, string>({
       query: (workspaceId) => ({ url: Paths.leaveWorkspace(workspaceId), method: 'DELETE' }),
       extraOptions: { maxAttempts: 1 },
       invalidatesTags: (_result, error) => (error ? [] : ['Workspaces']),
@@ -44,16 +49,25 @@ export const memberRolesApi = apiSlice.injectEndpoints({
       extraOptions: { maxAttempts: 1 },
       providesTags: (_result, _error, workspaceId) => [{ type: 'Members', id: `invitations:${workspaceId}` }],
     }),
-    cancelInvitation: build.mutation<void, { workspaceId: string; invitationId: string }>({
-      query: ({ workspaceId, invitationId }) => ({ url: Paths.workspaceInvitation(workspaceId, invitationId), method: 'DELETE' }),
-      invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Members', id: `invitations:${workspaceId}` }]),
+    cancelInvitation: build.mutation<NoContent, { workspaceId: string; invitationId: string }>({
+      query: ({ workspaceId, invitationId }) => ({
+        url: Paths.workspaceInvitation(workspaceId, invitationId),
+        method: 'DELETE',
+      }),
+      invalidatesTags: (_result, error, { workspaceId }) =>
+        error ? [] : [{ type: 'Members', id: `invitations:${workspaceId}` }],
     }),
     resendInvitation: build.mutation<unknown, { workspaceId: string; email: string; role: 'admin' | 'member' }>({
       // Inviting the same address again renews the pending invitation and mails it again.
-      query: ({ workspaceId, email, role }) => ({ url: `${Paths.workspace(workspaceId)}/members`, method: 'POST', body: { email, role } }),
-      invalidatesTags: (_result, error, { workspaceId }) => (error ? [] : [{ type: 'Members', id: `invitations:${workspaceId}` }]),
+      query: ({ workspaceId, email, role }) => ({
+        url: `${Paths.workspace(workspaceId)}/members`,
+        method: 'POST',
+        body: { email, role },
+      }),
+      invalidatesTags: (_result, error, { workspaceId }) =>
+        error ? [] : [{ type: 'Members', id: `invitations:${workspaceId}` }],
     }),
-    getMyInvitations: build.query<MyInvitation[], void>({
+    getMyInvitations: build.query<MyInvitation[], NoArg>({
       query: () => Paths.myInvitations,
       transformResponse: (response: { invitations: MyInvitation[] }) => response.invitations,
       extraOptions: { maxAttempts: 1 },
@@ -64,7 +78,7 @@ export const memberRolesApi = apiSlice.injectEndpoints({
       extraOptions: { maxAttempts: 1 },
       invalidatesTags: (_result, error) => (error ? [] : ['Workspaces', { type: 'Members', id: 'mine' }]),
     }),
-    declineInvitation: build.mutation<void, string>({
+    declineInvitation: build.mutation<NoContent, string>({
       query: (id) => ({ url: Paths.declineInvitation(id), method: 'POST' }),
       extraOptions: { maxAttempts: 1 },
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Members', id: 'mine' }]),

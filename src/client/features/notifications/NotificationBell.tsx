@@ -21,6 +21,8 @@ import { useGetNotificationsQuery, useGetUnreadCountQuery } from './notification
 import { selectLiveNotifications, selectLiveStreamConnected } from './notificationsSlice';
 import { useNotificationActions } from './useNotificationActions';
 
+const NOTHING_SELECTED: ReadonlySet<string> = new Set();
+
 /**
  * The header's bell (SPEC §2, §9): unread badge capped at 99+, and a dropdown of the latest 10.
  * The unread count is polled every 15 s; the list every 30 s unless the live stream is connected
@@ -32,7 +34,17 @@ export function NotificationBell() {
   const liveConnected = useAppSelector(selectLiveStreamConnected);
   const live = useAppSelector(selectLiveNotifications);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // A selection belongs to one workspace's list: another workspace starts with none (derived, not reset by an effect).
+  const [selection, setSelection] = useState<{ workspaceId: string | null; ids: ReadonlySet<string> }>({
+    workspaceId,
+    ids: NOTHING_SELECTED,
+  });
+  const selected = selection.workspaceId === workspaceId ? selection.ids : NOTHING_SELECTED;
+  const setSelected = (update: (current: ReadonlySet<string>) => ReadonlySet<string>) =>
+    setSelection((current) => ({
+      workspaceId,
+      ids: update(current.workspaceId === workspaceId ? current.ids : NOTHING_SELECTED),
+    }));
 
   const list = useGetNotificationsQuery(
     { workspaceId, limit: NOTIFICATION_DROPDOWN_ITEMS },
@@ -49,9 +61,6 @@ export function NotificationBell() {
   const hasUnread = unreadCount > 0 || notifications.some((n) => !n.isRead);
   const badge = formatUnreadBadge(unreadCount, NOTIFICATION_BADGE_CAP);
 
-  // A selection belongs to one workspace's list.
-  useEffect(() => setSelected(new Set()), [workspaceId]);
-
   // A higher unread count means something new arrived: bring the list up to date now rather
   // than at its next 30 s poll.
   const previousCount = useRef<number | null>(null);
@@ -64,7 +73,7 @@ export function NotificationBell() {
 
   const close = () => {
     setAnchor(null);
-    setSelected(new Set());
+    setSelected(() => NOTHING_SELECTED);
   };
   const toggle = (id: string) =>
     setSelected((current) => {
@@ -79,11 +88,11 @@ export function NotificationBell() {
     const target = actionTarget(notification.actionUrl);
     if (!target) return;
     close();
-    if (target.kind === 'route') navigate(target.to);
+    if (target.kind === 'route') void navigate(target.to);
     else window.open(target.href, '_blank', 'noopener,noreferrer');
   };
   const runOnSelection = async (run: (ids: string[]) => Promise<boolean>) => {
-    if (await run([...selected])) setSelected(new Set());
+    if (await run([...selected])) setSelected(() => NOTHING_SELECTED);
   };
 
   return (
@@ -118,8 +127,8 @@ export function NotificationBell() {
           onToggleSelected={toggle}
           onOpen={open}
           onMarkAllRead={() => void actions.markAllRead()}
-          onMarkSelectedRead={() => void runOnSelection(actions.markRead)}
-          onArchiveSelected={() => void runOnSelection(actions.archive)}
+          onMarkSelectedRead={() => void runOnSelection((ids) => actions.markRead(ids))}
+          onArchiveSelected={() => void runOnSelection((ids) => actions.archive(ids))}
         />
       </Popover>
     </>

@@ -6,6 +6,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Typography from '@mui/material/Typography';
 import type { NotificationDto } from '../../../contract/notifications';
 import { RelativeTime } from '../../components/RelativeTime';
+import { lineClamp } from '../../components/lineClamp';
 import { SEVERITY_LOOK, TYPE_LABEL } from './notificationPresentation';
 
 interface NotificationItemProps {
@@ -44,14 +45,30 @@ export function NotificationItem({ notification, selected, onToggleSelected, onO
             <Typography variant="body2" noWrap sx={{ fontWeight: unread ? 700 : 500, flex: 1, minWidth: 0 }}>
               {notification.title}
             </Typography>
-            {unread && <Box component="span" aria-label="Unread" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'primary.main', flexShrink: 0 }} />}
+            {unread && (
+              <Box
+                component="span"
+                aria-label="Unread"
+                sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'primary.main', flexShrink: 0 }}
+              />
+            )}
           </Box>
-          <Typography variant="caption" color="text.secondary" component="p" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+          <Typography variant="caption" color="text.secondary" component="p" sx={lineClamp(2)}>
             {notification.message}
           </Typography>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, color: 'text.secondary', fontSize: 12 }}>
-            <Chip label={TYPE_LABEL[notification.type]} size="small" variant="outlined" color={look.color} sx={{ height: 20, fontSize: 11 }} />
-            {notification.occurrences > 1 && <span aria-label={`${notification.occurrences} occurrences`}>×{notification.occurrences}</span>}
+          <Box
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, color: 'text.secondary', fontSize: 12 }}
+          >
+            <Chip
+              label={TYPE_LABEL[notification.type]}
+              size="small"
+              variant="outlined"
+              color={look.color}
+              sx={{ height: 20, fontSize: 11 }}
+            />
+            {notification.occurrences > 1 && (
+              <span aria-label={`${notification.occurrences} occurrences`}>×{notification.occurrences}</span>
+            )}
             <RelativeTime value={notification.updatedAt} />
           </Box>
         </Box>

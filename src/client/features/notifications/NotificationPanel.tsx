@@ -39,7 +39,11 @@ export function NotificationPanel(props: NotificationPanelProps) {
         )}
       </Box>
       {selected.size > 0 && (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, pb: 1 }} role="toolbar" aria-label="Selected notifications">
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, pb: 1 }}
+          role="toolbar"
+          aria-label="Selected notifications"
+        >
           <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
             {selected.size} selected
           </Typography>
@@ -58,14 +62,36 @@ export function NotificationPanel(props: NotificationPanelProps) {
             <CircularProgress size={28} aria-label="Loading notifications" />
           </Box>
         ) : notifications.length === 0 ? (
-          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', height: '100%', gap: 1, px: 4, textAlign: 'center', color: 'text.secondary' }}>
+          <Box
+            sx={{
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              justifyContent: 'center',
+              height: '100%',
+              gap: 1,
+              px: 4,
+              textAlign: 'center',
+              color: 'text.secondary',
+            }}
+          >
             <NotificationsNoneOutlinedIcon sx={{ fontSize: 40 }} />
-            <Typography variant="body2">{failed ? 'Notifications could not be loaded. They will be tried again shortly.' : 'You’re all caught up. Server status changes, session alerts and usage warnings will show up here.'}</Typography>
+            <Typography variant="body2">
+              {failed
+                ? 'Notifications could not be loaded. They will be tried again shortly.'
+                : 'You’re all caught up. Server status changes, session alerts and usage warnings will show up here.'}
+            </Typography>
           </Box>
         ) : (
           <List disablePadding aria-label="Notifications list">
             {notifications.map((n) => (
-              <NotificationItem key={n.id} notification={n} selected={selected.has(n.id)} onToggleSelected={props.onToggleSelected} onOpen={props.onOpen} />
+              <NotificationItem
+                key={n.id}
+                notification={n}
+                selected={selected.has(n.id)}
+                onToggleSelected={props.onToggleSelected}
+                onOpen={props.onOpen}
+              />
             ))}
           </List>
         )}

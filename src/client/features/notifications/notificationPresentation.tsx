@@ -7,7 +7,10 @@ import WarningAmberOutlinedIcon from '@mui/icons-material/WarningAmberOutlined';
 import type { NotificationSeverity, NotificationType } from '../../../contract/notifications';
 
 // How a notification's severity and type read at a glance in the bell.
-export const SEVERITY_LOOK: Record<NotificationSeverity, { label: string; color: 'info' | 'success' | 'warning' | 'error'; icon: ReactElement }> = {
+export const SEVERITY_LOOK: Record<
+  NotificationSeverity,
+  { label: string; color: 'info' | 'success' | 'warning' | 'error'; icon: ReactElement }
+> = {
   info: { label: 'Info', color: 'info', icon: <InfoOutlinedIcon fontSize="small" /> },
   success: { label: 'Success', color: 'success', icon: <CheckCircleOutlineIcon fontSize="small" /> },
   warning: { label: 'Warning', color: 'warning', icon: <WarningAmberOutlinedIcon fontSize="small" /> },
@@ -24,10 +27,14 @@ export const TYPE_LABEL: Record<NotificationType, string> = {
   security_alert: 'Security',
   performance_warning: 'Performance',
   deployment_update: 'Deployment',
+  tool_risk: 'Tool risk',
+  alert_rule: 'Alert rule',
 };
 
 /** In-app paths go through the router; absolute http(s) URLs open in a new tab; anything else is ignored. */
-export function actionTarget(actionUrl: string | null): { kind: 'route'; to: string } | { kind: 'external'; href: string } | null {
+export function actionTarget(
+  actionUrl: string | null,
+): { kind: 'route'; to: string } | { kind: 'external'; href: string } | null {
   if (!actionUrl) return null;
   if (actionUrl.startsWith('/') && !actionUrl.startsWith('//')) return { kind: 'route', to: actionUrl };
   if (/^https?:\/\//i.test(actionUrl)) return { kind: 'external', href: actionUrl };

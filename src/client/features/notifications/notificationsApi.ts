@@ -38,7 +38,11 @@ export const notificationsApi = apiSlice.injectEndpoints({
       invalidatesTags: ['Notifications', 'UnreadCount'],
     }),
     markAllNotificationsRead: build.mutation<NotificationUpdateResult, WorkspaceFilterArgs>({
-      query: ({ workspaceId }) => ({ url: Paths.markAllRead, method: 'POST', body: workspaceId ? { workspaceId } : {} }),
+      query: ({ workspaceId }) => ({
+        url: Paths.markAllRead,
+        method: 'POST',
+        body: workspaceId ? { workspaceId } : {},
+      }),
       invalidatesTags: ['Notifications', 'UnreadCount'],
     }),
     archiveNotifications: build.mutation<NotificationUpdateResult, string[]>({

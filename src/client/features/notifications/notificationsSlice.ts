@@ -2,7 +2,6 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { NOTIFICATION_BUFFER_SIZE } from '../../../contract/constants';
 import type { NotificationDto } from '../../../contract/notifications';
 import { apiSlice } from '../../api/apiSlice';
-import { startAppListening } from '../../app/listeners';
 import { notificationsApi } from './notificationsApi';
 
 // The live buffer of SPEC §4/§9: notifications delivered by the live stream, newest first, at
@@ -45,7 +44,8 @@ export const notificationsSlice = createSlice({
     });
     builder.addMatcher(notificationsApi.endpoints.markAllNotificationsRead.matchFulfilled, (state, action) => {
       const { workspaceId } = action.meta.arg.originalArgs;
-      for (const n of state.live) if (!workspaceId || n.workspaceId === workspaceId || n.workspaceId === null) n.isRead = true;
+      for (const n of state.live)
+        if (!workspaceId || n.workspaceId === workspaceId || n.workspaceId === null) n.isRead = true;
     });
     builder.addMatcher(notificationsApi.endpoints.archiveNotifications.matchFulfilled, (state, action) => {
       const ids = new Set(action.meta.arg.originalArgs);
@@ -61,11 +61,3 @@ export const notificationsSlice = createSlice({
 export const { notificationReceived, liveStreamConnectionChanged } = notificationsSlice.actions;
 export const { selectLiveNotifications, selectLiveStreamConnected } = notificationsSlice.selectors;
 export const notificationsReducer = notificationsSlice.reducer;
-
-// A pushed notification changes the unread count at once, not at the next 15 s poll.
-startAppListening({
-  actionCreator: notificationReceived,
-  effect: (_action, api) => {
-    api.dispatch(apiSlice.util.invalidateTags(['UnreadCount']));
-  },
-});

@@ -19,7 +19,8 @@ export function useNotificationActions(workspaceId: string | null) {
   const [archive, archiveState] = useArchiveNotificationsMutation();
   const [markOneRead] = useMarkNotificationReadMutation();
 
-  const fail = (description: string) => toast({ title: NotificationToastText.errorTitle, description, variant: 'destructive' });
+  const fail = (description: string) =>
+    toast({ title: NotificationToastText.errorTitle, description, variant: 'destructive' });
 
   return {
     busy: markReadState.isLoading || markAllState.isLoading || archiveState.isLoading,

@@ -7,7 +7,12 @@ import { useFlag } from '../flags/useFlag';
 import { useGetServersQuery } from '../servers/serversApi';
 import { selectCurrentWorkspaceId } from '../workspaces/workspaceSlice';
 import { onboardingMachine } from './onboardingMachine';
-import { clearOnboardingMarkers, markOnboardingCompleted, markOnboardingSkipped, readOnboardingMarkers } from './onboardingMarkers';
+import {
+  clearOnboardingMarkers,
+  markOnboardingCompleted,
+  markOnboardingSkipped,
+  readOnboardingMarkers,
+} from './onboardingMarkers';
 import { OnboardingSteps } from './OnboardingSteps';
 
 /** The two-step onboarding of SPEC §4, behind the show_onboarding_modal flag. */
@@ -33,7 +38,7 @@ function OnboardingController() {
           clearMarkers: clearOnboardingMarkers,
           markSkipped: markOnboardingSkipped,
           markCompleted: markOnboardingCompleted,
-          goToServers: () => navigate('/servers'),
+          goToServers: () => void navigate('/servers'),
         },
       }),
     [navigate],
@@ -42,12 +47,18 @@ function OnboardingController() {
 
   useEffect(() => {
     const query = new URLSearchParams(search);
-    send({ type: 'LOCATION', welcome: query.get('welcome') === 'true', noservers: query.get('noservers') === 'true', markers: readOnboardingMarkers() });
+    send({
+      type: 'LOCATION',
+      welcome: query.get('welcome') === 'true',
+      noservers: query.get('noservers') === 'true',
+      markers: readOnboardingMarkers(),
+    });
   }, [search, send]);
 
   const serverCount = servers?.length;
   useEffect(() => {
-    if (serverCount !== undefined) send({ type: 'SERVERS_LOADED', count: serverCount, markers: readOnboardingMarkers() });
+    if (serverCount !== undefined)
+      send({ type: 'SERVERS_LOADED', count: serverCount, markers: readOnboardingMarkers() });
   }, [serverCount, send]);
 
   if (snapshot.matches('closed')) return null;

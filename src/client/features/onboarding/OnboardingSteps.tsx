@@ -59,9 +59,21 @@ export function OnboardingSteps({ step, onGetStarted, onSkip, onClose, onLater, 
             <Typography color="text.secondary">
               See exactly what your AI agents do with their tools — without changing a line of agent code.
             </Typography>
-            <Point icon={<HubOutlinedIcon />} title="Connect once" text="Register a tool server and point your agent at the proxy URL Toolscope gives it." />
-            <Point icon={<TimelineOutlinedIcon />} title="Trace everything" text="Every session, message and tool call is recorded and shown live." />
-            <Point icon={<InsightsOutlinedIcon />} title="Stay ahead" text="Health checks, schema drift alerts, latency and error rates for each server." />
+            <Point
+              icon={<HubOutlinedIcon />}
+              title="Connect once"
+              text="Register a tool server and point your agent at the proxy URL Toolscope gives it."
+            />
+            <Point
+              icon={<TimelineOutlinedIcon />}
+              title="Trace everything"
+              text="Every session, message and tool call is recorded and shown live."
+            />
+            <Point
+              icon={<InsightsOutlinedIcon />}
+              title="Stay ahead"
+              text="Health checks, schema drift alerts, latency and error rates for each server."
+            />
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2.5, justifyContent: 'space-between' }}>
             <Link component="button" type="button" variant="body2" color="text.secondary" onClick={onSkip}>

@@ -30,9 +30,13 @@ export const onboardingMachine = setup({
   },
   guards: {
     welcomeRequested: ({ event }) => event.type === 'LOCATION' && event.welcome,
-    noServersRequested: ({ event }) => event.type === 'LOCATION' && event.noservers && !event.markers.skippedThisSession,
+    noServersRequested: ({ event }) =>
+      event.type === 'LOCATION' && event.noservers && !event.markers.skippedThisSession,
     noServersFound: ({ event }) =>
-      event.type === 'SERVERS_LOADED' && event.count === 0 && !event.markers.skippedThisSession && !event.markers.completed,
+      event.type === 'SERVERS_LOADED' &&
+      event.count === 0 &&
+      !event.markers.skippedThisSession &&
+      !event.markers.completed,
     serversExist: ({ event }) => event.type === 'SERVERS_LOADED' && event.count > 0,
   },
 }).createMachine({

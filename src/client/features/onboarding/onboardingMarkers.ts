@@ -26,7 +26,10 @@ const session = () => window.sessionStorage;
 const local = () => window.localStorage;
 
 export function readOnboardingMarkers(): OnboardingMarkers {
-  return { skippedThisSession: read(session, ONBOARDING_SKIPPED_KEY), completed: read(local, ONBOARDING_COMPLETED_KEY) };
+  return {
+    skippedThisSession: read(session, ONBOARDING_SKIPPED_KEY),
+    completed: read(local, ONBOARDING_COMPLETED_KEY),
+  };
 }
 
 export const markOnboardingSkipped = () => write(session, ONBOARDING_SKIPPED_KEY, true);

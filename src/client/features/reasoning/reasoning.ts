@@ -6,7 +6,21 @@ import { isFailedCall } from '../../../contract/sessions';
 // and MCP clients put it, plus the W3C trace context that links the call to an outer trace.
 
 /** Key names (case-insensitive, after any namespace prefix such as "com.example/") that hold reasoning. */
-export const REASONING_KEYS = ['reasoning', 'reason', 'thought', 'thoughts', 'thinking', 'rationale', 'justification', 'intent', 'purpose', 'goal', 'explanation', 'why', 'plan'] as const;
+export const REASONING_KEYS = [
+  'reasoning',
+  'reason',
+  'thought',
+  'thoughts',
+  'thinking',
+  'rationale',
+  'justification',
+  'intent',
+  'purpose',
+  'goal',
+  'explanation',
+  'why',
+  'plan',
+] as const;
 
 export interface ReasoningText {
   source: 'meta' | 'arguments';
@@ -62,7 +76,10 @@ export function extractReasoning(call: ToolCallDto): CallReasoning {
   const texts: ReasoningText[] = [];
   collect('meta', call.meta, texts);
   collect('arguments', call.arguments, texts);
-  const metaTraceparent = typeof call.meta === 'object' && call.meta !== null ? (call.meta as Record<string, unknown>).traceparent : undefined;
+  const metaTraceparent =
+    typeof call.meta === 'object' && call.meta !== null
+      ? (call.meta as Record<string, unknown>).traceparent
+      : undefined;
   const trace = parseTraceparent(call.traceparent ?? (typeof metaTraceparent === 'string' ? metaTraceparent : null));
   return { texts, trace };
 }
@@ -73,11 +90,15 @@ export function extractReasoning(call: ToolCallDto): CallReasoning {
  */
 export function describeNext(call: ToolCallDto, next: ToolCallDto | undefined, sessionActive = false): string {
   if (!next && sessionActive) return 'Latest call so far: the session is still active.';
-  if (!next) return isFailedCall(call.status) ? 'No further calls: the agent stopped after this failure.' : 'Last call of the session.';
+  if (!next)
+    return isFailedCall(call.status)
+      ? 'No further calls: the agent stopped after this failure.'
+      : 'Last call of the session.';
   const gap = Math.max(0, Date.parse(next.startedAt) - Date.parse(call.endedAt ?? call.startedAt));
   const after = gap >= 1000 ? ` ${(gap / 1000).toFixed(1)} s later` : '';
   if (!isFailedCall(call.status)) return `Then ${next.toolName}${after}.`;
-  if (next.toolName === call.toolName) return `Retried ${next.toolName}${after}${sameArguments(call, next) ? ' with the same arguments' : ' with different arguments'}.`;
+  if (next.toolName === call.toolName)
+    return `Retried ${next.toolName}${after}${sameArguments(call, next) ? ' with the same arguments' : ' with different arguments'}.`;
   return `Switched to ${next.toolName}${after}.`;
 }
 

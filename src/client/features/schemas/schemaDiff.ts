@@ -51,7 +51,12 @@ export function describePatch(operations: JsonPatchOperation[], previous: unknow
       case 'remove':
         return { change: 'removed', field: readableField(op.path), before: showValue(valueAt(previous, op.path)) };
       case 'replace':
-        return { change: 'changed', field: readableField(op.path), before: showValue(valueAt(previous, op.path)), after: showValue(op.value) };
+        return {
+          change: 'changed',
+          field: readableField(op.path),
+          before: showValue(valueAt(previous, op.path)),
+          after: showValue(op.value),
+        };
       case 'move':
         return { change: 'moved', field: readableField(op.path), before: readableField(op.from) };
       case 'copy':
@@ -66,7 +71,7 @@ export function describePatch(operations: JsonPatchOperation[], previous: unknow
 export function changedTopLevelFields(operations: JsonPatchOperation[]): string[] {
   const fields = new Set<string>();
   for (const op of operations) {
-    const first = pointerSegments(op.path)[0];
+    const first = pointerSegments(op.path).at(0);
     if (first !== undefined) fields.add(first);
   }
   return [...fields];

@@ -41,7 +41,13 @@ export function clientConfigs(serverName: string, proxyUrl: string, requireKey =
       where: 'claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop',
       language: 'json',
       snippet: json({
-        mcpServers: { [name]: { command: 'npx', args: ['-y', 'mcp-remote', proxyUrl, ...remoteArgs], ...(requireKey ? { env: { TOOLSCOPE_AUTH: bearer } } : {}) } },
+        mcpServers: {
+          [name]: {
+            command: 'npx',
+            args: ['-y', 'mcp-remote', proxyUrl, ...remoteArgs],
+            ...(requireKey ? { env: { TOOLSCOPE_AUTH: bearer } } : {}),
+          },
+        },
       }),
     },
     {

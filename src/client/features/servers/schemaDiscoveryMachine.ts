@@ -22,9 +22,9 @@ export const schemaDiscoveryMachine = setup({
     events: {} as { type: 'STOP' },
   },
   actors: {
-    fetchSchemaCount: fromPromise<number, SchemaDiscoveryInput>(async () => {
-      throw new Error('fetchSchemaCount must be provided');
-    }),
+    fetchSchemaCount: fromPromise<number, SchemaDiscoveryInput>(() =>
+      Promise.reject(new Error('fetchSchemaCount must be provided')),
+    ),
   },
   actions: {
     announceDiscovered: (_, _params: { schemaCount: number }) => {},

@@ -1,7 +1,7 @@
 import type { RegisterServerBody, ServerDto, ServerHealthResult, UpdateServerBody } from '../../../contract/servers';
 import type { PatchListResult, SchemaDto, SchemaListResult, SchemaVersionListResult } from '../../../contract/schemas';
 import { Paths } from '../../../contract/routes';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoContent } from '../../api/apiSlice';
 
 // The servers endpoints (SPEC §7 Servers and Schemas). The shell reads only the list (for the
 // 'No tool servers connected' banner); the servers page, schema studio and live stream use the rest.
@@ -39,7 +39,13 @@ export const serversApi = apiSlice.injectEndpoints({
       query: ({ workspaceId, body }) => ({
         url: Paths.servers(workspaceId),
         method: 'POST',
-        body: { url: body.url, name: body.name, description: body.description ?? '', ...(body.transport ? { transport: body.transport } : {}), ...(body.headers ? { headers: body.headers } : {}) },
+        body: {
+          url: body.url,
+          name: body.name,
+          description: body.description ?? '',
+          ...(body.transport ? { transport: body.transport } : {}),
+          ...(body.headers ? { headers: body.headers } : {}),
+        },
       }),
       invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Servers', id: workspaceId }, 'Analytics'],
     }),
@@ -51,11 +57,16 @@ export const serversApi = apiSlice.injectEndpoints({
       },
       invalidatesTags: (_result, _error, { serverId }) => [{ type: 'Server', id: serverId }],
     }),
-    deleteServer: build.mutation<void, ServerRef>({
+    deleteServer: build.mutation<NoContent, ServerRef>({
       query: ({ workspaceId, serverId }) => ({ url: Paths.server(workspaceId, serverId), method: 'DELETE' }),
       async onQueryStarted({ workspaceId, serverId }, { dispatch, queryFulfilled }) {
         const ok = await queryFulfilled.then(() => true).catch(() => false);
-        if (ok) dispatch(serversApi.util.updateQueryData('getServers', workspaceId, (draft) => draft.filter((s) => s.id !== serverId)));
+        if (ok)
+          dispatch(
+            serversApi.util.updateQueryData('getServers', workspaceId, (draft) =>
+              draft.filter((s) => s.id !== serverId),
+            ),
+          );
       },
       invalidatesTags: (_result, _error, { workspaceId }) => [{ type: 'Servers', id: workspaceId }, 'Analytics'],
     }),
@@ -71,7 +82,9 @@ export const serversApi = apiSlice.injectEndpoints({
       providesTags: (_result, _error, { serverId }) => [{ type: 'Schemas', id: serverId }],
     }),
     getSchemaVersions: build.query<SchemaVersionListResult, SchemaRef>({
-      query: ({ workspaceId, serverId, schemaId }) => ({ url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/versions` }),
+      query: ({ workspaceId, serverId, schemaId }) => ({
+        url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/versions`,
+      }),
       // Also the server's tag: a discovery that adds versions refreshes every open history.
       providesTags: (_result, _error, { serverId, schemaId }) => [
         { type: 'Schemas', id: `versions-${schemaId}` },
@@ -79,7 +92,9 @@ export const serversApi = apiSlice.injectEndpoints({
       ],
     }),
     getSchemaPatches: build.query<PatchListResult, SchemaRef>({
-      query: ({ workspaceId, serverId, schemaId }) => ({ url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/patches` }),
+      query: ({ workspaceId, serverId, schemaId }) => ({
+        url: `${Paths.schemas(workspaceId, serverId)}/${schemaId}/patches`,
+      }),
       providesTags: (_result, _error, { schemaId }) => [{ type: 'Schemas', id: `versions-${schemaId}` }],
     }),
     rollbackSchema: build.mutation<SchemaDto, SchemaRef & { version: number }>({
@@ -94,7 +109,11 @@ export const serversApi = apiSlice.injectEndpoints({
       ],
     }),
     discoverSchemas: build.mutation<{ schemaCount: number }, ServerRef>({
-      query: ({ workspaceId, serverId }) => ({ url: `${Paths.schemas(workspaceId, serverId)}/discover`, method: 'POST', body: {} }),
+      query: ({ workspaceId, serverId }) => ({
+        url: `${Paths.schemas(workspaceId, serverId)}/discover`,
+        method: 'POST',
+        body: {},
+      }),
       invalidatesTags: (_result, _error, { serverId }) => [
         { type: 'Schemas', id: serverId },
         { type: 'Server', id: serverId },

@@ -1,5 +1,5 @@
 import { createActor, fromPromise } from 'xstate';
-import type { AppDispatch } from '../../app/store';
+import type { AppDispatch } from '../../app/rootState';
 import type { ToastInput } from '../../components/toast/toastTypes';
 import { schemaDiscoveryMachine, schemasDiscoveredText, type SchemaDiscoveryInput } from './schemaDiscoveryMachine';
 import { serversApi, upsertCachedServer } from './serversApi';
@@ -9,7 +9,10 @@ import { serversApi, upsertCachedServer } from './serversApi';
  * announces them. It runs outside any component so leaving the servers page does not cut it
  * short; it ends by itself after at most 10 polls. Each poll also refreshes the cached server.
  */
-export function startSchemaDiscovery(input: SchemaDiscoveryInput, deps: { dispatch: AppDispatch; toast: (t: ToastInput) => unknown }) {
+export function startSchemaDiscovery(
+  input: SchemaDiscoveryInput,
+  deps: { dispatch: AppDispatch; toast: (t: ToastInput) => unknown },
+) {
   const logic = schemaDiscoveryMachine.provide({
     actors: {
       fetchSchemaCount: fromPromise<number, SchemaDiscoveryInput>(async ({ input: ref }) => {

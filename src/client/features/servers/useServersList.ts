@@ -34,7 +34,10 @@ export function useServersList(): ServersList {
   const authenticated = Boolean(user && workspaceId);
   // The live stream pushes every status change; without it, the list refreshes on its own.
   const liveConnected = useLiveStreamStatus() === 'connected';
-  const query = useGetServersQuery(workspaceId ?? '', { skip: !authenticated, pollingInterval: liveConnected ? 0 : FALLBACK_POLL_MS });
+  const query = useGetServersQuery(workspaceId ?? '', {
+    skip: !authenticated,
+    pollingInterval: liveConnected ? 0 : FALLBACK_POLL_MS,
+  });
   const { toast } = useToast();
 
   const servers = query.currentData ?? cached ?? undefined;

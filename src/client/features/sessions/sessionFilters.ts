@@ -1,10 +1,24 @@
-import { SESSION_SORTS, SESSION_STATUSES, SORT_ORDERS, type SessionExportQuery, type SessionListQuery, type SessionSort, type SessionStatus, type SortOrder } from '../../../contract/sessions';
+import {
+  SESSION_SORTS,
+  SESSION_STATUSES,
+  SORT_ORDERS,
+  type SessionExportQuery,
+  type SessionListQuery,
+  type SessionSort,
+  type SessionStatus,
+  type SortOrder,
+} from '../../../contract/sessions';
 
 // The sessions list's filters, sort and page live in the URL
 // (?server=…&status=…&errors=…&range=…&from=…&to=…&q=…&sort=…&order=…&page=…), so a view can be
 // bookmarked, shared and restored with the back button.
 
-export const TIME_RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+export const TIME_RANGES = {
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+} as const;
 /** 'custom': from/to chosen by the user (either may be empty: open-ended). */
 export type TimeRange = keyof typeof TIME_RANGES | 'all' | 'custom';
 export const PAGE_SIZES = [50, 100, 200] as const;
@@ -85,7 +99,11 @@ export function toFilterQuery(filters: SessionFilterState, now: number): Omit<Se
     client: filters.client.trim() || undefined,
     status: filters.status || undefined,
     hasErrors: filters.errors === 'with' ? 'true' : filters.errors === 'without' ? 'false' : undefined,
-    from: relative ? new Date(now - TIME_RANGES[filters.range as keyof typeof TIME_RANGES]).toISOString() : filters.range === 'custom' ? filters.from || undefined : undefined,
+    from: relative
+      ? new Date(now - TIME_RANGES[filters.range as keyof typeof TIME_RANGES]).toISOString()
+      : filters.range === 'custom'
+        ? filters.from || undefined
+        : undefined,
     to: filters.range === 'custom' ? filters.to || undefined : undefined,
     q: filters.q.trim() || undefined,
     sort: filters.sort,
@@ -99,7 +117,9 @@ export function toListQuery(filters: SessionFilterState, now: number): SessionLi
 }
 
 export function hasActiveFilters(filters: SessionFilterState): boolean {
-  return Boolean(filters.serverId || filters.client || filters.status || filters.errors || filters.range !== 'all' || filters.q);
+  return Boolean(
+    filters.serverId || filters.client || filters.status || filters.errors || filters.range !== 'all' || filters.q,
+  );
 }
 
 /** The next sort when a column header is clicked: the same column flips, another starts descending. */

@@ -1,14 +1,25 @@
-import type { ActivityStreamQuery, ActivityStreamResult, ReplayQuery, ReplayResult, SessionDto, SessionExportQuery, SessionListQuery, SessionListResult, ToolCallsLive, ToolCallsLiveQuery } from '../../../contract/sessions';
+import type {
+  ActivityStreamQuery,
+  ActivityStreamResult,
+  ReplayQuery,
+  ReplayResult,
+  SessionDto,
+  SessionExportQuery,
+  SessionListQuery,
+  SessionListResult,
+  ToolCallsLive,
+  ToolCallsLiveQuery,
+} from '../../../contract/sessions';
 import type { TimeSeries, TimeSeriesQuery } from '../../../contract/timeSeries';
 import { Paths } from '../../../contract/routes';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoContent } from '../../api/apiSlice';
 
 // The sessions and tool-calls endpoints of SPEC §7. Every argument carries the workspace id so a
 // workspace switch is a new cache entry, never a stale one.
 type InWorkspace<Q> = { workspaceId: string } & Q;
 
 /** Drops empty values so the query string holds only what the user chose. */
-function params<Q extends object>(query: Q): Record<string, string | number> {
+function params(query: object): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') out[key] = value as string | number;
@@ -24,15 +35,29 @@ export const sessionsApi = apiSlice.injectEndpoints({
     }),
     /** The filtered list as a file's text (CSV or JSON), for a download; never cached. */
     exportSessions: build.query<string, InWorkspace<SessionExportQuery>>({
-      query: ({ workspaceId, ...query }) => ({ url: Paths.sessionsExport(workspaceId), params: params(query), responseType: 'text' }),
+      query: ({ workspaceId, ...query }) => ({
+        url: Paths.sessionsExport(workspaceId),
+        params: params(query),
+        responseType: 'text',
+      }),
       keepUnusedDataFor: 0,
     }),
     getSession: build.query<SessionDto, { workspaceId: string; sessionId: string }>({
       query: ({ workspaceId, sessionId }) => ({ url: Paths.session(workspaceId, sessionId) }),
       providesTags: (_result, _error, { sessionId }) => [{ type: 'Session', id: sessionId }],
     }),
+    deleteSession: build.mutation<NoContent, { workspaceId: string; sessionId: string }>({
+      query: ({ workspaceId, sessionId }) => ({ url: Paths.session(workspaceId, sessionId), method: 'DELETE' }),
+      extraOptions: { maxAttempts: 1 },
+      // Not the session's own tag: its page leaves, and a refetch would only find it gone.
+      invalidatesTags: (_result, error, { workspaceId }) =>
+        error ? [] : ['Sessions', { type: 'Activity', id: workspaceId }],
+    }),
     getSessionReplay: build.query<ReplayResult, InWorkspace<{ sessionId: string } & ReplayQuery>>({
-      query: ({ workspaceId, sessionId, ...query }) => ({ url: Paths.sessionReplay(workspaceId, sessionId), params: params(query) }),
+      query: ({ workspaceId, sessionId, ...query }) => ({
+        url: Paths.sessionReplay(workspaceId, sessionId),
+        params: params(query),
+      }),
       providesTags: (_result, _error, { sessionId }) => [{ type: 'Session', id: sessionId }],
     }),
     getActivityStream: build.query<ActivityStreamResult, InWorkspace<ActivityStreamQuery>>({
@@ -58,6 +83,7 @@ export const {
   useGetSessionsQuery,
   useLazyExportSessionsQuery,
   useGetSessionQuery,
+  useDeleteSessionMutation,
   useGetSessionReplayQuery,
   useGetActivityStreamQuery,
   useLazyGetActivityStreamQuery,

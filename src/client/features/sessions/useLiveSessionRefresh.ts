@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import type { SessionDto, ToolCallDto } from '../../../contract/sessions';
 import { LiveMessageTypes } from '../../../contract/live';
 import { startAppListening } from '../../app/listeners';
-import { liveActivityReceived } from '../activity/liveActivity';
+import { liveActivityReceived } from '../activity';
 
 /** While live traffic of the open session flows, its page refreshes at most this often. */
 export const LIVE_SESSION_REFRESH_MS = 1_000;
@@ -12,8 +12,8 @@ export const LIVE_SESSION_REFRESH_MS = 1_000;
  * `enabled` is false while the user is replaying, so new messages never jump the replay.
  */
 export function useLiveSessionRefresh(sessionId: string, enabled: boolean, refresh: () => void): void {
-  const refreshRef = useRef(refresh);
-  refreshRef.current = refresh;
+  // The latest `refresh` when the timer fires; a new one does not restart the listening.
+  const refreshNow = useEffectEvent(refresh);
   useEffect(() => {
     if (!enabled) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -27,7 +27,7 @@ export function useLiveSessionRefresh(sessionId: string, enabled: boolean, refre
         if (!concerned || timer) return;
         timer = setTimeout(() => {
           timer = undefined;
-          refreshRef.current();
+          refreshNow();
         }, LIVE_SESSION_REFRESH_MS);
       },
     });

@@ -37,11 +37,17 @@ export interface AvatarChoice {
 }
 
 export function avatarDataUrl(style: AvatarStyleName, seed: string, backgroundColor: string): string {
-  return createAvatar(AVATAR_STYLES[style].style as Parameters<typeof createAvatar>[0], { seed, backgroundColor: [backgroundColor], size: 96 }).toDataUri();
+  return createAvatar(AVATAR_STYLES[style].style as Parameters<typeof createAvatar>[0], {
+    seed,
+    backgroundColor: [backgroundColor],
+    size: 96,
+  }).toDataUri();
 }
 
 export function describeAvatar(choice: Pick<AvatarChoice, 'style' | 'backgroundColor'>): string {
-  const background = AVATAR_BACKGROUND_NAMES[choice.backgroundColor as keyof typeof AVATAR_BACKGROUND_NAMES] ?? choice.backgroundColor;
+  // A colour outside the palette (an older choice) is named by its code.
+  const names: Partial<Record<string, string>> = AVATAR_BACKGROUND_NAMES;
+  const background = names[choice.backgroundColor] ?? choice.backgroundColor;
   return `${AVATAR_STYLES[choice.style].label} avatar on ${background}`;
 }
 
@@ -50,12 +56,20 @@ export function describeAvatar(choice: Pick<AvatarChoice, 'style' | 'backgroundC
  * injectable so tests can draw reproducibly.
  */
 export function drawAvatarChoices(random: () => number = Math.random, count = AVATAR_PICKER_OPTIONS): AvatarChoice[] {
-  const pairs = AVATAR_STYLE_NAMES.flatMap((style) => AVATAR_BACKGROUNDS.map((backgroundColor) => ({ style, backgroundColor })));
+  const pairs = AVATAR_STYLE_NAMES.flatMap((style) =>
+    AVATAR_BACKGROUNDS.map((backgroundColor) => ({ style, backgroundColor })),
+  );
   const choices: AvatarChoice[] = [];
   while (choices.length < count && pairs.length > 0) {
     const [pair] = pairs.splice(Math.floor(random() * pairs.length), 1);
     const seed = Math.floor(random() * 2 ** 32).toString(36);
-    choices.push({ id: `${pair.style}-${pair.backgroundColor}-${seed}`, url: avatarDataUrl(pair.style, seed, pair.backgroundColor), style: pair.style, seed, backgroundColor: pair.backgroundColor });
+    choices.push({
+      id: `${pair.style}-${pair.backgroundColor}-${seed}`,
+      url: avatarDataUrl(pair.style, seed, pair.backgroundColor),
+      style: pair.style,
+      seed,
+      backgroundColor: pair.backgroundColor,
+    });
   }
   return choices;
 }

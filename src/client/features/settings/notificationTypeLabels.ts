@@ -10,4 +10,6 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   security_alert: 'Security alerts',
   performance_warning: 'Performance warnings',
   deployment_update: 'Deployment updates',
+  tool_risk: 'Risky tool definitions',
+  alert_rule: 'Alert rules (firing and resolved)',
 };

@@ -1,9 +1,10 @@
-import type { ChangePasswordBody, SignInDto, UpdateProfileBody } from '../../../contract/account';
+import type { ChangePasswordBody, DeleteAccountBody, SignInDto, UpdateProfileBody } from '../../../contract/account';
 import type { Preferences, UpdatePreferencesBody } from '../../../contract/auth';
 import { Paths } from '../../../contract/routes';
-import { apiSlice } from '../../api/apiSlice';
+import { SignInProviderPaths, type LinkedIdentityDto } from '../../../contract/signInProviders';
+import { apiSlice, type NoArg, type NoContent } from '../../api/apiSlice';
 import { userUpdated } from '../auth/authSlice';
-import { mapUser, readTemporaryAvatar, withTemporaryAvatar, type User } from '../auth/userMapping';
+import { mapUser, readTemporaryAvatar, withTemporaryAvatar, type User } from '../auth';
 
 // The account settings calls (docs/settings.md). A profile change updates the signed-in user in
 // the store as soon as the server accepts it, so the header shows the new name at once.
@@ -26,7 +27,7 @@ export const settingsApi = apiSlice.injectEndpoints({
         }
       },
     }),
-    getPreferences: build.query<Preferences, void>({
+    getPreferences: build.query<Preferences, NoArg>({
       query: () => Paths.preferences,
       providesTags: ['Preferences'],
     }),
@@ -35,7 +36,7 @@ export const settingsApi = apiSlice.injectEndpoints({
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
-          dispatch(settingsApi.util.upsertQueryData('getPreferences', undefined, data));
+          void dispatch(settingsApi.util.upsertQueryData('getPreferences', undefined, data));
         } catch {
           // The form shows the error; the cached preferences stay as they were.
         }
@@ -46,16 +47,30 @@ export const settingsApi = apiSlice.injectEndpoints({
       extraOptions: { maxAttempts: 1 },
       invalidatesTags: (_result, error) => (error ? [] : ['SignIns']),
     }),
-    getSignIns: build.query<SignInDto[], void>({
+    getIdentities: build.query<LinkedIdentityDto[], NoArg>({
+      query: () => SignInProviderPaths.identities,
+      transformResponse: (response: { identities: LinkedIdentityDto[] }) => response.identities,
+      providesTags: ['Identities'],
+    }),
+    /** Starts linking: the browser then goes to the provider (and comes back to returnPath). */
+    linkIdentity: build.mutation<{ authorizationUrl: string }, { returnPath: string }>({
+      query: (body) => ({ url: SignInProviderPaths.identities, method: 'POST', body }),
+      extraOptions: { maxAttempts: 1 },
+    }),
+    deleteAccount: build.mutation<NoContent, DeleteAccountBody>({
+      query: (body) => ({ url: Paths.me, method: 'DELETE', body }),
+      extraOptions: { maxAttempts: 1 },
+    }),
+    getSignIns: build.query<SignInDto[], NoArg>({
       query: () => Paths.signIns,
       transformResponse: (response: { signIns: SignInDto[] }) => response.signIns,
       providesTags: ['SignIns'],
     }),
-    revokeSignIn: build.mutation<void, string>({
+    revokeSignIn: build.mutation<NoContent, string>({
       query: (id) => ({ url: Paths.signIn(id), method: 'DELETE' }),
       invalidatesTags: (_result, error) => (error ? [] : ['SignIns']),
     }),
-    revokeOtherSignIns: build.mutation<{ revoked: number }, void>({
+    revokeOtherSignIns: build.mutation<{ revoked: number }, NoArg>({
       query: () => ({ url: Paths.revokeOtherSignIns, method: 'POST' }),
       invalidatesTags: (_result, error) => (error ? [] : ['SignIns']),
     }),
@@ -67,6 +82,9 @@ export const {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
   useChangePasswordMutation,
+  useGetIdentitiesQuery,
+  useLinkIdentityMutation,
+  useDeleteAccountMutation,
   useGetSignInsQuery,
   useRevokeSignInMutation,
   useRevokeOtherSignInsMutation,

@@ -1,6 +1,12 @@
 import { ErrorText } from '../../../contract/errors';
 import { Paths } from '../../../contract/routes';
-import type { CreateExporterBody, ExporterDto, ExporterMetrics, ExporterTestResult, UpdateExporterBody } from '../../../contract/telemetry';
+import type {
+  CreateExporterBody,
+  ExporterDto,
+  ExporterMetrics,
+  ExporterTestResult,
+  UpdateExporterBody,
+} from '../../../contract/telemetry';
 import { apiSlice } from '../../api/apiSlice';
 import { clientError, type ApiError } from '../../api/apiError';
 import type { ApiRequestArgs } from '../../api/request';
@@ -12,7 +18,10 @@ const exportersPath = (workspaceId: string) => `${Paths.workspace(workspaceId)}/
 const exporterPath = (workspaceId: string, id: string) => `${exportersPath(workspaceId)}/${id}`;
 
 /** Runs the request through the shared base query only when a token is stored. */
-async function withStoredToken(request: ApiRequestArgs, baseQuery: (arg: ApiRequestArgs) => unknown): Promise<{ data: unknown } | { error: ApiError }> {
+async function withStoredToken(
+  request: ApiRequestArgs,
+  baseQuery: (arg: ApiRequestArgs) => unknown,
+): Promise<{ data: unknown } | { error: ApiError }> {
   if (!getAccessToken()) return { error: clientError(ErrorText.noAuthToken) };
   return (await baseQuery(request)) as { data: unknown } | { error: ApiError };
 }
@@ -24,7 +33,9 @@ export const telemetryApi = api.injectEndpoints({
     getExporters: build.query<ExporterDto[], string>({
       queryFn: async (workspaceId, _api, _extra, baseQuery) => {
         const result = await withStoredToken({ url: exportersPath(workspaceId) }, baseQuery);
-        return 'error' in result ? { error: result.error } : { data: (result.data as { exporters: ExporterDto[] }).exporters };
+        return 'error' in result
+          ? { error: result.error }
+          : { data: (result.data as { exporters: ExporterDto[] }).exporters };
       },
       providesTags: (_result, _error, workspaceId) => [{ type: 'Exporters', id: workspaceId }],
     }),
@@ -51,7 +62,10 @@ export const telemetryApi = api.injectEndpoints({
     }),
     testExporter: build.mutation<ExporterTestResult, { workspaceId: string; id: string }>({
       queryFn: async ({ workspaceId, id }, _api, _extra, baseQuery) => {
-        const result = await withStoredToken({ url: `${exporterPath(workspaceId, id)}/test`, method: 'POST' }, baseQuery);
+        const result = await withStoredToken(
+          { url: `${exporterPath(workspaceId, id)}/test`, method: 'POST' },
+          baseQuery,
+        );
         return 'error' in result ? { error: result.error } : { data: result.data as ExporterTestResult };
       },
       invalidatesTags: (_result, _error, { id }) => [{ type: 'ExporterMetrics', id }],

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type FormEvent } from 'react';
+import { useEffect, useMemo, type SyntheticEvent } from 'react';
 import { useMachine } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import Alert from '@mui/material/Alert';
@@ -64,13 +64,19 @@ export function CreateWorkspaceDialog({ onClose, onUpgradeRequested }: CreateWor
 
   const view = createWorkspaceView(snapshot);
   const { form } = snapshot.context;
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     send({ type: 'SUBMIT' });
   };
 
   return (
-    <Dialog open onClose={() => send({ type: 'CLOSE' })} fullWidth maxWidth="sm" aria-labelledby="create-workspace-title">
+    <Dialog
+      open
+      onClose={() => send({ type: 'CLOSE' })}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="create-workspace-title"
+    >
       <form onSubmit={submit} noValidate>
         <DialogTitle id="create-workspace-title">{CreateWorkspaceText.title}</DialogTitle>
         <DialogContent>

@@ -9,8 +9,14 @@ import { CreateWorkspaceText } from './createWorkspaceText';
 
 const TYPE_LABELS: Record<WorkspaceType, { label: string; hint: string }> = {
   // Every plan may invite members (the plan cards' "Invite members"); the team type is for plans with "Team workspaces".
-  personal: { label: CreateWorkspaceText.personal, hint: 'Your own servers and sessions; you can still invite people.' },
-  team: { label: CreateWorkspaceText.team, hint: 'Made to share with the members you invite (plans with Team workspaces).' },
+  personal: {
+    label: CreateWorkspaceText.personal,
+    hint: 'Your own servers and sessions; you can still invite people.',
+  },
+  team: {
+    label: CreateWorkspaceText.team,
+    hint: 'Made to share with the members you invite (plans with Team workspaces).',
+  },
 };
 
 interface WorkspaceTypeFieldProps {

@@ -1,9 +1,7 @@
 import type { WorkspaceType } from '../../../contract/workspaces';
 
 /** What the create call accepts (SPEC §5): a plain name, or the fields of the form. */
-export type CreateWorkspaceInput =
-  | string
-  | { name: string; description?: string; workspaceType?: WorkspaceType };
+export type CreateWorkspaceInput = string | { name: string; description?: string; workspaceType?: WorkspaceType };
 
 /** The body of POST /api/v1/workspaces, every field present. */
 export interface CreateWorkspaceRequest {

@@ -55,12 +55,12 @@ export const createWorkspaceMachine = setup({
     emitted: {} as CreateWorkspaceEmitted,
   },
   actors: {
-    checkLimit: fromPromise<CanCreateWorkspaceResult, { type: WorkspaceType }>(async () => {
-      throw new Error('checkLimit is provided by the dialog');
-    }),
-    createWorkspace: fromPromise<CreatedWorkspace, CreateWorkspaceRequest>(async () => {
-      throw new Error('createWorkspace is provided by the dialog');
-    }),
+    checkLimit: fromPromise<CanCreateWorkspaceResult, { type: WorkspaceType }>(() =>
+      Promise.reject(new Error('checkLimit is provided by the dialog')),
+    ),
+    createWorkspace: fromPromise<CreatedWorkspace, CreateWorkspaceRequest>(() =>
+      Promise.reject(new Error('createWorkspace is provided by the dialog')),
+    ),
   },
   guards: {
     nameFilled: ({ context }) => isNameFilled(context.form),
@@ -68,7 +68,8 @@ export const createWorkspaceMachine = setup({
   actions: {
     resetForm: assign({ form: EMPTY_WORKSPACE_FORM, limitError: null, createError: null }),
     setName: assign({
-      form: ({ context, event }) => (event.type === 'NAME_CHANGED' ? { ...context.form, name: event.name } : context.form),
+      form: ({ context, event }) =>
+        event.type === 'NAME_CHANGED' ? { ...context.form, name: event.name } : context.form,
     }),
     setDescription: assign({
       form: ({ context, event }) =>
@@ -96,7 +97,9 @@ export const createWorkspaceMachine = setup({
           {
             guard: ({ event }) => !event.output.canCreate,
             target: 'limitReached',
-            actions: assign({ limitError: ({ event }) => event.output.error || CreateWorkspaceText.limitReachedFallback }),
+            actions: assign({
+              limitError: ({ event }) => event.output.error || CreateWorkspaceText.limitReachedFallback,
+            }),
           },
           { target: 'editing', actions: assign({ limitError: null }) },
         ],

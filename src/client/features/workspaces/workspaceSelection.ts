@@ -10,10 +10,7 @@ export function chooseWorkspace<W extends { id: string }>(
   defaultId: string | null,
 ): W | null {
   return (
-    workspaces.find((w) => w.id === currentId) ??
-    workspaces.find((w) => w.id === defaultId) ??
-    workspaces[0] ??
-    null
+    workspaces.find((w) => w.id === currentId) ?? workspaces.find((w) => w.id === defaultId) ?? workspaces.at(0) ?? null
   );
 }
 

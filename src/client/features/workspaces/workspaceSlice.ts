@@ -1,11 +1,7 @@
 import { createAsyncThunk, createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { WorkspaceDto } from '../../../contract/workspaces';
 import { refreshAccessToken, type RefreshOutcome } from '../../api/refreshAccessToken';
-import {
-  readStoredCurrentWorkspaceId,
-  saveCurrentWorkspaceId,
-  saveDefaultWorkspaceId,
-} from './workspaceSelection';
+import { readStoredCurrentWorkspaceId, saveCurrentWorkspaceId, saveDefaultWorkspaceId } from './workspaceSelection';
 import { workspacesApi } from './workspacesApi';
 
 export interface WorkspaceState {
@@ -49,6 +45,6 @@ export const switchWorkspace = createAsyncThunk<RefreshOutcome, string>(
 );
 
 /** Remembers the workspace to fall back to when the current one is gone. */
-export const setDefaultWorkspace = createAsyncThunk<void, string | null>('workspace/setDefault', async (workspaceId) => {
+export const setDefaultWorkspace = createAsyncThunk('workspace/setDefault', (workspaceId: string | null) => {
   saveDefaultWorkspaceId(workspaceId);
 });

@@ -1,7 +1,7 @@
 import type { CanCreateWorkspaceResult } from '../../../contract/billing';
 import { Paths } from '../../../contract/routes';
 import type { WorkspaceDto, WorkspaceType } from '../../../contract/workspaces';
-import { apiSlice } from '../../api/apiSlice';
+import { apiSlice, type NoArg } from '../../api/apiSlice';
 import { toCreateWorkspaceRequest, type CreateWorkspaceInput } from './createWorkspaceInput';
 
 /** SPEC §7: the list answer is either an array or { workspaces }. */
@@ -15,7 +15,7 @@ export function normalizeWorkspaceList(raw: unknown): WorkspaceDto[] {
 
 export const workspacesApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
-    getWorkspaces: build.query<WorkspaceDto[], void>({
+    getWorkspaces: build.query<WorkspaceDto[], NoArg>({
       query: () => Paths.workspaces,
       transformResponse: normalizeWorkspaceList,
       providesTags: (result) => [
@@ -32,7 +32,7 @@ export const workspacesApi = apiSlice.injectEndpoints({
       invalidatesTags: ['Workspaces', 'Limits'],
     }),
     /** GET /billing/can-create-workspace?type= (personal by default). */
-    canCreateWorkspace: build.query<CanCreateWorkspaceResult, WorkspaceType | void>({
+    canCreateWorkspace: build.query<CanCreateWorkspaceResult, WorkspaceType | NoArg>({
       query: (type) => ({ url: Paths.canCreateWorkspace, params: { type: type || 'personal' } }),
       // SPEC §6: a failing check means "allowed" — retrying would only keep 'Checking limits...' up.
       extraOptions: { maxAttempts: 1 },

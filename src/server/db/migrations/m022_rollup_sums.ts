@@ -16,15 +16,31 @@
 //   a few hundred sessions, most input tokens first, and stops when no session left can enter the
 //   top: sessionCosts.ts).
 const SUM_COLUMNS = [
-  'calls int not null default 0', 'protocol_errors int not null default 0', 'server_errors int not null default 0',
-  'tool_errors int not null default 0', 'sessions int not null default 0', 'argument_tokens bigint not null default 0',
-  'result_tokens bigint not null default 0', 'definition_tokens bigint not null default 0', 'duration_max_ms int not null default 0',
+  'calls int not null default 0',
+  'protocol_errors int not null default 0',
+  'server_errors int not null default 0',
+  'tool_errors int not null default 0',
+  'sessions int not null default 0',
+  'argument_tokens bigint not null default 0',
+  'result_tokens bigint not null default 0',
+  'definition_tokens bigint not null default 0',
+  'duration_max_ms int not null default 0',
   'last_call_at timestamptz',
 ];
 
-const addSums = (table: string) => `alter table ${table} ${SUM_COLUMNS.map((column) => `add column ${column}`).join(', ')};`;
+const addSums = (table: string) =>
+  `alter table ${table} ${SUM_COLUMNS.map((column) => `add column ${column}`).join(', ')};`;
 
-const SUM_NAMES = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens'];
+const SUM_NAMES = [
+  'calls',
+  'protocol_errors',
+  'server_errors',
+  'tool_errors',
+  'sessions',
+  'argument_tokens',
+  'result_tokens',
+  'definition_tokens',
+];
 const setSums = `${SUM_NAMES.map((name) => `${name} = excluded.${name}`).join(', ')}, duration_max_ms = excluded.duration_max_ms, last_call_at = excluded.last_call_at`;
 const sumsOf = `${SUM_NAMES.map((name) => `sum(${name})`).join(', ')}, max(duration_max_ms), max(last_call_at)`;
 

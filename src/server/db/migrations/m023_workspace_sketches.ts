@@ -6,7 +6,16 @@
 //   server and bucket: the 7-day /overview series by hour 168 sketches instead of 840 (at 5
 //   servers). The fold writes it beside the server rows (latencyRollup.ts).
 // - Filled here from the server rows already stored, bucket by bucket.
-const SUMS = ['calls', 'protocol_errors', 'server_errors', 'tool_errors', 'sessions', 'argument_tokens', 'result_tokens', 'definition_tokens'];
+const SUMS = [
+  'calls',
+  'protocol_errors',
+  'server_errors',
+  'tool_errors',
+  'sessions',
+  'argument_tokens',
+  'result_tokens',
+  'definition_tokens',
+];
 
 const workspaceRows = (table: string) => `
 alter table ${table} alter column server_id drop not null;

@@ -13,7 +13,11 @@ interface SignInRow {
   ip: string | null;
 }
 
-export async function listActiveSignIns(db: Queryable, userId: string, currentSignInId: string | undefined): Promise<SignInDto[]> {
+export async function listActiveSignIns(
+  db: Queryable,
+  userId: string,
+  currentSignInId: string | undefined,
+): Promise<SignInDto[]> {
   const rows = await db.query<SignInRow>(
     `select f.family_id, f.created_at, f.last_used_at, latest.user_agent, latest.ip
      from (

@@ -4,6 +4,8 @@ import type { AnalyticsRange } from '../../../contract/analytics';
 import { readPrices } from './pricingStore';
 import { RollupScope, type RollupFilters } from './rollupScope';
 import { resolveRange, type TimeRange } from './timeRange';
+import { readRetentionPolicy } from '../../data/retention/retentionPolicy';
+import { rangeRetention } from '../../data/retention/rangeRetention';
 
 // What every analytics call starts from: the workspace, its filters and prices, the range, and the
 // names of its servers (rollups keep ids; a deleted server's rows read under a placeholder name).
@@ -36,7 +38,9 @@ export function analyticsReads(db: Queryable): Queryable {
   return {
     query: <T>(sql: string, params: unknown[] = []) =>
       transaction(async (tx) => {
-        await tx.query(`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`);
+        await tx.query(
+          `select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`,
+        );
         return tx.query<T>(sql, params);
       }),
   };
@@ -47,15 +51,25 @@ export async function analyticsContext(
   workspaceId: string,
   query: { range?: AnalyticsRange; from?: string; to?: string } & RollupFilters,
   nowMs = Date.now(),
+  /** Given (null: no cap), the range says what of it is kept; the dashboard's own reads leave it out. */
+  operatorCapDays?: number | null,
 ): Promise<AnalyticsContext> {
   db = analyticsReads(db);
-  const [prices, servers] = await Promise.all([
+  const [prices, retention, servers] = await Promise.all([
     readPrices(db, workspaceId),
+    operatorCapDays === undefined ? undefined : readRetentionPolicy(db, workspaceId, operatorCapDays),
     db.query<{ id: string; name: string }>('select id, name from servers where workspace_id = $1', [workspaceId]),
   ]);
   const names = new Map(servers.map((server) => [server.id, server.name]));
-  const range = resolveRange(query, nowMs);
-  const filters: RollupFilters = { serverId: query.serverId, tool: query.tool, client: query.client };
+  const resolved = resolveRange(query, nowMs);
+  // What of the range is still kept (docs/analytics.md "Retention"): said in every answer's range.
+  const range = retention ? { ...resolved, retention: rangeRetention(resolved, retention.rawDays, nowMs) } : resolved;
+  const filters: RollupFilters = {
+    serverId: query.serverId,
+    tool: query.tool,
+    client: query.client,
+    keyId: query.keyId,
+  };
   return {
     db,
     workspaceId,

@@ -6,14 +6,22 @@ import type { AnalyticsContext } from './analyticsContext';
 // recorder measured it) add to every turn of an agent that loaded them, priced as input at the
 // workspace's model; and the tools it lists that nobody called in the range — candidates to prune.
 
-export async function contextWeight(context: AnalyticsContext, callsByTool: Map<string, number>): Promise<AnalyticsCostsResult['contextWeight']> {
+export async function contextWeight(
+  context: AnalyticsContext,
+  callsByTool: Map<string, number>,
+): Promise<AnalyticsCostsResult['contextWeight']> {
   const params: unknown[] = [context.workspaceId];
   let where = 'where l.workspace_id = $1';
   if (context.filters.serverId) {
     params.push(context.filters.serverId);
     where += ' and l.server_id = $2';
   }
-  const lists = await context.db.query<{ server_id: string; definition_tokens: number; tools: { name: string; definitionTokens: number }[]; listed_at: Date | string }>(
+  const lists = await context.db.query<{
+    server_id: string;
+    definition_tokens: number;
+    tools: { name: string; definitionTokens: number }[];
+    listed_at: Date | string;
+  }>(
     `select l.server_id, l.definition_tokens, l.tools, l.listed_at from server_tool_lists l ${where} order by l.definition_tokens desc`,
     params,
   );
@@ -21,12 +29,16 @@ export async function contextWeight(context: AnalyticsContext, callsByTool: Map<
   return lists.map((list) => ({
     serverId: list.server_id,
     serverName: context.serverName(list.server_id),
-    definitionTokens: Number(list.definition_tokens),
-    costPerTurn: roundUsd(Number(list.definition_tokens) * perToken),
+    definitionTokens: list.definition_tokens,
+    costPerTurn: roundUsd(list.definition_tokens * perToken),
     listedAt: new Date(list.listed_at).toISOString(),
     unusedTools: list.tools
       .filter((tool) => !callsByTool.get(`${list.server_id}/${tool.name}`))
-      .map((tool) => ({ name: tool.name, definitionTokens: tool.definitionTokens, costPerTurn: roundUsd(tool.definitionTokens * perToken) }))
+      .map((tool) => ({
+        name: tool.name,
+        definitionTokens: tool.definitionTokens,
+        costPerTurn: roundUsd(tool.definitionTokens * perToken),
+      }))
       .sort((a, b) => b.definitionTokens - a.definitionTokens),
   }));
 }

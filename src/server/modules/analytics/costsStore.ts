@@ -1,4 +1,9 @@
-import type { AnalyticsCostsResult, CostBreakdown } from '../../../contract/analytics';
+import {
+  DEFINITIONS_ROW_NAME,
+  DEFINITIONS_ROW_SUFFIX,
+  type AnalyticsCostsResult,
+  type CostBreakdown,
+} from '../../../contract/analytics';
 import { roundUsd } from '../../../contract/pricing';
 import type { AnalyticsContext } from './analyticsContext';
 import { groupKey, type RollupScope } from './rollupScope';
@@ -21,7 +26,12 @@ interface GroupRow {
 
 export async function analyticsCosts(context: AnalyticsContext): Promise<AnalyticsCostsResult> {
   const { range } = context;
-  const [groups, monthToDate, sessions] = await Promise.all([costGroups(context), monthSoFar(context), costliestSessions(context)]);
+  const [groups, monthToDate, sessions, keyNames] = await Promise.all([
+    costGroups(context),
+    monthSoFar(context),
+    costliestSessions(context),
+    platformKeyNames(context),
+  ]);
   const { daily, byTool, byClient, byKey } = groups;
   const toolCalls = new Map(byTool.map((row) => [`${row.server_id}/${row.tool_name}`, row.calls]));
   return {
@@ -30,15 +40,43 @@ export async function analyticsCosts(context: AnalyticsContext): Promise<Analyti
     total: roundUsd(daily.total),
     byDay: daily.days,
     byServer: daily.servers,
-    byTool: sortByCost(byTool.map((row) => breakdown(`${row.server_id}/${row.tool_name}`, row.tool_name, row.server_id, row))),
-    byClient: sortByCost(byClient.map((row) => breakdown(row.client_name, row.client_name || 'Unknown client', null, row))),
-    byKey: sortByCost(byKey.map((row) => breakdown(row.platform_key_id ?? 'none', row.platform_key_id ? `Key ${row.platform_key_id.slice(0, 8)}` : NO_KEY_NAME, null, row))),
+    byTool: sortByCost(
+      byTool.map((row) =>
+        row.tool_name === ''
+          ? breakdown(`${row.server_id}${DEFINITIONS_ROW_SUFFIX}`, DEFINITIONS_ROW_NAME, row.server_id, row)
+          : breakdown(`${row.server_id}/${row.tool_name}`, row.tool_name, row.server_id, row),
+      ),
+    ),
+    byClient: sortByCost(
+      byClient.map((row) => breakdown(row.client_name, row.client_name || 'Unknown client', null, row)),
+    ),
+    byKey: sortByCost(
+      byKey.map((row) =>
+        breakdown(
+          row.platform_key_id ?? 'none',
+          row.platform_key_id
+            ? (keyNames.get(row.platform_key_id) ?? `Deleted key ${row.platform_key_id.slice(0, 8)}`)
+            : NO_KEY_NAME,
+          null,
+          row,
+        ),
+      ),
+    ),
     bySession: sessions,
     tokens: daily.tokens,
     contextWeight: await contextWeight(context, toolCalls),
     monthToDate,
     prices: context.prices,
   };
+}
+
+/** The workspace's platform keys by id, revoked ones included (their calls stay theirs). */
+async function platformKeyNames(context: AnalyticsContext): Promise<Map<string, string>> {
+  const rows = await context.db.query<{ id: string; name: string }>(
+    'select id, name from platform_keys where workspace_id = $1',
+    [context.workspaceId],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 function breakdown(id: string, name: string, serverId: string | null, row: GroupRow): CostBreakdown {
@@ -65,7 +103,8 @@ interface CostGroupRow {
 }
 
 /** What the client and key breakdowns read of the full-key rows (not their sketches). */
-const FULL_KEY_SUMS = 'workspace_id, bucket, server_id, tool_name, client_name, platform_key_id, calls, argument_tokens, result_tokens, definition_tokens';
+const FULL_KEY_SUMS =
+  'workspace_id, bucket, server_id, tool_name, client_name, platform_key_id, calls, argument_tokens, result_tokens, definition_tokens';
 
 /**
  * Every breakdown of the range in two scans (grouping sets): by UTC day and server (the days, the
@@ -102,8 +141,10 @@ async function costGroups(context: AnalyticsContext) {
   const dayRows: CostGroupRow[] = [];
   for (const row of [...byServerAndTool, ...byClientAndKey]) {
     if (row.g === 'day') dayRows.push(row);
-    // Tool '' holds what belongs to no call (sessions, definitions): no tool of its own.
-    else if (row.g === 'tool' && row.tool_name !== '') byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
+    // Tool '' holds what belongs to no call (sessions, definitions): the server's "Tool definitions"
+    // row, so the tool breakdown sums to the total (a server whose sessions listed no tools has none).
+    else if (row.g === 'tool' && (row.tool_name !== '' || row.definitions > 0))
+      byTool.push({ server_id: row.server_id as string, tool_name: row.tool_name as string, ...groupRow(row) });
     else if (row.g === 'client') byClient.push({ client_name: row.client_name as string, ...groupRow(row) });
     else if (row.g === 'key') byKey.push({ platform_key_id: row.platform_key_id, ...groupRow(row) });
   }
@@ -149,16 +190,45 @@ function dailyByServer(context: AnalyticsContext, rows: CostGroupRow[]) {
   };
 }
 
-/** The calendar month (UTC) to now, whatever the range, projected to the month's end at the same pace. */
+/** The shortest time a month-end projection is based on: a few minutes of traffic extrapolated to a month says nothing. */
+const MIN_BASIS_MS = 3_600_000;
+
+/**
+ * The calendar month (UTC) to now, whatever the range, projected to the month's end at the rate
+ * observed since the month's first traffic (docs/analytics.md "Cost"): cost + rate × time left.
+ */
 async function monthSoFar(context: AnalyticsContext): Promise<AnalyticsCostsResult['monthToDate']> {
   const now = new Date(context.nowMs);
   const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
   const monthEnd = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const toMs = Math.floor(context.nowMs / 60_000) * 60_000 + 60_000;
   const scope = context.scope();
-  const source = scope.sums(monthStart, toMs, 'weeks');
-  const rows = await context.db.query<{ cost: number }>(`select coalesce(sum(${scope.costSql}), 0)::float8 as cost from ${source} ${scope.priceJoin}`, scope.params);
+  const firstScope = context.scope();
+  const [rows, first] = await Promise.all([
+    context.db.query<{ cost: number }>(
+      `select coalesce(sum(${scope.costSql}), 0)::float8 as cost from ${scope.sums(monthStart, toMs, 'weeks')} ${scope.priceJoin}`,
+      scope.params,
+    ),
+    // The first hour of the month with traffic (hour rows: a projection's basis needs no finer).
+    context.db.query<{ at: Date | string | null }>(
+      `select min(r.bucket) as at from ${firstScope.sums(monthStart, toMs, 'hours')}
+       where r.calls > 0 or r.sessions > 0 or r.definition_tokens > 0`,
+      firstScope.params,
+    ),
+  ]);
   const cost = rows[0].cost;
-  const elapsed = Math.max(context.nowMs - monthStart, 60_000);
-  return { monthStart: new Date(monthStart).toISOString(), cost: roundUsd(cost), projectedMonthEnd: roundUsd((cost * (monthEnd - monthStart)) / elapsed) };
+  const firstMs = first[0]?.at ? new Date(first[0].at).getTime() : null;
+  const monthIso = new Date(monthStart).toISOString();
+  if (firstMs === null)
+    return { monthStart: monthIso, cost: roundUsd(cost), projectedMonthEnd: null, basisFrom: null, basisHours: 0 };
+  const basisFrom = Math.max(monthStart, Math.min(firstMs, context.nowMs - MIN_BASIS_MS));
+  const observed = context.nowMs - basisFrom;
+  const left = Math.max(0, monthEnd - context.nowMs);
+  return {
+    monthStart: monthIso,
+    cost: roundUsd(cost),
+    projectedMonthEnd: roundUsd(cost + (cost / Math.max(observed, 60_000)) * left),
+    basisFrom: new Date(basisFrom).toISOString(),
+    basisHours: Math.round((observed / 3_600_000) * 10) / 10,
+  };
 }

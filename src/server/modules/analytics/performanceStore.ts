@@ -2,7 +2,7 @@ import type { PerformanceSeriesResult, PerformanceSummaryResult } from '../../..
 import type { StoredSketch } from './storedSketch';
 import type { AnalyticsContext } from './analyticsContext';
 import { stepBin } from './overviewStore';
-import { groupKey, roundRate } from './rollupScope';
+import { groupKey, needsFullKey, roundRate } from './rollupScope';
 import { mergedSketches } from './sketchReads';
 import { coarsestFor, describeRange, seriesStarts } from './timeRange';
 
@@ -53,7 +53,11 @@ export async function performanceSummary(context: AnalyticsContext): Promise<Per
     range: describeRange(range),
     servers: rows
       .filter((row) => row.tool_name === null)
-      .map((row) => ({ serverId: row.server_id, serverName: context.serverName(row.server_id), ...latencySummary(row, serverSketches.get(row.server_id)) }))
+      .map((row) => ({
+        serverId: row.server_id,
+        serverName: context.serverName(row.server_id),
+        ...latencySummary(row, serverSketches.get(row.server_id)),
+      }))
       .sort((a, b) => b.calls - a.calls),
     tools: rows
       .filter((row): row is typeof row & { tool_name: string } => row.tool_name !== null)
@@ -74,7 +78,7 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
   const group = `r.server_id::text || '|' || to_char(${bin} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
   const calls = new Map<string, number>();
   let sketches: Map<string, StoredSketch>;
-  if (context.filters.client) {
+  if (needsFullKey(context.filters)) {
     // The full-key rows: their sketches (rows with one) and their calls (every row) apart.
     const scope = context.scope();
     const [rows, merged] = await Promise.all([
@@ -102,7 +106,13 @@ export async function performanceSeries(context: AnalyticsContext): Promise<Perf
       serverName: context.serverName(serverId),
       series: starts.map((t) => {
         const sketch = sketches.get(`${serverId}|${t}`);
-        return { t, calls: calls.get(`${serverId}|${t}`) ?? 0, p50Ms: sketch?.quantile(0.5) ?? null, p95Ms: sketch?.quantile(0.95) ?? null, p99Ms: sketch?.quantile(0.99) ?? null };
+        return {
+          t,
+          calls: calls.get(`${serverId}|${t}`) ?? 0,
+          p50Ms: sketch?.quantile(0.5) ?? null,
+          p95Ms: sketch?.quantile(0.95) ?? null,
+          p99Ms: sketch?.quantile(0.99) ?? null,
+        };
       }),
     })),
   };

@@ -1,5 +1,15 @@
 import type { Database, Queryable } from '../../db/database';
-import { DEFAULT_MODEL_ID, modelPrice, MODEL_PRICES, PRICE_TABLE_DATE, TOKEN_SAMPLE_ABOVE_CHARS, TOKENIZER, type EffectivePrices, type PricingSettings, type UpdatePricingBody } from '../../../contract/pricing';
+import {
+  DEFAULT_MODEL_ID,
+  modelPrice,
+  MODEL_PRICES,
+  PRICE_TABLE_DATE,
+  TOKEN_SAMPLE_ABOVE_CHARS,
+  TOKENIZER,
+  type EffectivePrices,
+  type PricingSettings,
+  type UpdatePricingBody,
+} from '../../../contract/pricing';
 
 // A workspace's prices: its model from the dated table (src/contract/pricing.ts), the numbers it
 // overrode, and per-call prices of tools behind paid APIs. Nothing is priced when it is stored:
@@ -17,13 +27,16 @@ const asNumber = (value: string | number | null): number | null => (value === nu
 
 export async function readPrices(db: Queryable, workspaceId: string): Promise<EffectivePrices> {
   const [rows, tools] = await Promise.all([
-    db.query<PricingRow>('select model, input_per_million, output_per_million, correction_factor from workspace_pricing where workspace_id = $1', [workspaceId]),
+    db.query<PricingRow>(
+      'select model, input_per_million, output_per_million, correction_factor from workspace_pricing where workspace_id = $1',
+      [workspaceId],
+    ),
     db.query<{ server_id: string; tool_name: string; price_per_call: string | number }>(
       'select server_id, tool_name, price_per_call from tool_prices where workspace_id = $1 order by server_id, tool_name',
       [workspaceId],
     ),
   ]);
-  const row = rows[0];
+  const row = rows.at(0);
   const model = modelPrice(row?.model ?? DEFAULT_MODEL_ID);
   const input = asNumber(row?.input_per_million ?? null);
   const output = asNumber(row?.output_per_million ?? null);
@@ -38,8 +51,16 @@ export async function readPrices(db: Queryable, workspaceId: string): Promise<Ef
     correctionFactor: factor ?? model.correctionFactor,
     exactTokenizer: model.exactTokenizer,
     sampledAboveChars: TOKEN_SAMPLE_ABOVE_CHARS,
-    overridden: { inputPerMillion: input !== null, outputPerMillion: output !== null, correctionFactor: factor !== null },
-    toolPrices: tools.map((tool) => ({ serverId: tool.server_id, tool: tool.tool_name, pricePerCall: Number(tool.price_per_call) })),
+    overridden: {
+      inputPerMillion: input !== null,
+      outputPerMillion: output !== null,
+      correctionFactor: factor !== null,
+    },
+    toolPrices: tools.map((tool) => ({
+      serverId: tool.server_id,
+      tool: tool.tool_name,
+      pricePerCall: Number(tool.price_per_call),
+    })),
   };
 }
 
@@ -48,18 +69,32 @@ export async function pricingSettings(db: Queryable, workspaceId: string): Promi
 }
 
 /** Keys left out keep their value; null returns a number to the table's. Returns the servers of `toolPrices` not in the workspace. */
-export async function savePricing(db: Database, workspaceId: string, body: UpdatePricingBody): Promise<{ unknownServers: string[] }> {
+export async function savePricing(
+  db: Database,
+  workspaceId: string,
+  body: UpdatePricingBody,
+): Promise<{ unknownServers: string[] }> {
   return db.transaction(async (tx) => {
     if (body.toolPrices) {
       const serverIds = [...new Set(body.toolPrices.map((price) => price.serverId))];
-      const known = await tx.query<{ id: string }>('select id from servers where workspace_id = $1 and id = any($2::uuid[])', [workspaceId, serverIds]);
+      const known = await tx.query<{ id: string }>(
+        'select id from servers where workspace_id = $1 and id = any($2::uuid[])',
+        [workspaceId, serverIds],
+      );
       const knownIds = new Set(known.map((row) => row.id));
       const unknownServers = serverIds.filter((id) => !knownIds.has(id));
       if (unknownServers.length > 0) return { unknownServers };
     }
-    const current = (await tx.query<PricingRow>('select model, input_per_million, output_per_million, correction_factor from workspace_pricing where workspace_id = $1 for update', [workspaceId]))[0];
-    const pick = <K extends 'inputPerMillion' | 'outputPerMillion' | 'correctionFactor'>(key: K, stored: string | number | null | undefined) =>
-      body[key] === undefined ? asNumber(stored ?? null) : body[key];
+    const current = (
+      await tx.query<PricingRow>(
+        'select model, input_per_million, output_per_million, correction_factor from workspace_pricing where workspace_id = $1 for update',
+        [workspaceId],
+      )
+    ).at(0);
+    const pick = (
+      key: 'inputPerMillion' | 'outputPerMillion' | 'correctionFactor',
+      stored: string | number | null | undefined,
+    ) => (body[key] === undefined ? asNumber(stored ?? null) : body[key]);
     await tx.query(
       `insert into workspace_pricing (workspace_id, model, input_per_million, output_per_million, correction_factor, updated_at)
        values ($1, $2, $3, $4, $5, now())
@@ -80,7 +115,12 @@ export async function savePricing(db: Database, workspaceId: string, body: Updat
           `insert into tool_prices (workspace_id, server_id, tool_name, price_per_call)
            select $1, s, t, p from unnest($2::uuid[], $3::text[], $4::float8[]) as x(s, t, p)
            on conflict (workspace_id, server_id, tool_name) do update set price_per_call = excluded.price_per_call`,
-          [workspaceId, priced.map((price) => price.serverId), priced.map((price) => price.tool), priced.map((price) => price.pricePerCall)],
+          [
+            workspaceId,
+            priced.map((price) => price.serverId),
+            priced.map((price) => price.tool),
+            priced.map((price) => price.pricePerCall),
+          ],
         );
       }
     }

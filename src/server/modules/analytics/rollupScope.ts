@@ -1,5 +1,12 @@
 import type { EffectivePrices } from '../../../contract/pricing';
-import { LATENCY_TABLES, SUM_COLUMNS, TRAFFIC_COLUMNS, TRAFFIC_TABLES, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
+import {
+  LATENCY_TABLES,
+  SUM_COLUMNS,
+  TRAFFIC_COLUMNS,
+  TRAFFIC_TABLES,
+  type LatencyGrain,
+  type TrafficGrain,
+} from '../../recording/trafficSql';
 import { coverRange, readableEnd, type CoverSegment } from './timeRange';
 
 // SQL over the traffic rollups of one workspace: the rows covering a range (timeRange.ts), the
@@ -16,6 +23,13 @@ export interface RollupFilters {
   serverId?: string;
   tool?: string;
   client?: string;
+  /** A platform key's id, or 'none' (calls without a key). */
+  keyId?: string;
+}
+
+/** Filters only the full key holds (the traffic rows): a client, a platform key. */
+export function needsFullKey(filters: RollupFilters): boolean {
+  return Boolean(filters.client || filters.keyId);
 }
 
 /** Tokens of a rollup row, all three kinds. */
@@ -47,7 +61,9 @@ export class RollupScope {
    * range in time (a week row's bucket is its Monday).
    */
   sums(fromMs: number, toMs: number, coarsest: LatencyGrain): string {
-    return this.filters.client ? this.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest) : this.sumsSource(fromMs, toMs, coarsest);
+    return needsFullKey(this.filters)
+      ? this.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)
+      : this.sumsSource(fromMs, toMs, coarsest);
   }
 
   /**
@@ -59,7 +75,18 @@ export class RollupScope {
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     if (this.filters.client) filters.push(`client_name = ${this.param(this.filters.client)}`);
-    return this.covered(fromMs, toMs, coverRange(fromMs, readableEnd(toMs, this.openAfterMs, coarsest), coarsest), (grain) => TRAFFIC_TABLES[grain as TrafficGrain], columns, columns, filters, filters);
+    if (this.filters.keyId === 'none') filters.push('platform_key_id is null');
+    else if (this.filters.keyId) filters.push(`platform_key_id = ${this.param(this.filters.keyId)}`);
+    return this.covered(
+      fromMs,
+      toMs,
+      coverRange(fromMs, readableEnd(toMs, this.openAfterMs, coarsest), coarsest),
+      (grain) => TRAFFIC_TABLES[grain as TrafficGrain],
+      columns,
+      columns,
+      filters,
+      filters,
+    );
   }
 
   /**
@@ -73,7 +100,16 @@ export class RollupScope {
     if (this.filters.serverId) filters.push(`server_id = ${this.param(this.filters.serverId)}`);
     if (this.filters.tool) filters.push(`tool_name = ${this.param(this.filters.tool)}`);
     const columns = `workspace_id, bucket, server_id, tool_name, ${SUM_NAMES}`;
-    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], columns, columns, [...filters, 'tool_name is not null'], filters);
+    return this.covered(
+      fromMs,
+      toMs,
+      this.segments(fromMs, toMs, coarsest),
+      (grain) => LATENCY_TABLES[grain],
+      columns,
+      columns,
+      [...filters, 'tool_name is not null'],
+      filters,
+    );
   }
 
   /**
@@ -95,9 +131,23 @@ export class RollupScope {
       pendingFilters.push(`tool_name = ${tool}`);
     } else filters.push('tool_name is not null');
     // Pending rows are at the full key: as a tool's row, its server's (tool_name null) or the workspace's.
-    const key = level === 'tool' ? 'server_id, tool_name' : level === 'server' ? 'server_id, null::text as tool_name' : 'null::uuid as server_id, null::text as tool_name';
+    const key =
+      level === 'tool'
+        ? 'server_id, tool_name'
+        : level === 'server'
+          ? 'server_id, null::text as tool_name'
+          : 'null::uuid as server_id, null::text as tool_name';
     const pending = `workspace_id, bucket, ${key}, calls, latency_zeros as zeros, latency_bins as bins, latency_counts as counts`;
-    return this.covered(fromMs, toMs, this.segments(fromMs, toMs, coarsest), (grain) => LATENCY_TABLES[grain], 'workspace_id, bucket, server_id, tool_name, calls, zeros, bins, counts', pending, filters, pendingFilters);
+    return this.covered(
+      fromMs,
+      toMs,
+      this.segments(fromMs, toMs, coarsest),
+      (grain) => LATENCY_TABLES[grain],
+      'workspace_id, bucket, server_id, tool_name, calls, zeros, bins, counts',
+      pending,
+      filters,
+      pendingFilters,
+    );
   }
 
   private segments(fromMs: number, toMs: number, coarsest: LatencyGrain): CoverSegment[] {
@@ -123,9 +173,12 @@ export class RollupScope {
     const within = (from: number, to: number) =>
       `bucket >= ${this.param(new Date(from).toISOString())}::timestamptz and bucket < ${this.param(new Date(to).toISOString())}::timestamptz`;
     const parts = segments.map(
-      (segment) => `select ${columns} from ${table(segment.grain)} where workspace_id = ${ws} and ${within(segment.fromMs, segment.toMs)}${filters.map((f) => ` and ${f}`).join('')}`,
+      (segment) =>
+        `select ${columns} from ${table(segment.grain)} where workspace_id = ${ws} and ${within(segment.fromMs, segment.toMs)}${filters.map((f) => ` and ${f}`).join('')}`,
     );
-    parts.push(`select ${pendingColumns} from traffic_pending where workspace_id = ${ws} and ${within(fromMs, toMs)}${pendingFilters.map((f) => ` and ${f}`).join('')}`);
+    parts.push(
+      `select ${pendingColumns} from traffic_pending where workspace_id = ${ws} and ${within(fromMs, toMs)}${pendingFilters.map((f) => ` and ${f}`).join('')}`,
+    );
     return `(${parts.join('\n union all ')}) r`;
   }
 
@@ -145,7 +198,9 @@ export class RollupScope {
     const output = this.param(this.prices.outputPerMillion);
     const factor = this.param(this.prices.correctionFactor);
     const tokens = `((r.definition_tokens + r.result_tokens) * ${input}::float8 + r.argument_tokens * ${output}::float8) * ${factor}::float8 / 1000000.0`;
-    return this.prices.toolPrices.length === 0 ? tokens : `(${tokens} + r.calls * coalesce(tp.price_per_call, 0)::float8)`;
+    return this.prices.toolPrices.length === 0
+      ? tokens
+      : `(${tokens} + r.calls * coalesce(tp.price_per_call, 0)::float8)`;
   }
 }
 
@@ -153,7 +208,10 @@ export class RollupScope {
 export function groupKey(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
 }
 
-export const roundRate = (errors: number, calls: number): number => (calls === 0 ? 0 : Math.round((errors / calls) * 10_000) / 10_000);
+export const roundRate = (errors: number, calls: number): number =>
+  calls === 0 ? 0 : Math.round((errors / calls) * 10_000) / 10_000;

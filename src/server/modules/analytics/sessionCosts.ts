@@ -29,7 +29,14 @@ export async function costliestSessions(context: AnalyticsContext): Promise<Cost
   // Sessions are not split by tool: a tool filter leaves none to show.
   if (context.filters.tool) return [];
   const { prices, range } = context;
-  const params: unknown[] = [context.workspaceId, new Date(range.fromMs).toISOString(), new Date(range.toMs).toISOString(), prices.inputPerMillion, prices.outputPerMillion, prices.correctionFactor];
+  const params: unknown[] = [
+    context.workspaceId,
+    new Date(range.fromMs).toISOString(),
+    new Date(range.toMs).toISOString(),
+    prices.inputPerMillion,
+    prices.outputPerMillion,
+    prices.correctionFactor,
+  ];
   let filters = '';
   if (context.filters.serverId) {
     params.push(context.filters.serverId);
@@ -38,6 +45,11 @@ export async function costliestSessions(context: AnalyticsContext): Promise<Cost
   if (context.filters.client) {
     params.push(context.filters.client);
     filters += ` and coalesce(s.client_name, '') = $${params.length}`;
+  }
+  if (context.filters.keyId === 'none') filters += ' and s.platform_key_id is null';
+  else if (context.filters.keyId) {
+    params.push(context.filters.keyId);
+    filters += ` and s.platform_key_id = $${params.length}`;
   }
   const select = (order: string, limit: number) =>
     context.db.query<SessionRow>(
@@ -51,7 +63,9 @@ export async function costliestSessions(context: AnalyticsContext): Promise<Cost
       params,
     );
   const byCost = 'cost desc, s.started_at desc';
-  const rows = (range.toMs - range.fromMs >= WALK_FROM_MS ? await costliestByWalk(context, select) : null) ?? (await select(byCost, SESSIONS_SHOWN));
+  const rows =
+    (range.toMs - range.fromMs >= WALK_FROM_MS ? await costliestByWalk(context, select) : null) ??
+    (await select(byCost, SESSIONS_SHOWN));
   return rows.map((row) => ({
     id: row.id,
     name: `${row.client_name || 'Unknown client'} · ${new Date(row.started_at).toISOString().slice(0, 16).replace('T', ' ')}`,
@@ -71,17 +85,23 @@ export async function costliestSessions(context: AnalyticsContext): Promise<Cost
  * `bound`; once the 20th costliest read costs more than that, no session left can enter the 20:
  * the answer is exact. Null when the walk does not settle in a few steps (the caller reads all).
  */
-async function costliestByWalk(context: AnalyticsContext, select: (order: string, limit: number) => Promise<SessionRow[]>): Promise<SessionRow[] | null> {
+async function costliestByWalk(
+  context: AnalyticsContext,
+  select: (order: string, limit: number) => Promise<SessionRow[]>,
+): Promise<SessionRow[] | null> {
   const { prices } = context;
   const largest = await context.db.query<{ output_tokens: number }>(
     'select s.argument_tokens::float8 as output_tokens from sessions s where s.workspace_id = $1 order by s.argument_tokens desc limit 1',
     [context.workspaceId],
   );
   const maxOutput = largest[0]?.output_tokens ?? 0;
-  const costOf = (input: number, output: number) => ((input * prices.inputPerMillion + output * prices.outputPerMillion) * prices.correctionFactor) / 1_000_000;
+  const costOf = (input: number, output: number) =>
+    ((input * prices.inputPerMillion + output * prices.outputPerMillion) * prices.correctionFactor) / 1_000_000;
   for (const limit of WALK_STEPS) {
     const read = await select('(s.definition_tokens + s.result_tokens) desc', limit);
-    const top = [...read].sort((a, b) => b.cost - a.cost || Date.parse(String(b.started_at)) - Date.parse(String(a.started_at))).slice(0, SESSIONS_SHOWN);
+    const top = [...read]
+      .sort((a, b) => b.cost - a.cost || Date.parse(String(b.started_at)) - Date.parse(String(a.started_at)))
+      .slice(0, SESSIONS_SHOWN);
     // Fewer than asked for: every active session was read.
     if (read.length < limit) return top;
     const bound = costOf(read[read.length - 1].input_tokens, maxOutput);

@@ -1,6 +1,6 @@
 import type { LatencyGrain } from '../../recording/trafficSql';
 import type { AnalyticsContext } from './analyticsContext';
-import { groupKey } from './rollupScope';
+import { groupKey, needsFullKey } from './rollupScope';
 import { parseIntArray, StoredSketch } from './storedSketch';
 
 // Latency sketches of a range merged per group (docs/analytics.md "Reading"). Not filtered by
@@ -40,13 +40,16 @@ export async function mergedSketches(
   // The arrays travel as comma-separated text, read by parseIntArray: both drivers' generic array
   // parsers cost ~2× as much per bin, and a range's rows hold ~250 bins each (docs/benchmarks.md).
   // Filtered by client, only the traffic rows (keyed by client) hold the sketches to merge.
-  const byClient = Boolean(context.filters.client);
+  const byClient = needsFullKey(context.filters);
   // Filtered by client, the rows read are those with a sketch: not every call's.
-  if (byClient && callsByGroup) throw new Error('calls by group come from the per-server / per-tool rows, which have no client');
+  if (byClient && callsByGroup)
+    throw new Error('calls by group come from the per-server / per-tool rows, which have no client');
   const source = byClient
     ? `(select * from ${scope.source(fromMs, toMs, coarsest === 'weeks' ? 'days' : coarsest)} where cardinality(r.latency_bins) > 0 or r.latency_zeros > 0) r`
     : scope.sketchSource(fromMs, toMs, coarsest, sourceLevel(level, context));
-  const [zeros, bins, counts] = byClient ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts'] : ['r.zeros', 'r.bins', 'r.counts'];
+  const [zeros, bins, counts] = byClient
+    ? ['r.latency_zeros', 'r.latency_bins', 'r.latency_counts']
+    : ['r.zeros', 'r.bins', 'r.counts'];
   const rows = await context.db.query<{ grp: unknown; calls?: number; zeros: number; bins: string; counts: string }>(
     `select ${group} as grp, ${callsByGroup ? 'r.calls, ' : ''}${zeros} as zeros, array_to_string(${bins}, ',') as bins, array_to_string(${counts}, ',') as counts from ${source}`,
     scope.params,
@@ -54,7 +57,7 @@ export async function mergedSketches(
   for (const row of rows) {
     if (callsByGroup && row.calls) {
       const key = groupKey(row.grp);
-      callsByGroup.set(key, (callsByGroup.get(key) ?? 0) + Number(row.calls));
+      callsByGroup.set(key, (callsByGroup.get(key) ?? 0) + row.calls);
     }
     if (row.zeros === 0 && row.bins.length === 0) continue;
     // Kept as read (a group of one row answers its quantiles from its arrays: storedSketch.ts).

@@ -1,9 +1,9 @@
-import { binValueMs, keyAtRank } from '../../recording/latencySketch';
+import { binValueMs, keyAtRank, nearestRank } from '../../recording/latencySketch';
 
 // A latency sketch as analytics reads it: the rows' stored sketches (zeros, bin indexes ascending,
 // their counts: latencySketch.ts), kept as read, and quantiles answered from them with the rank,
-// the bin and the mapping of DDSketch.getValueAtQuantile — the same answers as merging them into a
-// DDSketch (tested). Most groups of a series are one stored row (a server's hour): their quantiles
+// the bin and the mapping of LatencySketch.quantile — the same answers as merging them into one
+// sketch (tested); the rank is the nearest rank (latencySketch.ts `nearestRank`). Most groups of a series are one stored row (a server's hour): their quantiles
 // are a running count along that row's arrays, with no merge, no map and no sort. A group of
 // several rows (a range's totals, the hour of an unfolded increment) is merged once, into a
 // dense array over its bin indexes (a sketch's indexes span a few hundred at most).
@@ -58,10 +58,10 @@ export class StoredSketch {
     for (const part of other.parts) this.parts.push(part);
   }
 
-  /** The value at quantile q (0..1), in ms to 2 decimals; null when empty. */
+  /** The value at quantile q (0..1) by the nearest rank (latencySketch.ts `nearestRank`), in ms to 2 decimals; null when empty. */
   quantile(q: number): number | null {
     if (this.total === 0) return null;
-    const rank = q * (this.total - 1);
+    const rank = nearestRank(q, this.total);
     if (rank < this.zeros) return 0;
     const target = rank - this.zeros;
     if (this.parts.length === 1 && this.parts[0].ascending) return binValueMs(singlePartKey(this.parts[0], target));
@@ -96,7 +96,8 @@ function mergeParts(parts: readonly Part[]): { keys: ArrayLike<number>; running:
   }
   if (high - low < DENSE_SPAN_LIMIT) {
     const dense = new Float64Array(high - low + 1);
-    for (const { bins, counts } of parts) for (let i = 0; i < bins.length; i++) if (counts[i] > 0) dense[bins[i] - low] += counts[i];
+    for (const { bins, counts } of parts)
+      for (let i = 0; i < bins.length; i++) if (counts[i] > 0) dense[bins[i] - low] += counts[i];
     let used = 0;
     for (let i = 0; i < dense.length; i++) if (dense[i] > 0) used++;
     const keys = new Int32Array(used);
@@ -111,7 +112,8 @@ function mergeParts(parts: readonly Part[]): { keys: ArrayLike<number>; running:
     return { keys, running };
   }
   const byKey = new Map<number, number>();
-  for (const { bins, counts } of parts) for (let i = 0; i < bins.length; i++) if (counts[i] > 0) byKey.set(bins[i], (byKey.get(bins[i]) ?? 0) + counts[i]);
+  for (const { bins, counts } of parts)
+    for (let i = 0; i < bins.length; i++) if (counts[i] > 0) byKey.set(bins[i], (byKey.get(bins[i]) ?? 0) + counts[i]);
   const keys = [...byKey.keys()].sort((a, b) => a - b);
   const running = new Float64Array(keys.length);
   let sum = 0;

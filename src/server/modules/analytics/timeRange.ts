@@ -1,4 +1,11 @@
-import { DEFAULT_ANALYTICS_RANGE, RANGE_MS, type AnalyticsRange, type ResolvedRange, type SeriesStep } from '../../../contract/analytics';
+import {
+  DEFAULT_ANALYTICS_RANGE,
+  RANGE_MS,
+  type AnalyticsRange,
+  type ResolvedRange,
+  type SeriesStep,
+} from '../../../contract/analytics';
+import type { RangeRetention } from '../../../contract/retention';
 import { WEEK_ORIGIN_MS, type LatencyGrain, type TrafficGrain } from '../../recording/trafficSql';
 
 // The time range of an analytics call and the rollup rows that cover it. Rollups exist per minute,
@@ -19,11 +26,13 @@ export interface TimeRange {
   fromMs: number;
   toMs: number;
   step: SeriesStep;
+  /** What of the range is kept (data/retention/rangeRetention.ts); absent where nobody asked. */
+  retention?: RangeRetention;
 }
 
 /**
  * The range asked for: from/to in whole minutes (a started minute counts), or a preset in whole
- * hours, the last of them the current hour (docs/analytics.md "Reading": a preset's ends fall on
+ * hours (1 h and 6 h: whole minutes; 7 d and longer: whole UTC days), the last of them the current one (docs/analytics.md "Reading": a preset's ends fall on
  * hour rows, so it reads no minute rows; its end is exact, since nothing is stored after now).
  */
 export function resolveRange(query: { range?: AnalyticsRange; from?: string; to?: string }, nowMs: number): TimeRange {
@@ -33,7 +42,13 @@ export function resolveRange(query: { range?: AnalyticsRange; from?: string; to?
     return { preset: null, fromMs, toMs, step: stepFor(toMs - fromMs) };
   }
   const preset = query.range ?? DEFAULT_ANALYTICS_RANGE;
-  const toMs = Math.floor(nowMs / HOUR) * HOUR + HOUR;
+  // The short presets (1 h, 6 h: minute steps) are the last minutes up to the current one; a whole
+  // hour's rounding would make "1 h" mean "this hour". 24 h is whole hours. The day presets are
+  // whole UTC days, today the last: "7 days" is 7 day columns, not the 8 that 7 × 24 h ending at the
+  // next hour touched (issue 38).
+  const span = RANGE_MS[preset];
+  const unit = span < DAY ? MINUTE : span === DAY ? HOUR : DAY;
+  const toMs = Math.floor(nowMs / unit) * unit + unit;
   return { preset, fromMs: toMs - RANGE_MS[preset], toMs, step: stepFor(RANGE_MS[preset]) };
 }
 
@@ -55,7 +70,13 @@ export function previousRange(range: TimeRange): TimeRange {
 }
 
 export function describeRange(range: TimeRange): ResolvedRange {
-  return { preset: range.preset, from: new Date(range.fromMs).toISOString(), to: new Date(range.toMs).toISOString(), step: range.step };
+  return {
+    preset: range.preset,
+    from: new Date(range.fromMs).toISOString(),
+    to: new Date(range.toMs).toISOString(),
+    step: range.step,
+    ...(range.retention ? { retention: range.retention } : {}),
+  };
 }
 
 /** Start of each series point of the range, oldest first (aligned to the step from the epoch, UTC). */
@@ -79,7 +100,11 @@ export interface CoverSegment {
  */
 export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain, weeks = false): CoverSegment[] {
   const grains: LatencyGrain[] =
-    coarsest === 'days' ? [...(weeks ? (['weeks'] as const) : []), 'days', 'hours', 'minutes'] : coarsest === 'hours' ? ['hours', 'minutes'] : ['minutes'];
+    coarsest === 'days'
+      ? [...(weeks ? (['weeks'] as const) : []), 'days', 'hours', 'minutes']
+      : coarsest === 'hours'
+        ? ['hours', 'minutes']
+        : ['minutes'];
   const segments: CoverSegment[] = [];
   const fill = (a: number, b: number, level: number): void => {
     if (a >= b) return;
@@ -92,7 +117,10 @@ export function coverRange(fromMs: number, toMs: number, coarsest: TrafficGrain,
     const origin = GRAIN_ORIGIN_MS[grain];
     const start = origin + Math.ceil((a - origin) / size) * size;
     const end = origin + Math.floor((b - origin) / size) * size;
-    if (start >= end) return fill(a, b, level + 1);
+    if (start >= end) {
+      fill(a, b, level + 1);
+      return;
+    }
     segments.push({ grain, fromMs: start, toMs: end });
     fill(a, start, level + 1);
     fill(end, b, level + 1);

@@ -10,7 +10,14 @@ export async function analyticsTools(context: AnalyticsContext): Promise<Analyti
   const { range } = context;
   const scope = context.scope();
   const [rows, sketches] = await Promise.all([
-    context.db.query<{ server_id: string; tool_name: string; calls: number; errors: number; result_tokens: number; last_call_at: Date | string | null }>(
+    context.db.query<{
+      server_id: string;
+      tool_name: string;
+      calls: number;
+      errors: number;
+      result_tokens: number;
+      last_call_at: Date | string | null;
+    }>(
       `select r.server_id, r.tool_name, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors,
               sum(r.result_tokens)::float8 as result_tokens, max(r.last_call_at) as last_call_at
        from ${scope.sums(range.fromMs, range.toMs, 'weeks')} where r.tool_name <> '' group by 1, 2 having sum(r.calls) > 0`,

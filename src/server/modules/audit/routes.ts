@@ -6,7 +6,7 @@ import { errorResponses } from '../../http/errorResponses';
 import { listAuditEvents } from './store';
 
 // GET /api/v1/workspaces/:workspaceId/audit — the workspace's security events, newest first.
-export const auditRoutes: FastifyPluginAsync = async (plugin) => {
+export const auditRoutes: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/audit',
@@ -20,6 +20,9 @@ export const auditRoutes: FastifyPluginAsync = async (plugin) => {
         response: { 200: AuditListResult, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => ({ events: await listAuditEvents(app.db, request.params.workspaceId, request.query.limit, request.query.before) }),
+    async (request) => ({
+      events: await listAuditEvents(app.db, request.params.workspaceId, request.query.limit, request.query.before),
+    }),
   );
+  return Promise.resolve();
 };

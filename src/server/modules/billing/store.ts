@@ -27,13 +27,17 @@ export async function insertStarterSubscription(db: Queryable, userId: string, n
  * roll on without a payment provider to do it). `forUpdate` locks the row, which serialises
  * plan-limited actions of one account.
  */
-export async function readSubscription(db: Queryable, userId: string, options: { forUpdate?: boolean; now?: Date } = {}): Promise<SubscriptionDto> {
+export async function readSubscription(
+  db: Queryable,
+  userId: string,
+  options: { forUpdate?: boolean; now?: Date } = {},
+): Promise<SubscriptionDto> {
   const now = options.now ?? new Date();
   const rows = await db.query<SubscriptionRow>(
     `select plan, billing_interval, status, current_period_start, current_period_end from subscriptions where user_id = $1${options.forUpdate ? ' for update' : ''}`,
     [userId],
   );
-  const row = rows[0];
+  const row = rows.at(0);
   // Accounts made before subscriptions existed (or by hand) are on starter.
   const interval = row?.billing_interval ?? 'monthly';
   const period = billingPeriodContaining(now, interval, row ? new Date(row.current_period_start) : monthStart(now));
@@ -46,7 +50,13 @@ export async function readSubscription(db: Queryable, userId: string, options: {
   };
 }
 
-export async function saveSubscription(db: Queryable, userId: string, plan: PlanId, interval: Interval, now = new Date()): Promise<void> {
+export async function saveSubscription(
+  db: Queryable,
+  userId: string,
+  plan: PlanId,
+  interval: Interval,
+  now = new Date(),
+): Promise<void> {
   // Periods are aligned to calendar months (UTC), like the monthly agent-call quota.
   const period = billingPeriodContaining(now, interval, monthStart(now));
   await db.query(
@@ -75,13 +85,23 @@ export function monthStart(now: Date): Date {
 
 function addPeriod(date: Date, interval: Interval, count = 1): Date {
   const months = interval === 'monthly' ? count : 12 * count;
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()));
+  return new Date(
+    Date.UTC(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + months,
+      date.getUTCDate(),
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+    ),
+  );
 }
 
 /** The period of `interval` length, anchored at `anchor`, that contains `now`. */
 export function billingPeriodContaining(now: Date, interval: Interval, anchor: Date): { start: Date; end: Date } {
   const stepMonths = interval === 'monthly' ? 1 : 12;
-  const monthsApart = (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
+  const monthsApart =
+    (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
   let periods = Math.floor(monthsApart / stepMonths);
   let start = addPeriod(anchor, interval, periods);
   if (start > now) start = addPeriod(anchor, interval, --periods);

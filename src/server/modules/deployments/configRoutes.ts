@@ -11,30 +11,48 @@ import {
 import { Paths } from '../../../contract/routes';
 import { requireWorkspaceRole } from '../../auth/workspaceAccess';
 import { errorResponses } from '../../http/errorResponses';
+import { notFound } from '../../http/errors';
 import { publicBase } from '../servers/routes';
-import { deleteServer } from '../servers/store';
+import { deleteServer } from '../../data/servers/store';
 import { configFor } from './access';
-import { assertConfigAllowed } from './configRules';
-import { deleteConfig, insertConfig, listConfigs, updateConfig, type ConfigFields } from './configStore';
-import { latestDeployments } from './deploymentStore';
-import { toDeploymentConfigDto, type DeploymentConfigRow } from './mapper';
-import { resolveKeyReferences } from './programEnvironment';
+import { assertConfigAllowed } from '../../deployments/configRules';
+import {
+  deleteConfig,
+  insertConfig,
+  listConfigs,
+  updateConfig,
+  type ConfigFields,
+} from '../../data/deployments/configStore';
+import { latestDeployments } from '../../data/deployments/deploymentStore';
+import { toDeploymentConfigDto, type DeploymentConfigRow } from '../../data/deployments/mapper';
+import { resolveKeyReferences } from '../../deployments/programEnvironment';
+import { assertCatalogAdmits } from './catalogAdmission';
 
 // Deployment configs (SPEC §7): created at /deployments/configs with workspace_id in the body,
 // read and changed at /deployment-configs/{id}. Members read; owners and admins manage.
 const ConfigParams = z.object({ id: z.string() });
 
-export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
+export const deploymentConfigRoutes: FastifyPluginAsync = (scope) => {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const tags = ['deployments'];
 
-  async function dto(request: Parameters<typeof publicBase>[0], row: DeploymentConfigRow): Promise<DeploymentConfigDto> {
+  async function dto(
+    request: Parameters<typeof publicBase>[0],
+    row: DeploymentConfigRow,
+  ): Promise<DeploymentConfigDto> {
     const latest = (await latestDeployments(app.db, [row.id])).get(row.id);
     return toDeploymentConfigDto(row, publicBase(request), latest ? app.deployments.toDto(latest) : null);
   }
 
-  async function assertAllowed(workspaceId: string, fields: Omit<ConfigFields, 'name' | 'description' | 'args' | 'restartPolicy' | 'maxRestarts' | 'startTimeoutMs' | 'sessionMode'>): Promise<void> {
+  async function assertAllowed(
+    workspaceId: string,
+    fields: Omit<
+      ConfigFields,
+      'name' | 'description' | 'restartPolicy' | 'maxRestarts' | 'startTimeoutMs' | 'sessionMode'
+    >,
+  ): Promise<void> {
     assertConfigAllowed(fields, app.config.deploymentCommands, app.deployments.runner.hostTools);
+    await assertCatalogAdmits(app, fields);
     await resolveKeyReferences(app.db, workspaceId, fields.env, app.config.secret);
   }
 
@@ -60,13 +78,21 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
   app.get(
     Paths.deploymentConfigs,
     {
-      schema: { tags, summary: "A workspace's deployment configs", querystring: DeploymentConfigListQuery, response: { 200: DeploymentConfigList, ...errorResponses(400, 401, 404) } },
+      schema: {
+        tags,
+        summary: "A workspace's deployment configs",
+        querystring: DeploymentConfigListQuery,
+        response: { 200: DeploymentConfigList, ...errorResponses(400, 401, 404) },
+      },
     },
     async (request) => {
       const workspaceId = request.query.workspace_id;
       await requireWorkspaceRole(request, workspaceId, 'member');
       const rows = await listConfigs(app.db, workspaceId);
-      const latest = await latestDeployments(app.db, rows.map((r) => r.id));
+      const latest = await latestDeployments(
+        app.db,
+        rows.map((r) => r.id),
+      );
       const base = publicBase(request);
       return rows.map((row) => {
         const deployment = latest.get(row.id);
@@ -77,7 +103,14 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
 
   app.get(
     Paths.deploymentConfig(':id'),
-    { schema: { tags, summary: 'One deployment config', params: ConfigParams, response: { 200: DeploymentConfigDto, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'One deployment config',
+        params: ConfigParams,
+        response: { 200: DeploymentConfigDto, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => dto(request, await configFor(request, request.params.id, 'member')),
   );
 
@@ -97,19 +130,29 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
       const body = request.body;
       await assertAllowed(before.workspace_id, {
         command: body.command ?? before.command,
+        args: body.args ?? before.args,
         env: body.env ?? before.env,
         cwd: body.cwd ?? before.cwd,
         limits: body.limits ?? before.limits,
         isolation: body.isolation ?? before.isolation,
       });
       const row = await updateConfig(app.db, before.id, body);
-      return dto(request, row!);
+      // Deleted between the read above and this update.
+      if (!row) throw notFound('Deployment config not found');
+      return dto(request, row);
     },
   );
 
   app.delete(
     Paths.deploymentConfig(':id'),
-    { schema: { tags, summary: 'Delete a deployment config: its deployments stop and its tool server is removed', params: ConfigParams, response: { 204: z.void(), ...errorResponses(401, 403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a deployment config: its deployments stop and its tool server is removed',
+        params: ConfigParams,
+        response: { 204: z.void(), ...errorResponses(401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       const config = await configFor(request, request.params.id, 'admin');
       await app.deployments.forgetConfig(config);
@@ -124,4 +167,5 @@ export const deploymentConfigRoutes: FastifyPluginAsync = async (scope) => {
       return reply.status(204).send();
     },
   );
+  return Promise.resolve();
 };

@@ -10,7 +10,12 @@ export const INVITATIONS_PAGE = '/invitations';
  * account: at invitation time for an existing account, and at sign-up for an address that had
  * none (its invitations were kept by email).
  */
-export async function notifyPendingInvitations(app: FastifyInstance, userId: string, email: string, onlyInvitationId?: string): Promise<void> {
+export async function notifyPendingInvitations(
+  app: FastifyInstance,
+  userId: string,
+  email: string,
+  onlyInvitationId?: string,
+): Promise<void> {
   for (const invitation of await listInvitationsForEmail(app.db, email)) {
     if (onlyInvitationId && invitation.id !== onlyInvitationId) continue;
     await app.notifications.raiseForUser(

@@ -36,7 +36,10 @@ export async function upsertInvitation(
 }
 
 export async function isMemberByEmail(db: Queryable, workspaceId: string, email: string): Promise<boolean> {
-  const rows = await db.query('select 1 from workspace_members m join users u on u.id = m.user_id where m.workspace_id = $1 and u.email = $2', [workspaceId, email]);
+  const rows = await db.query(
+    'select 1 from workspace_members m join users u on u.id = m.user_id where m.workspace_id = $1 and u.email = $2',
+    [workspaceId, email],
+  );
   return rows.length > 0;
 }
 
@@ -58,7 +61,9 @@ export async function listWorkspaceInvitations(db: Queryable, workspaceId: strin
 }
 
 export async function listInvitationsForEmail(db: Queryable, email: string): Promise<MyInvitationDto[]> {
-  const rows = await db.query<InvitationRow & { workspace_name: string; first_name: string | null; last_name: string | null }>(
+  const rows = await db.query<
+    InvitationRow & { workspace_name: string; first_name: string | null; last_name: string | null }
+  >(
     `select i.id, i.workspace_id, i.email, i.role, i.created_at, i.expires_at, w.name as workspace_name, u.first_name, u.last_name
      from workspace_invitations i join workspaces w on w.id = i.workspace_id left join users u on u.id = i.invited_by
      where i.email = $1 and ${OPEN} order by i.created_at desc, i.id`,
@@ -95,7 +100,11 @@ export async function answerInvitation(
 }
 
 /** Withdraws an open invitation of the workspace; returns its email, or undefined when none. */
-export async function revokeInvitation(db: Queryable, workspaceId: string, invitationId: string): Promise<string | undefined> {
+export async function revokeInvitation(
+  db: Queryable,
+  workspaceId: string,
+  invitationId: string,
+): Promise<string | undefined> {
   const rows = await db.query<{ email: string }>(
     `update workspace_invitations i set status = 'revoked', answered_at = now()
      where i.id = $1 and i.workspace_id = $2 and ${OPEN} returning i.email`,
@@ -105,7 +114,12 @@ export async function revokeInvitation(db: Queryable, workspaceId: string, invit
 }
 
 /** Adds the member with the invitation's role; an existing membership is kept as it is. */
-export async function joinWorkspace(db: Queryable, workspaceId: string, userId: string, role: InvitationRole): Promise<void> {
+export async function joinWorkspace(
+  db: Queryable,
+  workspaceId: string,
+  userId: string,
+  role: InvitationRole,
+): Promise<void> {
   await db.query(
     `insert into workspace_members (workspace_id, user_id, role) values ($1, $2, $3) on conflict (workspace_id, user_id) do nothing`,
     [workspaceId, userId, role],

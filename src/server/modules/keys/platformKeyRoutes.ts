@@ -16,8 +16,17 @@ import type { Queryable } from '../../db/database';
 import { acceptEmptyJsonBodies } from '../../http/emptyJsonBody';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
+import { auditRequest } from '../audit/store';
 import { generatePlatformKeySecret, hashPlatformKey, platformKeyPrefix } from '../../auth/platformKeySecret';
-import { findPlatformKey, insertPlatformKey, listPlatformKeys, listRefusals, revokePlatformKey, toPlatformKeyDto, updatePlatformKey } from './platformKeyStore';
+import {
+  findPlatformKey,
+  insertPlatformKey,
+  listPlatformKeys,
+  listRefusals,
+  revokePlatformKey,
+  toPlatformKeyDto,
+  updatePlatformKey,
+} from '../../data/keys/platformKeyStore';
 
 // SPEC §7 Platform keys, under /api/v1/workspaces/:workspaceId/platform/keys. Members see the list;
 // owners and admins create, change and revoke. The secret is returned by POST once and never again.
@@ -30,17 +39,25 @@ export function assertManager(request: FastifyRequest, what: string): void {
 
 async function assertScopes(db: Queryable, workspaceId: string, scopes: PlatformKeyScopes): Promise<void> {
   if (scopes.allServers) return;
-  if (scopes.serverIds.length === 0) throw badRequest('scopes.serverIds: Choose at least one server, or all servers', { 'scopes.serverIds': 'Choose at least one server, or all servers' });
+  if (scopes.serverIds.length === 0)
+    throw badRequest('scopes.serverIds: Choose at least one server, or all servers', {
+      'scopes.serverIds': 'Choose at least one server, or all servers',
+    });
   const ids = [...new Set(scopes.serverIds.map((id) => id.toLowerCase()))];
-  const rows = await db.query<{ id: string }>('select id from servers where workspace_id = $1 and id = any($2::uuid[])', [workspaceId, ids]);
+  const rows = await db.query<{ id: string }>(
+    'select id from servers where workspace_id = $1 and id = any($2::uuid[])',
+    [workspaceId, ids],
+  );
   if (rows.length !== ids.length) {
     const known = new Set(rows.map((r) => r.id));
     const unknown = ids.filter((id) => !known.has(id));
-    throw badRequest(`scopes.serverIds: Unknown server ${unknown[0]}`, { 'scopes.serverIds': `Unknown server ${unknown[0]}` });
+    throw badRequest(`scopes.serverIds: Unknown server ${unknown[0]}`, {
+      'scopes.serverIds': `Unknown server ${unknown[0]}`,
+    });
   }
 }
 
-export const platformKeyRoutes: FastifyPluginAsync = async (scope) => {
+export const platformKeyRoutes: FastifyPluginAsync = (scope) => {
   acceptEmptyJsonBodies(scope);
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const tags = ['platform keys'];
@@ -54,11 +71,24 @@ export const platformKeyRoutes: FastifyPluginAsync = async (scope) => {
 
   app.get(
     '/platform/keys',
-    { schema: { tags, summary: 'Platform keys of the workspace (never their secrets), with refused uses', params: WorkspaceOnly, response: { 200: PlatformKeyListResult, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Platform keys of the workspace (never their secrets), with refused uses',
+        params: WorkspaceOnly,
+        response: { 200: PlatformKeyListResult, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       const { workspaceId } = request.params;
-      const [rows, refusals] = await Promise.all([listPlatformKeys(app.db, workspaceId), listRefusals(app.db, workspaceId)]);
-      return { keys: rows.map((row) => toPlatformKeyDto(row, refusals.byKey.get(row.id) ?? [])), unknownKeyRefusals: refusals.unknown };
+      const [rows, refusals] = await Promise.all([
+        listPlatformKeys(app.db, workspaceId),
+        listRefusals(app.db, workspaceId),
+      ]);
+      return {
+        keys: rows.map((row) => toPlatformKeyDto(row, refusals.byKey.get(row.id) ?? [])),
+        unknownKeyRefusals: refusals.unknown,
+      };
     },
   );
 
@@ -90,13 +120,26 @@ export const platformKeyRoutes: FastifyPluginAsync = async (scope) => {
         createdBy: request.userId,
       });
       await app.agentAccess.keyChanged(row.id);
+      await auditRequest(app.db, request, {
+        workspaceId,
+        action: 'key.created',
+        target: body.name,
+        details: { keyId: row.id, prefix: row.prefix },
+      });
       return reply.status(201).send({ ...toPlatformKeyDto(row), secret });
     },
   );
 
   app.get(
     '/platform/keys/:keyId',
-    { schema: { tags, summary: 'One platform key with its refused uses', params: PlatformKeyParams, response: { 200: PlatformKeyDto, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'One platform key with its refused uses',
+        params: PlatformKeyParams,
+        response: { 200: PlatformKeyDto, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => loadDto(request.params.workspaceId, request.params.keyId),
   );
 
@@ -104,7 +147,13 @@ export const platformKeyRoutes: FastifyPluginAsync = async (scope) => {
     '/platform/keys/:keyId',
     {
       config: { minRole: 'admin' },
-      schema: { tags, summary: 'Rename a key, or change its scopes or expiry', params: PlatformKeyParams, body: UpdatePlatformKeyBody, response: { 200: PlatformKeyDto, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: {
+        tags,
+        summary: 'Rename a key, or change its scopes or expiry',
+        params: PlatformKeyParams,
+        body: UpdatePlatformKeyBody,
+        response: { 200: PlatformKeyDto, ...errorResponses(400, 401, 403, 404, 409) },
+      },
     },
     async (request) => {
       assertManager(request, 'change platform keys');
@@ -133,11 +182,19 @@ export const platformKeyRoutes: FastifyPluginAsync = async (scope) => {
     async (request) => {
       assertManager(request, 'revoke platform keys');
       const { workspaceId, keyId } = request.params;
-      await loadDto(workspaceId, keyId);
+      const key = await loadDto(workspaceId, keyId);
       const reason = request.body?.reason || DEFAULT_REVOKE_REASON;
       await revokePlatformKey(app.db, workspaceId, keyId, reason);
       await app.agentAccess.keyChanged(keyId);
+      if (key.status !== 'revoked')
+        await auditRequest(app.db, request, {
+          workspaceId,
+          action: 'key.revoked',
+          target: key.name,
+          details: { keyId, reason },
+        });
       return loadDto(workspaceId, keyId);
     },
   );
+  return Promise.resolve();
 };

@@ -13,12 +13,19 @@ export interface ParsedCatalog {
 const REGISTRY_META = 'io.modelcontextprotocol.registry/official';
 
 export function parseCatalogDocument(document: unknown): ParsedCatalog {
-  const list = Array.isArray(document) ? document : document && typeof document === 'object' ? (document as { servers?: unknown }).servers : undefined;
+  const list = Array.isArray(document)
+    ? document
+    : document && typeof document === 'object'
+      ? (document as { servers?: unknown }).servers
+      : undefined;
   if (!Array.isArray(list)) throw new Error('The catalog has no "servers" list');
   const servers: ServerJson[] = [];
   let skipped = 0;
-  for (const item of list) {
-    const wrapped = item && typeof item === 'object' && 'server' in item ? (item as { server: unknown; _meta?: Record<string, unknown> }) : null;
+  for (const item of list as unknown[]) {
+    const wrapped =
+      item && typeof item === 'object' && 'server' in item
+        ? (item as { server: unknown; _meta?: Record<string, unknown> })
+        : null;
     const candidate = wrapped ? wrapped.server : item;
     // A registry answer lists every version of a server; only the latest is shown.
     const official = wrapped?._meta?.[REGISTRY_META] as { isLatest?: unknown } | undefined;
@@ -27,8 +34,15 @@ export function parseCatalogDocument(document: unknown): ParsedCatalog {
     if (parsed.success) servers.push(parsed.data);
     else skipped += 1;
   }
-  const metadata = document && typeof document === 'object' && !Array.isArray(document) ? (document as { metadata?: { nextCursor?: unknown } }).metadata : undefined;
-  return { servers, skipped, nextCursor: typeof metadata?.nextCursor === 'string' && metadata.nextCursor ? metadata.nextCursor : null };
+  const metadata =
+    document && typeof document === 'object' && !Array.isArray(document)
+      ? (document as { metadata?: { nextCursor?: unknown } }).metadata
+      : undefined;
+  return {
+    servers,
+    skipped,
+    nextCursor: typeof metadata?.nextCursor === 'string' && metadata.nextCursor ? metadata.nextCursor : null,
+  };
 }
 
 /** One entry per name (the last listed wins) and a unique slug for each. */

@@ -50,7 +50,10 @@ export class CatalogSource {
   private async isStale(): Promise<boolean> {
     if (this.options.catalogUrl) return Date.now() - this.cachedAt > (this.options.registryTtlMs ?? 15 * 60_000);
     if (this.options.catalogFile) {
-      const mtime = await stat(this.options.catalogFile).then((s) => s.mtimeMs, () => -2);
+      const mtime = await stat(this.options.catalogFile).then(
+        (s) => s.mtimeMs,
+        () => -2,
+      );
       return mtime !== this.fileMtimeMs;
     }
     return false;
@@ -75,10 +78,15 @@ export class CatalogSource {
     try {
       this.fileMtimeMs = await stat(file).then((s) => s.mtimeMs);
       const parsed = parseCatalogDocument(JSON.parse(await readFile(file, 'utf8')));
-      const warning = parsed.skipped > 0 ? `${parsed.skipped} entries of the catalog file are not server.json and were skipped.` : null;
+      const warning =
+        parsed.skipped > 0
+          ? `${parsed.skipped} entries of the catalog file are not server.json and were skipped.`
+          : null;
       return { bySlug: indexBySlug(parsed.servers), source: 'file', warning };
     } catch (error) {
-      return this.fallback(`The catalog file could not be read (${(error as Error).message}); showing the bundled catalog.`);
+      return this.fallback(
+        `The catalog file could not be read (${(error as Error).message}); showing the bundled catalog.`,
+      );
     }
   }
 
@@ -92,7 +100,10 @@ export class CatalogSource {
         url.searchParams.set('limit', String(REGISTRY_PAGE_SIZE));
         url.searchParams.set('version', 'latest');
         if (cursor) url.searchParams.set('cursor', cursor);
-        const response = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(REGISTRY_TIMEOUT_MS) });
+        const response = await fetchImpl(url, {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(REGISTRY_TIMEOUT_MS),
+        });
         if (!response.ok) throw new Error(`the registry answered ${response.status}`);
         const parsed = parseCatalogDocument(await response.json());
         servers.push(...parsed.servers);
@@ -101,7 +112,9 @@ export class CatalogSource {
       }
       return { bySlug: indexBySlug(servers), source: 'registry', warning: null };
     } catch (error) {
-      return this.fallback(`The registry at ${baseUrl} could not be read (${(error as Error).message}); showing the last catalog read.`);
+      return this.fallback(
+        `The registry at ${baseUrl} could not be read (${(error as Error).message}); showing the last catalog read.`,
+      );
     }
   }
 }

@@ -27,20 +27,32 @@ async function moveBillingOwnerIfNeeded(db: Queryable, workspaceId: string): Pro
 }
 
 /** Call inside a transaction. */
-export async function changeMemberRole(db: Queryable, workspaceId: string, userId: string, role: MemberRole): Promise<RoleChangeOutcome> {
+export async function changeMemberRole(
+  db: Queryable,
+  workspaceId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<RoleChangeOutcome> {
   const members = await lockMembers(db, workspaceId);
   const target = members.find((m) => m.user_id === userId);
   if (!target) return { ok: false, reason: 'absent' };
   const owners = members.filter((m) => m.role === 'owner').length;
   if (target.role === 'owner' && role !== 'owner' && owners <= 1) return { ok: false, reason: 'last_owner' };
   if (target.role !== role) {
-    await db.query('update workspace_members set role = $3 where workspace_id = $1 and user_id = $2', [workspaceId, userId, role]);
+    await db.query('update workspace_members set role = $3 where workspace_id = $1 and user_id = $2', [
+      workspaceId,
+      userId,
+      role,
+    ]);
     await moveBillingOwnerIfNeeded(db, workspaceId);
   }
   return { ok: true, previous: target.role };
 }
 
 export async function roleOf(db: Queryable, workspaceId: string, userId: string): Promise<MemberRole | undefined> {
-  const rows = await db.query<{ role: MemberRole }>('select role from workspace_members where workspace_id = $1 and user_id = $2', [workspaceId, userId]);
+  const rows = await db.query<{ role: MemberRole }>(
+    'select role from workspace_members where workspace_id = $1 and user_id = $2',
+    [workspaceId, userId],
+  );
   return rows[0]?.role;
 }

@@ -16,9 +16,9 @@ import { changeMemberRole, findMember, leaveWorkspace, listMembers, removeMember
 // list; owners and admins invite (an invitation the invitee accepts: modules/invitations), remove
 // and change roles (config.minRole, enforced by the guard); anyone may leave unless they are the
 // only owner. Whoever leaves or is removed loses their open live streams at once.
-const ChangeRoleBody = z.object({ role: z.enum(['admin', 'member'], { message: 'Role must be admin or member' }) });
+const ChangeRoleBody = z.object({ role: z.enum(['admin', 'member'], { error: 'Role must be admin or member' }) });
 
-export const memberRoutes: FastifyPluginAsync = async (plugin) => {
+export const memberRoutes: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const tags = ['members'];
   const mail = createOutboxDispatcher(app);
@@ -27,7 +27,14 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get(
     '/members',
-    { schema: { tags, summary: 'Members of the workspace', params: WorkspaceParams, response: { 200: MemberListResult, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Members of the workspace',
+        params: WorkspaceParams,
+        response: { 200: MemberListResult, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => ({ members: await listMembers(app.db, request.params.workspaceId) }),
   );
 
@@ -37,7 +44,8 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
       config: { minRole: 'admin' },
       schema: {
         tags,
-        summary: 'Invite a person by email (202, the same answer whether or not the address has an account); they join when they accept',
+        summary:
+          'Invite a person by email (202, the same answer whether or not the address has an account); they join when they accept',
         params: WorkspaceParams,
         body: InviteMemberBody,
         response: { 202: InvitationSent, ...errorResponses(400, 401, 403, 404, 409) },
@@ -46,7 +54,13 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
     async (request, reply) => {
       const sent = await inviteMember(
         app,
-        { workspaceId: request.params.workspaceId, email: request.body.email, role: request.body.role, invitedBy: request.userId, ip: request.ip },
+        {
+          workspaceId: request.params.workspaceId,
+          email: request.body.email,
+          role: request.body.role,
+          invitedBy: request.userId,
+          ip: request.ip,
+        },
         linkBase(),
       );
       mail.kick();
@@ -66,7 +80,12 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
       const outcome = await leaveWorkspace(app.db, workspaceId, request.userId);
       if (outcome === 'sole_owner') throw conflict(InvitationText.soleOwner);
       if (outcome === 'absent') throw notFound('Workspace not found');
-      await recordAuditEvent(app.db, { workspaceId, action: 'member.left', actorUserId: request.userId, ip: request.ip });
+      await recordAuditEvent(app.db, {
+        workspaceId,
+        action: 'member.left',
+        actorUserId: request.userId,
+        ip: request.ip,
+      });
       revokeWorkspaceStreams(app, workspaceId, request.userId, 'left');
       return reply.status(204).send();
     },
@@ -74,14 +93,23 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.delete(
     '/members/:userId',
-    { config: { minRole: 'admin' }, schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams } },
+    {
+      config: { minRole: 'admin' },
+      schema: { tags, summary: 'Remove a member (not the owner)', params: MemberParams },
+    },
     async (request, reply) => {
       const { workspaceId, userId } = request.params;
       const removed = await findMember(app.db, workspaceId, userId);
       const outcome = await removeMember(app.db, workspaceId, userId);
       if (outcome === 'absent') throw notFound('Member not found');
       if (outcome === 'owner') throw conflict('The owner cannot be removed from the workspace');
-      await recordAuditEvent(app.db, { workspaceId, action: 'member.removed', actorUserId: request.userId, target: removed?.email ?? userId, ip: request.ip });
+      await recordAuditEvent(app.db, {
+        workspaceId,
+        action: 'member.removed',
+        actorUserId: request.userId,
+        target: removed?.email ?? userId,
+        ip: request.ip,
+      });
       revokeWorkspaceStreams(app, workspaceId, userId, 'removed');
       return reply.status(204).send();
     },
@@ -117,4 +145,5 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
       return change.member;
     },
   );
+  return Promise.resolve();
 };

@@ -20,7 +20,11 @@ export interface NotificationFilter {
   isRead?: boolean;
 }
 
-function where(userId: string, filter: Omit<NotificationFilter, 'isArchived'> & { isArchived?: boolean }, params: unknown[]): string {
+function where(
+  userId: string,
+  filter: Omit<NotificationFilter, 'isArchived'> & { isArchived?: boolean },
+  params: unknown[],
+): string {
   params.push(userId);
   const clauses = [`user_id = $${params.length}`];
   if (filter.scope) {
@@ -58,19 +62,25 @@ export async function listNotifications(
     ),
     db.query<{ total: number }>(`select count(*)::int as total from notifications where ${condition}`, params),
   ]);
-  return { notifications: rows.map(toNotificationDto), total: Number(counted[0]?.total ?? 0) };
+  return { notifications: rows.map(toNotificationDto), total: counted.at(0)?.total ?? 0 };
 }
 
 /** Unread notifications of the inbox (archived ones do not count). */
 export async function countUnread(db: Queryable, userId: string, scope?: WorkspaceScope): Promise<number> {
   const params: unknown[] = [];
   const condition = where(userId, { scope, isArchived: false, isRead: false }, params);
-  const rows = await db.query<{ count: number }>(`select count(*)::int as count from notifications where ${condition}`, params);
-  return Number(rows[0]?.count ?? 0);
+  const rows = await db.query<{ count: number }>(
+    `select count(*)::int as count from notifications where ${condition}`,
+    params,
+  );
+  return rows.at(0)?.count ?? 0;
 }
 
 export async function findNotification(db: Queryable, userId: string, id: string): Promise<NotificationDto | null> {
-  const rows = await db.query<NotificationRow>(`select ${NOTIFICATION_COLUMNS} from notifications where id = $1 and user_id = $2`, [id, userId]);
+  const rows = await db.query<NotificationRow>(
+    `select ${NOTIFICATION_COLUMNS} from notifications where id = $1 and user_id = $2`,
+    [id, userId],
+  );
   return rows[0] ? toNotificationDto(rows[0]) : null;
 }
 
@@ -85,7 +95,10 @@ export async function markRead(db: Queryable, userId: string, ids: string[]): Pr
 export async function markAllRead(db: Queryable, userId: string, scope?: WorkspaceScope): Promise<number> {
   const params: unknown[] = [];
   const condition = where(userId, { scope, isRead: false }, params);
-  const rows = await db.query<{ id: string }>(`update notifications set is_read = true where ${condition} returning id`, params);
+  const rows = await db.query<{ id: string }>(
+    `update notifications set is_read = true where ${condition} returning id`,
+    params,
+  );
   return rows.length;
 }
 

@@ -15,7 +15,7 @@ import { listNotifications } from './store';
 const WorkspaceParams = z.object({ workspaceId: z.string() });
 const TAGS = ['notifications'];
 
-export const workspaceNotificationRoutes: FastifyPluginAsync = async (plugin) => {
+export const workspaceNotificationRoutes: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -42,7 +42,14 @@ export const workspaceNotificationRoutes: FastifyPluginAsync = async (plugin) =>
 
   app.get(
     '/notification-settings',
-    { schema: { tags: TAGS, summary: 'Thresholds and grouping of this workspace’s notifications', params: WorkspaceParams, response: { 200: NotificationSettings } } },
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Thresholds and grouping of this workspace’s notifications',
+        params: WorkspaceParams,
+        response: { 200: NotificationSettings },
+      },
+    },
     async (request) => app.notificationSettings.get(request.params.workspaceId),
   );
 
@@ -62,4 +69,5 @@ export const workspaceNotificationRoutes: FastifyPluginAsync = async (plugin) =>
       return app.notificationSettings.update(request.params.workspaceId, request.body);
     },
   );
+  return Promise.resolve();
 };

@@ -17,7 +17,8 @@ import { HttpError, notFound } from '../../http/errors';
 import { ServerNotFoundError, UpstreamListingError } from '../../monitor/schemaDiscovery';
 import { describeUpstreamError } from '../../monitor/upstreamClient';
 import { addManualVersion, createSchema, removeSchema, rollbackSchema } from './commands';
-import { findSchema, listPatches, listSchemas, listVersions } from './store';
+import { findSchema, listSchemas } from '../../data/schemas/store';
+import { listPatches, listVersions } from '../../data/schemas/versions';
 
 // SPEC §7 Schemas, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
 // A server or schema of another workspace is "not found", exactly like one that does not exist.
@@ -28,18 +29,22 @@ const SchemaParams = ServerParams.extend({ schemaId: z.string() });
 const EmptyBody = z.union([z.object({}).strict(), z.null(), z.undefined()]).optional();
 
 async function assertServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<void> {
-  const rows = UUID.test(serverId) ? await app.db.query('select 1 from servers where id = $1 and workspace_id = $2', [serverId, workspaceId]) : [];
+  const rows = UUID.test(serverId)
+    ? await app.db.query('select 1 from servers where id = $1 and workspace_id = $2', [serverId, workspaceId])
+    : [];
   if (rows.length === 0) throw notFound('Server not found');
 }
 
 async function loadSchema(app: FastifyInstance, params: z.infer<typeof SchemaParams>): Promise<SchemaDto> {
   await assertServer(app, params.workspaceId, params.serverId);
-  const schema = UUID.test(params.schemaId) ? await findSchema(app.db, params.workspaceId, params.serverId, params.schemaId) : undefined;
+  const schema = UUID.test(params.schemaId)
+    ? await findSchema(app.db, params.workspaceId, params.serverId, params.schemaId)
+    : undefined;
   if (!schema) throw notFound('Schema not found');
   return schema;
 }
 
-export const schemaRoutes: FastifyPluginAsync = async (scope) => {
+export const schemaRoutes: FastifyPluginAsync = (scope) => {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const tags = ['schemas'];
   // "POST /discover with an empty body": clients send nothing, `{}`, or a JSON content type with
@@ -49,7 +54,14 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
 
   app.get(
     base,
-    { schema: { tags, summary: 'List the schemas of a server', params: ServerParams, response: { 200: SchemaListResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'List the schemas of a server',
+        params: ServerParams,
+        response: { 200: SchemaListResult },
+      },
+    },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       await assertServer(app, workspaceId, serverId);
@@ -60,7 +72,16 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
 
   app.post(
     base,
-    { config: { minRole: 'admin' }, schema: { tags, summary: 'Create a schema (version 1)', params: ServerParams, body: CreateSchemaBody, response: { 201: SchemaDto } } },
+    {
+      config: { minRole: 'admin' },
+      schema: {
+        tags,
+        summary: 'Create a schema (version 1)',
+        params: ServerParams,
+        body: CreateSchemaBody,
+        response: { 201: SchemaDto },
+      },
+    },
     async (request, reply) => {
       const { workspaceId, serverId } = request.params;
       await assertServer(app, workspaceId, serverId);
@@ -92,7 +113,11 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
         // The upstream is the user's own server: say why it could not be listed. Any other
         // failure (storing what it listed) is ours and goes to the generic 500.
         if (error instanceof UpstreamListingError) {
-          throw new HttpError(502, `Could not list the tool server: ${describeUpstreamError(error.cause)}`, 'service_unavailable');
+          throw new HttpError(
+            502,
+            `Could not list the tool server: ${describeUpstreamError(error.cause)}`,
+            'service_unavailable',
+          );
         }
         throw error;
       }
@@ -107,17 +132,31 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
 
   app.delete(
     `${base}/:schemaId`,
-    { config: { minRole: 'admin' }, schema: { tags, summary: 'Delete a schema and its versions', params: SchemaParams } },
+    {
+      config: { minRole: 'admin' },
+      schema: { tags, summary: 'Delete a schema and its versions', params: SchemaParams },
+    },
     async (request, reply) => {
       const schema = await loadSchema(app, request.params);
-      await removeSchema(app, { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id });
+      await removeSchema(app, {
+        workspaceId: request.params.workspaceId,
+        serverId: schema.serverId,
+        schemaId: schema.id,
+      });
       return reply.status(204).send();
     },
   );
 
   app.get(
     `${base}/:schemaId/versions`,
-    { schema: { tags, summary: 'List the versions of a schema', params: SchemaParams, response: { 200: SchemaVersionListResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'List the versions of a schema',
+        params: SchemaParams,
+        response: { 200: SchemaVersionListResult },
+      },
+    },
     async (request) => {
       const schema = await loadSchema(app, request.params);
       return { versions: await listVersions(app.db, schema.id) };
@@ -138,14 +177,25 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
     },
     async (request, reply) => {
       const schema = await loadSchema(app, request.params);
-      const version = await addManualVersion(app, { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id }, request.body.definition);
+      const version = await addManualVersion(
+        app,
+        { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id },
+        request.body.definition,
+      );
       return reply.status(201).send(version);
     },
   );
 
   app.get(
     `${base}/:schemaId/patches`,
-    { schema: { tags, summary: 'The RFC 6902 patches between consecutive versions', params: SchemaParams, response: { 200: PatchListResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'The RFC 6902 patches between consecutive versions',
+        params: SchemaParams,
+        response: { 200: PatchListResult },
+      },
+    },
     async (request) => {
       const schema = await loadSchema(app, request.params);
       return { patches: await listPatches(app.db, schema.id) };
@@ -166,7 +216,12 @@ export const schemaRoutes: FastifyPluginAsync = async (scope) => {
     },
     async (request) => {
       const schema = await loadSchema(app, request.params);
-      return rollbackSchema(app, { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id }, request.body.version);
+      return rollbackSchema(
+        app,
+        { workspaceId: request.params.workspaceId, serverId: schema.serverId, schemaId: schema.id },
+        request.body.version,
+      );
     },
   );
+  return Promise.resolve();
 };

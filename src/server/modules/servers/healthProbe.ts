@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { withUpstreamClient, describeUpstreamError } from '../../monitor/upstreamClient';
-import { decryptCredentials } from './credentials';
-import type { ServerRow } from './mapper';
-import { recordHealth } from './store';
+import { decryptCredentials } from '../../data/servers/credentials';
+import type { ServerRow } from '../../data/servers/mapper';
+import { recordHealth } from '../../data/servers/store';
 
 export interface ProbeOutcome {
   healthy: boolean;
@@ -21,7 +21,18 @@ export async function probeAndRecordHealth(app: FastifyInstance, row: ServerRow)
   let outcome: ProbeOutcome;
   try {
     await withUpstreamClient(
-      { url: row.url, transport: row.transport === 'sse' ? 'sse' : 'streamable-http', headers: await app.workspaceKeys.headersFor(row.workspace_id, decryptCredentials(row.credentials_enc, app.config.secret)) },
+      {
+        url: row.url,
+        transport: row.transport === 'sse' ? 'sse' : 'streamable-http',
+        headers: await app.upstreamTokens.headersFor(
+          row.id,
+          await app.workspaceKeys.headersFor(
+            row.workspace_id,
+            decryptCredentials(row.credentials_enc, app.config.secret),
+            row.url,
+          ),
+        ),
+      },
       app.outbound.fetch,
       Math.min(PROBE_TIMEOUT_MS, app.config.upstreamTimeoutMs),
       async (session) => {

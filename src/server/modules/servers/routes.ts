@@ -12,13 +12,16 @@ import {
 } from '../../../contract/servers';
 import { badRequest, notFound } from '../../http/errors';
 import { OutboundBlockedError } from '../../net/outboundClient';
-import { recordAuditEvent } from '../audit/store';
-import { encryptCredentials } from './credentials';
-import { toServerDto, type ServerRow } from './mapper';
-import { monitorHooks } from './monitorHooks';
+import { auditRequest, recordAuditEvent } from '../audit/store';
+import { encryptCredentials } from '../../data/servers/credentials';
+import { toServerDto, type ServerRow } from '../../data/servers/mapper';
+import { monitorHooks } from '../../monitor/monitorHooks';
 import { probeAndRecordHealth } from './healthProbe';
 import { unknownKeyReferences } from '../keys/serverReferences';
-import { deleteServer, findServer, insertServer, listServers, updateServer } from './store';
+import { hostsOfKeys } from '../../data/keys/workspaceKeyStore';
+import { keyMayGoTo } from '../../data/keys/keyHosts';
+import { referencedKeyNames } from '../../../contract/keys';
+import { deleteServer, findServer, insertServer, listServers, updateServer } from '../../data/servers/store';
 
 // SPEC §7 Servers, under /api/v1/workspaces/:workspaceId (the membership guard runs first).
 const WorkspaceOnly = z.object({ workspaceId: z.string() });
@@ -30,7 +33,11 @@ export function publicBase(request: FastifyRequest): string {
   return publicBaseOf(request.server.config, request);
 }
 
-async function assertUpstreamUrl(app: FastifyInstance, request: FastifyRequest<{ Params: { workspaceId: string } }>, url: string): Promise<void> {
+async function assertUpstreamUrl(
+  app: FastifyInstance,
+  request: FastifyRequest<{ Params: { workspaceId: string } }>,
+  url: string,
+): Promise<void> {
   try {
     await app.outbound.assertUrlAllowed(url);
   } catch (error) {
@@ -60,11 +67,30 @@ function hostOf(url: string): string {
   }
 }
 
-/** `{{key:NAME}}` in headers must name a key of the workspace (docs/access.md). */
-async function assertKeyReferences(app: FastifyInstance, workspaceId: string, headers: Record<string, string> | undefined): Promise<void> {
+/**
+ * `{{key:NAME}}` in headers must name a key of the workspace (docs/access.md) whose hosts include
+ * the server's (docs/security.md, "Secrets stay bound to where they go").
+ */
+async function assertKeyReferences(
+  app: FastifyInstance,
+  workspaceId: string,
+  headers: Record<string, string> | undefined,
+  url: string,
+): Promise<void> {
   if (!headers) return;
   const unknown = await unknownKeyReferences(app.db, workspaceId, headers);
-  if (unknown.length > 0) throw badRequest(`headers: Unknown workspace key ${unknown.join(', ')}`, { headers: `Unknown workspace key ${unknown.join(', ')}` });
+  if (unknown.length > 0)
+    throw badRequest(`headers: Unknown workspace key ${unknown.join(', ')}`, {
+      headers: `Unknown workspace key ${unknown.join(', ')}`,
+    });
+  const names = [...new Set(Object.values(headers).flatMap(referencedKeyNames))];
+  if (names.length === 0) return;
+  const hosts = await hostsOfKeys(app.db, workspaceId, names);
+  const refused = names.filter((name) => !keyMayGoTo(hosts.get(name) ?? null, url));
+  if (refused.length > 0) {
+    const text = `Workspace key ${refused.join(', ')} may not be sent to ${hostOf(url)}: an owner can add the host to the key`;
+    throw badRequest(`headers: ${text}`, { headers: text });
+  }
 }
 
 async function loadServer(app: FastifyInstance, workspaceId: string, serverId: string): Promise<ServerRow> {
@@ -73,13 +99,20 @@ async function loadServer(app: FastifyInstance, workspaceId: string, serverId: s
   return row;
 }
 
-export const serverRoutes: FastifyPluginAsync = async (scope) => {
+export const serverRoutes: FastifyPluginAsync = (scope) => {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const tags = ['servers'];
 
   app.get(
     '/servers',
-    { schema: { tags, summary: 'List the tool servers of a workspace', params: WorkspaceOnly, response: { 200: ServerListResult } } },
+    {
+      schema: {
+        tags,
+        summary: 'List the tool servers of a workspace',
+        params: WorkspaceOnly,
+        response: { 200: ServerListResult },
+      },
+    },
     async (request) => {
       const rows = await listServers(app.db, request.params.workspaceId);
       const base = publicBase(request);
@@ -104,12 +137,14 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const { workspaceId } = request.params;
       const queryWorkspace = request.query.workspace_id;
       if (queryWorkspace !== undefined && queryWorkspace !== workspaceId) {
-        throw badRequest('workspace_id: Must match the workspace in the path', { workspace_id: 'Must match the workspace in the path' });
+        throw badRequest('workspace_id: Must match the workspace in the path', {
+          workspace_id: 'Must match the workspace in the path',
+        });
       }
       const body = request.body;
       await assertUpstreamUrl(app, request, body.url);
-      await assertKeyReferences(app, workspaceId, body.headers);
-      const hasHeaders = body.headers && Object.keys(body.headers).length > 0;
+      await assertKeyReferences(app, workspaceId, body.headers, body.url);
+      const headers = body.headers && Object.keys(body.headers).length > 0 ? body.headers : undefined;
       const row = await insertServer(app.db, {
         workspaceId,
         name: body.name,
@@ -117,7 +152,8 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
         description: body.description,
         transport: body.transport,
         timeoutMs: body.timeoutMs,
-        credentialsEnc: hasHeaders ? encryptCredentials(body.headers!, app.config.secret) : null,
+        allowedOrigins: body.allowedOrigins,
+        credentialsEnc: headers ? encryptCredentials(headers, app.config.secret) : null,
       });
       const dto = toServerDto(row, publicBase(request));
       app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(row, ON_THE_BUS) });
@@ -129,25 +165,48 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.get(
     '/servers/:serverId',
     { schema: { tags, summary: 'One tool server', params: WorkspaceAndServer, response: { 200: ServerDto } } },
-    async (request) => toServerDto(await loadServer(app, request.params.workspaceId, request.params.serverId), publicBase(request)),
+    async (request) =>
+      toServerDto(await loadServer(app, request.params.workspaceId, request.params.serverId), publicBase(request)),
   );
 
   app.put(
     '/servers/:serverId',
     {
       config: { minRole: 'admin' },
-      schema: { tags, summary: 'Change a tool server (headers: {} removes stored credentials)', params: WorkspaceAndServer, body: UpdateServerBody, response: { 200: ServerDto } },
+      schema: {
+        tags,
+        summary: 'Change a tool server (headers: {} removes stored credentials)',
+        params: WorkspaceAndServer,
+        body: UpdateServerBody,
+        response: { 200: ServerDto },
+      },
     },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       const before = await loadServer(app, workspaceId, serverId);
       const body = request.body;
       if (body.url !== undefined && body.url !== before.url) await assertUpstreamUrl(app, request, body.url);
-      await assertKeyReferences(app, workspaceId, body.headers);
+      await assertKeyReferences(app, workspaceId, body.headers, body.url ?? before.url);
       const credentialsEnc =
-        body.headers === undefined ? undefined : Object.keys(body.headers).length === 0 ? null : encryptCredentials(body.headers, app.config.secret);
+        body.headers === undefined
+          ? undefined
+          : Object.keys(body.headers).length === 0
+            ? null
+            : encryptCredentials(body.headers, app.config.secret);
       const row = await updateServer(app.db, workspaceId, serverId, { ...body, credentialsEnc });
       if (!row) throw notFound('Server not found');
+      if (body.headers !== undefined) {
+        // Header names only: the values are the secrets.
+        await auditRequest(app.db, request, {
+          workspaceId,
+          action: 'server.credentials_changed',
+          target: row.name,
+          details: {
+            headers: Object.keys(body.headers).sort(),
+            change: Object.keys(body.headers).length === 0 ? 'removed' : before.credentials_enc ? 'replaced' : 'added',
+          },
+        });
+      }
       if (before.credentials_enc && !row.credentials_enc && body.headers === undefined) {
         await recordAuditEvent(app.db, {
           workspaceId,
@@ -167,7 +226,10 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
 
   app.delete(
     '/servers/:serverId',
-    { config: { minRole: 'admin' }, schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer } },
+    {
+      config: { minRole: 'admin' },
+      schema: { tags, summary: 'Remove a tool server (its proxy URL stops working)', params: WorkspaceAndServer },
+    },
     async (request, reply) => {
       const { workspaceId, serverId } = request.params;
       const row = UUID.test(serverId) ? await deleteServer(app.db, workspaceId, serverId) : undefined;
@@ -181,7 +243,15 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
   app.post(
     '/servers/:serverId/health',
     // Any member may ask for a health check: it reads the upstream the way the monitor does.
-    { config: { minRole: 'member' }, schema: { tags, summary: 'Check a tool server now', params: WorkspaceAndServer, response: { 200: ServerHealthResult } } },
+    {
+      config: { minRole: 'member' },
+      schema: {
+        tags,
+        summary: 'Check a tool server now',
+        params: WorkspaceAndServer,
+        response: { 200: ServerHealthResult },
+      },
+    },
     async (request) => {
       const { workspaceId, serverId } = request.params;
       const before = await loadServer(app, workspaceId, serverId);
@@ -201,8 +271,10 @@ export const serverRoutes: FastifyPluginAsync = async (scope) => {
       const after = await loadServer(app, workspaceId, serverId);
       const dto = toServerDto(after, publicBase(request));
       // The monitor publishes its own changes; the fallback probe publishes here.
-      if (!monitor && after.status !== before.status) app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(after, ON_THE_BUS) });
+      if (!monitor && after.status !== before.status)
+        app.bus.publish(workspaceId, { type: 'server_updated', data: toServerDto(after, ON_THE_BUS) });
       return { ...outcome, server: dto };
     },
   );
+  return Promise.resolve();
 };

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
-import { toSessionDto, toToolCallDto, type SessionRow, type ToolCallRow } from './mappers';
+import { toSessionDto, toToolCallDto, type SessionRow, type ToolCallRow } from '../../data/sessions/mappers';
 import { SESSION_COLUMNS } from './sessionList';
 import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
 import { SqlConditions } from './sqlConditions';
@@ -19,10 +19,24 @@ export interface ActivityFilters {
   pendingCallIds?: string[];
 }
 
-/** Among events at the same instant, a session's end comes after its calls, its start before. */
-const ORDER_AT_SAME_TIME: Record<ActivityEvent['kind'], number> = { session_ended: 2, tool_call: 1, session_started: 0 };
+/**
+ * The tool filter matches a part of the name, in any case ("sum" finds get-sum and Get-Sum, issue
+ * 38). `position`, not LIKE: what the user typed is taken literally, `%` and `_` included.
+ */
+const toolNameContains = (tool: string) => `position(lower(${tool}) in lower(tc.tool_name)) > 0`;
 
-export async function listActivity(db: Queryable, workspaceId: string, filters: ActivityFilters): Promise<ActivityEvent[]> {
+/** Among events at the same instant, a session's end comes after its calls, its start before. */
+const ORDER_AT_SAME_TIME: Record<ActivityEvent['kind'], number> = {
+  session_ended: 2,
+  tool_call: 1,
+  session_started: 0,
+};
+
+export async function listActivity(
+  db: Queryable,
+  workspaceId: string,
+  filters: ActivityFilters,
+): Promise<ActivityEvent[]> {
   const onlyCalls = filters.tool !== undefined || filters.status !== undefined;
   const [calls, started, ended, refreshed] = await Promise.all([
     latestToolCalls(db, workspaceId, filters),
@@ -61,11 +75,21 @@ export async function listActivity(db: Queryable, workspaceId: string, filters: 
  * tool filters. Not the status filter: a call the client shows pending must come back once it
  * ended, so the client sees it leave a "pending" view.
  */
-function callsById(db: Queryable, workspaceId: string, ids: string[], filters: ActivityFilters): Promise<ToolCallRow[]> {
-  const where = new SqlConditions().add((ws) => `tc.workspace_id = ${ws}`, workspaceId).add((list) => `tc.id = any(${list}::uuid[])`, ids);
+function callsById(
+  db: Queryable,
+  workspaceId: string,
+  ids: string[],
+  filters: ActivityFilters,
+): Promise<ToolCallRow[]> {
+  const where = new SqlConditions()
+    .add((ws) => `tc.workspace_id = ${ws}`, workspaceId)
+    .add((list) => `tc.id = any(${list}::uuid[])`, ids);
   if (filters.serverId) where.add((id) => `tc.server_id = ${id}`, filters.serverId);
-  if (filters.tool) where.add((tool) => `tc.tool_name = ${tool}`, filters.tool);
-  return db.query<ToolCallRow>(`select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id ${where.where}`, where.params);
+  if (filters.tool) where.add(toolNameContains, filters.tool);
+  return db.query<ToolCallRow>(
+    `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id ${where.where}`,
+    where.params,
+  );
 }
 
 function latestToolCalls(db: Queryable, workspaceId: string, filters: ActivityFilters): Promise<ToolCallRow[]> {
@@ -73,7 +97,7 @@ function latestToolCalls(db: Queryable, workspaceId: string, filters: ActivityFi
   if (filters.since) where.add((since) => `tc.started_at > ${since}`, filters.since);
   if (filters.before) where.add((before) => `tc.started_at < ${before}`, filters.before);
   if (filters.serverId) where.add((id) => `tc.server_id = ${id}`, filters.serverId);
-  if (filters.tool) where.add((tool) => `tc.tool_name = ${tool}`, filters.tool);
+  if (filters.tool) where.add(toolNameContains, filters.tool);
   if (filters.status) where.add((status) => `tc.status = ${status}`, filters.status);
   return db.query<ToolCallRow>(
     `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id ${where.where}
@@ -82,7 +106,12 @@ function latestToolCalls(db: Queryable, workspaceId: string, filters: ActivityFi
   );
 }
 
-function latestSessions(db: Queryable, workspaceId: string, filters: ActivityFilters, column: 'started_at' | 'ended_at'): Promise<SessionRow[]> {
+function latestSessions(
+  db: Queryable,
+  workspaceId: string,
+  filters: ActivityFilters,
+  column: 'started_at' | 'ended_at',
+): Promise<SessionRow[]> {
   const where = new SqlConditions().add((ws) => `s.workspace_id = ${ws}`, workspaceId);
   if (column === 'ended_at') where.add(() => 's.ended_at is not null');
   if (filters.since) where.add((since) => `s.${column} > ${since}`, filters.since);

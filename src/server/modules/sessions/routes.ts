@@ -1,9 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ActivityStreamQuery, ActivityStreamResult, ReplayQuery, ReplayResult, SESSION_EXPORT_MAX, SessionDto, SessionExportQuery, SessionListQuery, SessionListResult } from '../../../contract/sessions';
+import {
+  ActivityStreamQuery,
+  ActivityStreamResult,
+  ReplayQuery,
+  ReplayResult,
+  SESSION_EXPORT_MAX,
+  SessionDto,
+  SessionExportQuery,
+  SessionListQuery,
+  SessionListResult,
+} from '../../../contract/sessions';
 import { notFound } from '../../http/errors';
 import { listActivity } from './activityStore';
+import { readRetentionPolicy } from '../../data/retention/retentionPolicy';
+import { rangeRetention } from '../../data/retention/rangeRetention';
 import { exportFilename, sessionsCsv, sessionsJson } from './sessionExport';
 import { listSessions, sessionsForExport } from './sessionList';
 import { findSession, replaySession } from './sessionStore';
@@ -14,13 +26,31 @@ import { findSession, replaySession } from './sessionStore';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SessionParams = z.object({ workspaceId: z.string(), sessionId: z.string() });
 
-export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
+export const sessionRoutes: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   app.get(
     '/sessions',
-    { schema: { tags: ['sessions'], summary: 'Sessions of the workspace, filtered, sorted (newest first by default) and paged', querystring: SessionListQuery, response: { 200: SessionListResult } } },
-    async (request) => listSessions(app.db, workspaceIdOf(request.params), request.query),
+    {
+      schema: {
+        tags: ['sessions'],
+        summary: 'Sessions of the workspace, filtered, sorted (newest first by default) and paged',
+        querystring: SessionListQuery,
+        response: { 200: SessionListResult },
+      },
+    },
+    async (request) => {
+      const workspaceId = workspaceIdOf(request.params);
+      const [list, policy] = await Promise.all([
+        listSessions(app.db, workspaceId, request.query),
+        readRetentionPolicy(app.db, workspaceId, app.config.rawRetentionMaxDays),
+      ]);
+      if (!policy) return list;
+      // A list without `from` reaches back to the beginning: past what is kept whenever anything expired.
+      const fromMs = request.query.from ? Date.parse(request.query.from) : 0;
+      const retention = rangeRetention({ fromMs, toMs: Date.now() }, policy.rawDays, Date.now());
+      return { ...list, retention: { ...retention, reachesPastRollups: false } };
+    },
   );
 
   app.get(
@@ -34,12 +64,18 @@ export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
-      const { sessions, total } = await sessionsForExport(app.db, workspaceIdOf(request.params), filters, SESSION_EXPORT_MAX);
+      const { sessions, total } = await sessionsForExport(
+        app.db,
+        workspaceIdOf(request.params),
+        filters,
+        SESSION_EXPORT_MAX,
+      );
       const now = new Date();
       reply.header('Content-Disposition', `attachment; filename="${exportFilename(format, now)}"`);
       reply.header('X-Total-Count', String(total));
       reply.header('Cache-Control', 'no-store');
-      if (format === 'json') return reply.type('application/json; charset=utf-8').send(sessionsJson(sessions, total, now));
+      if (format === 'json')
+        return reply.type('application/json; charset=utf-8').send(sessionsJson(sessions, total, now));
       return reply.type('text/csv; charset=utf-8').send(sessionsCsv(sessions));
     },
   );
@@ -74,7 +110,8 @@ export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
         response: { 200: ReplayResult },
       },
     },
-    async (request) => replaySession(app.db, await loadSession(request.params.workspaceId, request.params.sessionId), request.query),
+    async (request) =>
+      replaySession(app.db, await loadSession(request.params.workspaceId, request.params.sessionId), request.query),
   );
 
   async function loadSession(workspaceId: string, sessionId: string): Promise<SessionDto> {
@@ -82,6 +119,7 @@ export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
     if (!session) throw notFound('Session not found');
     return session;
   }
+  return Promise.resolve();
 };
 
 function workspaceIdOf(params: unknown): string {

@@ -1,8 +1,14 @@
 import type { Queryable } from '../../db/database';
-import type { SessionListItem, SessionListResult, SessionSort, SessionStatus, SortOrder } from '../../../contract/sessions';
+import type {
+  SessionListItem,
+  SessionListResult,
+  SessionSort,
+  SessionStatus,
+  SortOrder,
+} from '../../../contract/sessions';
 import { roundUsd } from '../../../contract/pricing';
 import { readPrices } from '../analytics/pricingStore';
-import { toSessionDto, type SessionRow } from './mappers';
+import { toSessionDto, type SessionRow } from '../../data/sessions/mappers';
 import { likePattern } from './sessionSearch';
 import { addTextSearch } from './sessionTextSearch';
 import { SqlConditions } from './sqlConditions';
@@ -42,7 +48,8 @@ const DURATION_SQL = '(coalesce(s.ended_at, s.last_activity_at) - s.started_at)'
 function filterConditions(workspaceId: string, filters: SessionListFilters): SqlConditions {
   const where = new SqlConditions().add((ws) => `s.workspace_id = ${ws}`, workspaceId);
   if (filters.serverId) where.add((id) => `s.server_id = ${id}`, filters.serverId);
-  if (filters.client) where.add((prefix) => `lower(s.client_name) like ${prefix}`, likePattern(filters.client.toLowerCase()).slice(1));
+  if (filters.client)
+    where.add((prefix) => `lower(s.client_name) like ${prefix}`, likePattern(filters.client.toLowerCase()).slice(1));
   if (filters.status) where.add((status) => `s.status = ${status}`, filters.status);
   if (filters.from) where.add((from) => `s.started_at >= ${from}`, filters.from);
   if (filters.to) where.add((to) => `s.started_at <= ${to}`, filters.to);
@@ -65,7 +72,12 @@ function orderBy(sort: SessionSort, order: SortOrder): string {
   return `order by ${key[sort]} ${direction}, s.started_at ${direction}, s.id ${direction}`;
 }
 
-async function selectSessions(db: Queryable, workspaceId: string, filters: SessionListFilters, page: SessionPage): Promise<{ rows: SessionListItem[]; total: number }> {
+async function selectSessions(
+  db: Queryable,
+  workspaceId: string,
+  filters: SessionListFilters,
+  page: SessionPage,
+): Promise<{ rows: SessionListItem[]; total: number }> {
   const prices = await readPrices(db, workspaceId);
   const where = filterConditions(workspaceId, filters);
   const countParams = [...where.params];
@@ -83,18 +95,31 @@ async function selectSessions(db: Queryable, workspaceId: string, filters: Sessi
     db.query<{ total: number }>(`select count(*)::int as total from sessions s ${where.where}`, countParams),
   ]);
   return {
-    rows: rows.map((row) => ({ ...toSessionDto(row), tokens: Math.round(Number(row.tokens)), cost: roundUsd(Number(row.cost)) })),
+    rows: rows.map((row) => ({
+      ...toSessionDto(row),
+      tokens: Math.round(Number(row.tokens)),
+      cost: roundUsd(Number(row.cost)),
+    })),
     total: counted[0]?.total ?? 0,
   };
 }
 
-export async function listSessions(db: Queryable, workspaceId: string, query: SessionListFilters & SessionPage): Promise<SessionListResult> {
+export async function listSessions(
+  db: Queryable,
+  workspaceId: string,
+  query: SessionListFilters & SessionPage,
+): Promise<SessionListResult> {
   const { rows, total } = await selectSessions(db, workspaceId, query, query);
   return { sessions: rows, total, limit: query.limit, offset: query.offset };
 }
 
 /** The first `max` sessions of the filtered list, in its order, and how many matched. */
-export async function sessionsForExport(db: Queryable, workspaceId: string, filters: SessionListFilters, max: number): Promise<{ sessions: SessionListItem[]; total: number }> {
+export async function sessionsForExport(
+  db: Queryable,
+  workspaceId: string,
+  filters: SessionListFilters,
+  max: number,
+): Promise<{ sessions: SessionListItem[]; total: number }> {
   const { rows, total } = await selectSessions(db, workspaceId, filters, { limit: max, offset: 0 });
   return { sessions: rows, total };
 }

@@ -1,6 +1,13 @@
 import type { Queryable } from '../../db/database';
 import type { ReplayResult, SessionDto } from '../../../contract/sessions';
-import { toMessageDto, toSessionDto, toToolCallDto, type MessageRow, type SessionRow, type ToolCallRow } from './mappers';
+import {
+  toMessageDto,
+  toSessionDto,
+  toToolCallDto,
+  type MessageRow,
+  type SessionRow,
+  type ToolCallRow,
+} from '../../data/sessions/mappers';
 import { SESSION_COLUMNS } from './sessionList';
 import { SqlConditions } from './sqlConditions';
 import { REPLAY_PAYLOAD, sessionMessagesSql, TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
@@ -39,14 +46,23 @@ export async function replaySession(db: Queryable, session: SessionDto, window: 
        order by p.seq`,
       where.params,
     ),
-    db.query<{ total: number }>(`select count(*)::int as total from (${sessionMessagesSql(where.where)}) counted`, countParams),
+    db.query<{ total: number }>(
+      `select count(*)::int as total from (${sessionMessagesSql(where.where)}) counted`,
+      countParams,
+    ),
   ]);
   const messages = rows.map(toMessageDto);
-  const callIds = [...new Set(messages.filter((m) => m.kind === 'request' && m.method === 'tools/call' && m.jsonrpcId !== null).map((m) => m.jsonrpcId))];
+  const callIds = [
+    ...new Set(
+      messages
+        .filter((m) => m.kind === 'request' && m.method === 'tools/call' && m.jsonrpcId !== null)
+        .map((m) => m.jsonrpcId),
+    ),
+  ];
   const toolCalls = callIds.length
     ? await db.query<ToolCallRow>(
         `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id
-         where tc.session_id = $1 and tc.jsonrpc_id = any($2::text[]) order by tc.started_at`,
+         where tc.session_id = $1 and tc.jsonrpc_id = any($2::text[]) order by tc.started_at, tc.request_seq`,
         [session.id, callIds],
       )
     : [];

@@ -1,5 +1,12 @@
 import { callArgumentsTextSql } from '../../recording/storedCallSql';
-import { likePattern, messageSearchDocument, messageSearchText, SEARCHED_MESSAGE_METHODS, toolCallSearchDocument, toSearchQuery } from './sessionSearch';
+import {
+  likePattern,
+  messageSearchDocument,
+  messageSearchText,
+  SEARCHED_MESSAGE_METHODS,
+  toolCallSearchDocument,
+  toSearchQuery,
+} from './sessionSearch';
 import type { SqlConditions } from './sqlConditions';
 
 // The sessions list's search box: a session matches when one of its tool calls (tool name and

@@ -1,36 +1,43 @@
 import type { Queryable } from '../../db/database';
 import type { DashboardOverview } from '../../../contract/dashboard';
-import { toToolCallDto, type ToolCallRow } from '../sessions/mappers';
+import { toToolCallDto, type ToolCallRow } from '../../data/sessions/mappers';
 import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';
-import { percentileFromHistogram } from './durationPercentile';
-import { sumHistograms } from './usageHistogram';
+import { analyticsContext } from '../analytics/analyticsContext';
+import { rangeTotals } from '../analytics/overviewStore';
 
-// The dashboard's numbers. Volumes and latency come from the minute rollups (cheap at any
-// traffic); counts of sessions and the latest calls from their indexed tables.
+// The dashboard's numbers. Calls, errors, sessions, tokens and p95 of "today" are the analytics
+// totals of [since, now) — the same rollups read by the same code as /analytics/overview
+// (`rangeTotals`: tokens from the tokenizer, p95 from the merged DDSketches), so the dashboard
+// and the analytics screens cannot disagree (docs/analytics.md "One code path per figure"). The
+// servers, the sessions active now and the latest calls come from their indexed tables.
 
 const LATEST_ACTIVITY = 10;
 
-export async function workspaceOverview(db: Queryable, workspaceId: string, since: Date): Promise<DashboardOverview> {
+export async function workspaceOverview(
+  db: Queryable,
+  workspaceId: string,
+  since: Date,
+  nowMs = Date.now(),
+): Promise<DashboardOverview> {
   const sinceIso = since.toISOString();
-  // Rollups are per minute: a minute that began before `since` but holds calls after it counts.
-  const rollupWhere = `where u.workspace_id = $1 and u.bucket >= date_trunc('minute', $2::timestamptz)`;
-  const [servers, sessions, usage, histograms, latest, lastSessionEvent] = await Promise.all([
+  const context = await analyticsContext(db, workspaceId, { from: sinceIso, to: new Date(nowMs).toISOString() }, nowMs);
+  const [servers, active, totals, latest, lastSessionEvent] = await Promise.all([
     db.query<{ total: number; online: number }>(
-      `select count(*)::int as total, (count(*) filter (where status = 'online'))::int as online from servers where workspace_id = $1`,
+      // A deployment stopped on purpose is not a server down: it is left out of "n of m online"
+      // (issue 38), as its latest deployment's status says (crashed and failed ones still count).
+      `select count(*)::int as total, (count(*) filter (where s.status = 'online'))::int as online
+         from servers s
+        where s.workspace_id = $1
+          and not (s.kind = 'deployment' and coalesce((
+                select d.status from deployments d join deployment_configs c on c.id = d.config_id
+                 where c.server_id = s.id order by d.created_at desc limit 1), '') = 'stopped')`,
       [workspaceId],
     ),
-    db.query<{ today: number; active: number }>(
-      `select (count(*) filter (where started_at >= $2))::int as today, (count(*) filter (where status = 'active'))::int as active
-       from sessions where workspace_id = $1`,
-      [workspaceId, sinceIso],
+    db.query<{ active: number }>(
+      `select count(*)::int as active from sessions where workspace_id = $1 and status = 'active'`,
+      [workspaceId],
     ),
-    db.query<{ calls: number; errors: number; tokens: number; duration_max: number | null }>(
-      `select coalesce(sum(u.calls), 0)::int as calls, coalesce(sum(u.errors), 0)::int as errors,
-              coalesce(sum(u.tokens), 0)::float8 as tokens, max(u.duration_max_ms)::int as duration_max
-       from usage_minutes u ${rollupWhere}`,
-      [workspaceId, sinceIso],
-    ),
-    sumHistograms(db, { groupBy: null, where: rollupWhere, params: [workspaceId, sinceIso] }),
+    rangeTotals(context, context.range),
     db.query<ToolCallRow>(
       `select ${TOOL_CALL_COLUMNS} from tool_calls tc join servers srv on srv.id = tc.server_id
        where tc.workspace_id = $1 order by tc.started_at desc, tc.id desc limit ${LATEST_ACTIVITY}`,
@@ -44,8 +51,6 @@ export async function workspaceOverview(db: Queryable, workspaceId: string, sinc
     ),
   ]);
   const serverCounts = servers[0] ?? { total: 0, online: 0 };
-  const calls = usage[0]?.calls ?? 0;
-  const errors = usage[0]?.errors ?? 0;
   const latestActivity = latest.map(toToolCallDto);
   const lastActivityAt = latestTime([
     lastSessionEvent[0]?.at ?? null,
@@ -54,14 +59,29 @@ export async function workspaceOverview(db: Queryable, workspaceId: string, sinc
   ]);
   return {
     since: sinceIso,
-    servers: { total: serverCounts.total, online: serverCounts.online, offline: serverCounts.total - serverCounts.online },
-    sessions: { today: sessions[0]?.today ?? 0, active: sessions[0]?.active ?? 0 },
-    toolCalls: { today: calls, errors, tokens: Math.round(usage[0]?.tokens ?? 0) },
-    errorRate: calls === 0 ? 0 : Math.round((errors / calls) * 10_000) / 10_000,
-    latencyP95Ms: percentileFromHistogram(histograms.get('') ?? [], 0.95, usage[0]?.duration_max ?? 0),
+    servers: {
+      total: serverCounts.total,
+      online: serverCounts.online,
+      offline: serverCounts.total - serverCounts.online,
+    },
+    sessions: { today: totals.sessions, active: active[0]?.active ?? 0 },
+    toolCalls: {
+      today: totals.calls,
+      errors: totals.errors,
+      tokens: totals.tokens,
+      definitionTokens: totals.definitionTokens,
+      cost: totals.cost,
+    },
+    errorRate: totals.calls === 0 ? null : totals.errorRate,
+    latencyP95Ms: totals.p95Ms,
+    tokenCorrection: tokenCorrection(context.prices),
     latestActivity,
     lastActivityAt,
   };
+}
+
+function tokenCorrection(prices: { modelName: string; correctionFactor: number; exactTokenizer: boolean }) {
+  return { model: prices.modelName, factor: prices.correctionFactor, exact: prices.exactTokenizer };
 }
 
 function latestTime(times: (Date | string | null)[]): string | null {

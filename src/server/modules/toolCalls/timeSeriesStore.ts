@@ -1,12 +1,23 @@
 import type { Queryable } from '../../db/database';
-import { DURATION_MS, type TimeSeries, type TimeSeriesInterval, type TimeSeriesPeriod, type TimeSeriesPoint } from '../../../contract/timeSeries';
-import { percentileFromHistogram } from './durationPercentile';
-import { sumHistograms } from './usageHistogram';
-import { SqlConditions } from '../sessions/sqlConditions';
+import {
+  DURATION_MS,
+  type TimeSeries,
+  type TimeSeriesInterval,
+  type TimeSeriesPeriod,
+  type TimeSeriesPoint,
+} from '../../../contract/timeSeries';
+import type { TrafficGrain } from '../../recording/trafficSql';
+import { analyticsContext } from '../analytics/analyticsContext';
+import { ERRORS_SQL, groupKey, TOKENS_SQL } from '../analytics/rollupScope';
+import { mergedSketches } from '../analytics/sketchReads';
 
-// Calls per bucket from the minute rollups (usage_minutes). Buckets are aligned to the UTC epoch
-// (so 1d buckets start at UTC midnight); the last bucket is the current, partial one; every bucket
-// of the period is returned, empty ones as zeros.
+// The activity stream's calls over time, from the analytics rollups read by the analytics code:
+// calls, errors and tokens as /analytics/* count them (tokens from the tokenizer, tool definitions
+// included, as the totals), and p95 from the merged latency sketches — the figure the dashboard and
+// the analytics screens show (issue 29: this chart read a duration histogram whose bucket bounds
+// put p95 up to 10× off). Buckets are aligned to the UTC epoch (1d buckets start at UTC midnight);
+// the last bucket is the current, partial one; every bucket of the period is returned, empty ones
+// as zeros.
 
 export interface TimeSeriesRequest {
   period: TimeSeriesPeriod;
@@ -14,29 +25,46 @@ export interface TimeSeriesRequest {
   serverId?: string;
 }
 
-export async function toolCallTimeSeries(db: Queryable, workspaceId: string, request: TimeSeriesRequest, now: Date): Promise<TimeSeries> {
+const HOUR = 3_600_000;
+
+/** The coarsest rollup rows a step can be read from: a row never spans two buckets of the step. */
+function grainOf(stepMs: number): TrafficGrain {
+  if (stepMs % (24 * HOUR) === 0) return 'days';
+  if (stepMs % HOUR === 0) return 'hours';
+  return 'minutes';
+}
+
+export async function toolCallTimeSeries(
+  db: Queryable,
+  workspaceId: string,
+  request: TimeSeriesRequest,
+  now: Date,
+): Promise<TimeSeries> {
   const step = DURATION_MS[request.interval];
   const count = Math.max(1, Math.floor(DURATION_MS[request.period] / step));
   const lastStart = Math.floor(now.getTime() / step) * step;
   const firstStart = lastStart - (count - 1) * step;
+  const endMs = lastStart + step;
 
-  const where = new SqlConditions()
-    .add((ws) => `u.workspace_id = ${ws}`, workspaceId)
-    .add((from) => `u.bucket >= ${from}`, new Date(firstStart).toISOString())
-    .add((to) => `u.bucket < ${to}`, new Date(lastStart + step).toISOString());
-  if (request.serverId) where.add((id) => `u.server_id = ${id}`, request.serverId);
-  const bin = `date_bin(${where.param(`${step / 1000} seconds`)}::interval, u.bucket, 'epoch'::timestamptz)`;
-
-  const [sums, histograms] = await Promise.all([
-    db.query<{ grp: Date | string; calls: number; errors: number; duration_sum: number; duration_max: number; tokens: number }>(
-      `select ${bin} as grp, sum(u.calls)::int as calls, sum(u.errors)::int as errors, sum(u.duration_sum_ms)::float8 as duration_sum,
-              max(u.duration_max_ms)::int as duration_max, sum(u.tokens)::float8 as tokens
-       from usage_minutes u ${where.where} group by 1`,
-      where.params,
+  const context = await analyticsContext(
+    db,
+    workspaceId,
+    { from: new Date(firstStart).toISOString(), to: new Date(endMs).toISOString(), serverId: request.serverId },
+    now.getTime(),
+  );
+  const coarsest = grainOf(step);
+  const bin = `date_bin('${step / 1000} seconds'::interval, r.bucket, 'epoch'::timestamptz)`;
+  const scope = context.scope();
+  const [sums, sketches] = await Promise.all([
+    context.db.query<{ t: Date | string; calls: number; errors: number; duration_sum: number; tokens: number }>(
+      `select ${bin} as t, sum(r.calls)::float8 as calls, sum(${ERRORS_SQL})::float8 as errors,
+              sum(r.duration_sum_ms)::float8 as duration_sum, sum(${TOKENS_SQL})::float8 as tokens
+       from ${scope.source(firstStart, endMs, coarsest)} group by 1`,
+      scope.params,
     ),
-    sumHistograms(db, { groupBy: bin, where: where.where, params: where.params }),
+    mergedSketches(context, firstStart, endMs, coarsest, request.serverId ? 'server' : 'workspace', bin),
   ]);
-  const byBucket = new Map(sums.map((row) => [new Date(row.grp).toISOString(), row]));
+  const byBucket = new Map(sums.map((row) => [groupKey(row.t), row]));
 
   const points: TimeSeriesPoint[] = [];
   for (let start = firstStart; start <= lastStart; start += step) {
@@ -51,7 +79,7 @@ export async function toolCallTimeSeries(db: Queryable, workspaceId: string, req
       calls: row.calls,
       errors: row.errors,
       avgDurationMs: Math.round((row.duration_sum / row.calls) * 10) / 10,
-      p95DurationMs: percentileFromHistogram(histograms.get(bucket) ?? [], 0.95, row.duration_max),
+      p95DurationMs: sketches.get(bucket)?.quantile(0.95) ?? null,
       tokens: Math.round(row.tokens),
     });
   }

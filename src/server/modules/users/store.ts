@@ -6,16 +6,18 @@ import type { UserDto } from '../../../contract/auth';
 export interface UserRow {
   id: string;
   email: string;
-  password_hash: string;
+  /** null: made by a provider sign-in, no password set yet. */
+  password_hash: string | null;
   first_name: string;
   last_name: string;
   avatar_url: string | null;
+  email_verified_at: Date | null;
   created_at: Date;
   updated_at: Date | null;
   workspace_count: number;
 }
 
-const SELECT_USER = `select u.id, u.email, u.password_hash, u.first_name, u.last_name, u.avatar_url, u.created_at, u.updated_at,
+const SELECT_USER = `select u.id, u.email, u.password_hash, u.first_name, u.last_name, u.avatar_url, u.email_verified_at, u.created_at, u.updated_at,
   (select count(*)::int from workspace_members m where m.user_id = u.id) as workspace_count
   from users u`;
 
@@ -29,7 +31,7 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
 
 export interface NewUser {
   email: string;
-  passwordHash: string;
+  passwordHash: string | null;
   firstName: string;
   lastName: string;
 }
@@ -55,33 +57,43 @@ export function toUserDto(row: UserRow): UserDto {
     lastName: row.last_name,
     fullName: `${row.first_name} ${row.last_name}`.trim(),
     avatarUrl: row.avatar_url,
+    emailVerified: row.email_verified_at !== null,
     createdAt,
     updatedAt: row.updated_at ? new Date(row.updated_at).toISOString() : createdAt,
-    workspaceCount: row.workspace_count ?? 0,
+    workspaceCount: row.workspace_count,
   };
 }
 
 export async function readPreferences(db: Queryable, userId: string): Promise<Record<string, unknown> | undefined> {
-  const rows = await db.query<{ preferences: Record<string, unknown> }>('select preferences from users where id = $1', [userId]);
+  const rows = await db.query<{ preferences: Record<string, unknown> }>('select preferences from users where id = $1', [
+    userId,
+  ]);
   return rows[0]?.preferences;
 }
 
 export type PreferencesUpdate =
-  | { ok: true; preferences: Record<string, unknown> }
-  | { ok: false; reason: 'no_user' | 'too_large' };
+  { ok: true; preferences: Record<string, unknown> } | { ok: false; reason: 'no_user' | 'too_large' };
 
 /**
  * Shallow merge: keys sent replace stored ones, keys sent as null are removed. The cap applies to
  * what is stored, not only to one request, or many small PUTs of new keys would grow the row
  * without bound. The row is locked so two concurrent PUTs cannot undo each other.
  */
-export async function mergePreferences(db: Database, userId: string, changes: Record<string, unknown>, maxBytes: number): Promise<PreferencesUpdate> {
+export async function mergePreferences(
+  db: Database,
+  userId: string,
+  changes: Record<string, unknown>,
+  maxBytes: number,
+): Promise<PreferencesUpdate> {
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ preferences: Record<string, unknown> }>('select preferences from users where id = $1 for update', [userId]);
+    const rows = await tx.query<{ preferences: Record<string, unknown> }>(
+      'select preferences from users where id = $1 for update',
+      [userId],
+    );
     if (!rows[0]) return { ok: false, reason: 'no_user' };
     const next: Record<string, unknown> = { ...rows[0].preferences };
     for (const [key, value] of Object.entries(changes)) {
-      if (value === null) delete next[key];
+      if (value === null) Reflect.deleteProperty(next, key);
       else next[key] = value;
     }
     const text = JSON.stringify(next);
@@ -98,7 +110,11 @@ export interface ProfileChanges {
 }
 
 /** Changes the keys given; returns the updated row, or undefined for an unknown user. */
-export async function updateProfile(db: Queryable, userId: string, changes: ProfileChanges): Promise<UserRow | undefined> {
+export async function updateProfile(
+  db: Queryable,
+  userId: string,
+  changes: ProfileChanges,
+): Promise<UserRow | undefined> {
   await db.query(
     `update users set
        first_name = coalesce($2, first_name),
@@ -106,7 +122,13 @@ export async function updateProfile(db: Queryable, userId: string, changes: Prof
        avatar_url = case when $4::boolean then $5 else avatar_url end,
        updated_at = now()
      where id = $1`,
-    [userId, changes.firstName ?? null, changes.lastName ?? null, changes.avatarUrl !== undefined, changes.avatarUrl ?? null],
+    [
+      userId,
+      changes.firstName ?? null,
+      changes.lastName ?? null,
+      changes.avatarUrl !== undefined,
+      changes.avatarUrl ?? null,
+    ],
   );
   return findUserById(db, userId);
 }

@@ -9,13 +9,23 @@ import { insertWorkspace, listMemberWorkspaces } from './store';
 
 // The caller's workspaces (mounted behind `authenticate`). Single-workspace routes live under
 // /workspaces/:workspaceId and go through the membership guard (workspaceRoute.ts).
-export const workspaceListRoutes: FastifyPluginAsync = async (plugin) => {
+export const workspaceListRoutes: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const tags = ['workspaces'];
 
-  app.get(Paths.workspaces, { schema: { tags, summary: 'Workspaces the user belongs to', response: { 200: WorkspaceListResult, ...errorResponses(401) } } }, async (request) => ({
-    workspaces: await listMemberWorkspaces(app.db, request.userId),
-  }));
+  app.get(
+    Paths.workspaces,
+    {
+      schema: {
+        tags,
+        summary: 'Workspaces the user belongs to',
+        response: { 200: WorkspaceListResult, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({
+      workspaces: await listMemberWorkspaces(app.db, request.userId),
+    }),
+  );
 
   app.post(
     Paths.workspaces,
@@ -32,10 +42,12 @@ export const workspaceListRoutes: FastifyPluginAsync = async (plugin) => {
       const created = await app.db.transaction(async (tx) => {
         // The subscription row lock makes the limit check and the insert one step per account.
         const allowed = await checkWorkspaceCreation(tx, request.userId, workspaceType, { forUpdate: true });
-        if (!allowed.canCreate) throw forbidden(allowed.error ?? 'Your plan does not allow another workspace.', 'plan_limit');
+        if (!allowed.canCreate)
+          throw forbidden(allowed.error ?? 'Your plan does not allow another workspace.', 'plan_limit');
         return insertWorkspace(tx, { ownerId: request.userId, name, description, workspaceType });
       });
       return reply.status(201).send(created);
     },
   );
+  return Promise.resolve();
 };

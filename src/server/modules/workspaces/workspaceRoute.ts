@@ -3,17 +3,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UpdateWorkspaceBody, WorkspaceDto, WorkspaceParams, WorkspaceText } from '../../../contract/workspaces';
 import { forbidden, notFound } from '../../http/errors';
 import { errorResponses } from '../../http/errorResponses';
-import { deleteWorkspace, findMemberWorkspace, setRequirePlatformKey, updateWorkspace } from './store';
+import { deleteWorkspaceData } from './workspaceDeletion';
+import { findMemberWorkspace, setRequirePlatformKey, updateWorkspace } from './store';
 
 // /api/v1/workspaces/:workspaceId, registered in workspaceRoutes: the prefix and the membership
 // guard come from app.ts, so a non-member gets the guard's 404. Owners and admins edit; only an
 // owner deletes, and never the personal workspace (docs/settings.md).
-export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
+export const workspaceRoute: FastifyPluginAsync = (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const tags = ['workspaces'];
   app.get(
     '/',
-    { schema: { tags, summary: 'One workspace the user belongs to', params: WorkspaceParams, response: { 200: WorkspaceDto, ...errorResponses(401, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'One workspace the user belongs to',
+        params: WorkspaceParams,
+        response: { 200: WorkspaceDto, ...errorResponses(401, 404) },
+      },
+    },
     async (request) => {
       const workspace = await findMemberWorkspace(app.db, request.userId, request.params.workspaceId);
       if (!workspace) throw notFound('Workspace not found');
@@ -27,7 +35,13 @@ export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
     '/',
     {
       config: { minRole: 'admin', roleRefusal: WorkspaceText.onlyManagersEdit },
-      schema: { tags, summary: 'Change workspace settings: name, description, require a platform key (owners and admins)', params: WorkspaceParams, body: UpdateWorkspaceBody, response: { 200: WorkspaceDto, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Change workspace settings: name, description, require a platform key (owners and admins)',
+        params: WorkspaceParams,
+        body: UpdateWorkspaceBody,
+        response: { 200: WorkspaceDto, ...errorResponses(400, 401, 403, 404) },
+      },
     },
     async (request) => {
       const { workspaceId } = request.params;
@@ -44,20 +58,21 @@ export const workspaceRoute: FastifyPluginAsync = async (plugin) => {
 
   app.delete(
     '/',
-    { config: { minRole: 'owner', roleRefusal: WorkspaceText.onlyOwnerDeletes }, schema: { tags, summary: 'Delete the workspace with its servers, sessions and keys (owner only; not the personal one)', params: WorkspaceParams } },
+    {
+      config: { minRole: 'owner', roleRefusal: WorkspaceText.onlyOwnerDeletes },
+      schema: {
+        tags,
+        summary:
+          'Delete the workspace with all its data: servers, secrets, sessions, messages, payloads, rollups, keys, journal records (owner only; not the personal one)',
+        params: WorkspaceParams,
+      },
+    },
     async (request, reply) => {
-      const { workspaceId } = request.params;
-      const servers = await app.db.transaction(async (tx) => {
-        const rows = await tx.query<{ workspace_type: string }>('select workspace_type from workspaces where id = $1 for update', [workspaceId]);
-        if (!rows[0]) throw notFound('Workspace not found');
-        if (rows[0].workspace_type === 'personal') throw forbidden(WorkspaceText.personalCannotBeDeleted);
-        return deleteWorkspace(tx, workspaceId);
+      await deleteWorkspaceData(app, request.params.workspaceId, (workspace) => {
+        if (workspace.workspace_type === 'personal') throw forbidden(WorkspaceText.personalCannotBeDeleted);
       });
-      for (const server of servers) {
-        app.upstreams.forget(server.proxy_key);
-        app.recorder.forgetServer(server.id);
-      }
       return reply.status(204).send();
     },
   );
+  return Promise.resolve();
 };

@@ -44,7 +44,9 @@ export class AgentCallQuotaMonitor {
 
   start(): void {
     if (this.unsubscribe) return;
-    this.queue = this.seed().catch((error: unknown) => this.deps.log?.error({ err: error }, 'agent call usage seed failed'));
+    this.queue = this.seed().catch((error: unknown) =>
+      this.deps.log?.error({ err: error }, 'agent call usage seed failed'),
+    );
     this.unsubscribe = this.deps.bus.subscribeAll((workspaceId, message) => this.onMessage(workspaceId, message));
   }
 
@@ -78,7 +80,7 @@ export class AgentCallQuotaMonitor {
         group by w.owner_id`,
       [periodStart(now)],
     );
-    for (const row of rows) this.usage.set(row.owner_id, { period: periodOf(now), used: Number(row.calls) });
+    for (const row of rows) this.usage.set(row.owner_id, { period: periodOf(now), used: row.calls });
   }
 
   private onMessage(workspaceId: string, message: LiveMessage): void {
@@ -102,7 +104,9 @@ export class AgentCallQuotaMonitor {
     this.uncounted = new Map();
     for (const [workspaceId, calls] of tally) {
       // One workspace failing (its owner, plan or alert) must not cost the others their counts.
-      await this.count(workspaceId, calls).catch((error: unknown) => this.deps.log?.error({ err: error }, 'agent call usage count failed'));
+      await this.count(workspaceId, calls).catch((error: unknown) =>
+        this.deps.log?.error({ err: error }, 'agent call usage count failed'),
+      );
     }
   }
 
@@ -124,11 +128,19 @@ export class AgentCallQuotaMonitor {
       const threshold = Math.ceil((limit * percent) / 100);
       return before < threshold && current.used >= threshold;
     });
-    for (const percent of crossed) await this.alert(ownerId, plan, limit, percent, period, Math.max(before + 1, Math.ceil((limit * percent) / 100)));
+    for (const percent of crossed)
+      await this.alert(ownerId, plan, limit, percent, period, Math.max(before + 1, Math.ceil((limit * percent) / 100)));
   }
 
   /** `used`: the count at which this threshold was crossed. */
-  private async alert(ownerId: string, plan: ReturnType<typeof planById>, limit: number, percent: number, period: string, used: number): Promise<void> {
+  private async alert(
+    ownerId: string,
+    plan: ReturnType<typeof planById>,
+    limit: number,
+    percent: number,
+    period: string,
+    used: number,
+  ): Promise<void> {
     const full = percent >= 100;
     await this.deps.notifications.raiseForUser(ownerId, {
       workspaceId: null,
@@ -148,7 +160,9 @@ export class AgentCallQuotaMonitor {
   private async owner(workspaceId: string): Promise<string | undefined> {
     const cached = this.ownerOf.get(workspaceId);
     if (cached) return cached;
-    const rows = await this.deps.db.query<{ owner_id: string }>('select owner_id from workspaces where id = $1', [workspaceId]);
+    const rows = await this.deps.db.query<{ owner_id: string }>('select owner_id from workspaces where id = $1', [
+      workspaceId,
+    ]);
     const owner = rows[0]?.owner_id;
     if (owner) this.ownerOf.set(workspaceId, owner);
     return owner;
@@ -158,7 +172,9 @@ export class AgentCallQuotaMonitor {
     const now = this.clock().getTime();
     const cached = this.plans.get(ownerId);
     if (cached && cached.expiresAt > now) return cached.plan;
-    const rows = await this.deps.db.query<{ plan: string }>('select plan from subscriptions where user_id = $1', [ownerId]);
+    const rows = await this.deps.db.query<{ plan: string }>('select plan from subscriptions where user_id = $1', [
+      ownerId,
+    ]);
     const stored = rows[0]?.plan;
     const plan = PLAN_IDS.includes(stored as PlanId) ? (stored as PlanId) : 'starter';
     this.plans.set(ownerId, { plan, expiresAt: now + PLAN_CACHE_MS });

@@ -13,7 +13,13 @@ const DURATIONS_KEPT = 200;
 const MAX_SESSIONS = 10_000;
 const IDLE_EVICT_MS = 60 * 60_000;
 
-const FinishedCall = ToolCallDto.pick({ sessionId: true, serverId: true, serverName: true, status: true, durationMs: true });
+const FinishedCall = ToolCallDto.pick({
+  sessionId: true,
+  serverId: true,
+  serverName: true,
+  status: true,
+  durationMs: true,
+});
 
 interface SessionStats {
   workspaceId: string;
@@ -82,12 +88,32 @@ export class SessionHealthMonitor {
     this.pending.add(evaluation);
   }
 
-  private record(workspaceId: string, call: { sessionId: string; serverId: string; serverName?: string | null; status: string; durationMs: number | null }): SessionStats {
+  private record(
+    workspaceId: string,
+    call: {
+      sessionId: string;
+      serverId: string;
+      serverName?: string | null;
+      status: string;
+      durationMs: number | null;
+    },
+  ): SessionStats {
     const now = this.clock().getTime();
     let stats = this.sessions.get(call.sessionId);
     if (stats) this.sessions.delete(call.sessionId);
     else
-      stats = { workspaceId, serverId: call.serverId, serverName: null, calls: 0, errors: 0, durations: [], lastSeen: now, errorRateAlerted: false, latencyAlerted: false, latencyJudged: false };
+      stats = {
+        workspaceId,
+        serverId: call.serverId,
+        serverName: null,
+        calls: 0,
+        errors: 0,
+        durations: [],
+        lastSeen: now,
+        errorRateAlerted: false,
+        latencyAlerted: false,
+        latencyJudged: false,
+      };
     stats.serverName = call.serverName ?? stats.serverName;
     stats.calls += 1;
     if (call.status === 'error') stats.errors += 1;
@@ -116,7 +142,9 @@ export class SessionHealthMonitor {
     // A fast call cannot lift the p95 over the threshold, so the sort is skipped on the common
     // path; it runs on the first judgement, for slow calls, and while alerted (to notice recovery).
     const mayCrossLatency =
-      !stats.latencyJudged || stats.latencyAlerted || (latestDurationMs !== null && latestDurationMs >= settings.sessionP95LatencyMs);
+      !stats.latencyJudged ||
+      stats.latencyAlerted ||
+      (latestDurationMs !== null && latestDurationMs >= settings.sessionP95LatencyMs);
     stats.latencyJudged = true;
     const p95 = mayCrossLatency ? percentile95(stats.durations) : null;
     const latencyHigh = p95 !== null && p95 >= settings.sessionP95LatencyMs;
@@ -137,7 +165,11 @@ export class SessionHealthMonitor {
         title: 'High Session Error Rate',
         message: `${stats.errors} of ${stats.calls} tool calls failed (${Math.round(errorRatePercent)}%) in a session on ${serverName}; the threshold is ${settings.sessionErrorRatePercent}%`,
         actionUrl: `/sessions/${sessionId}`,
-        metadata: { ...common, errorRatePercent: Math.round(errorRatePercent * 10) / 10, thresholdPercent: settings.sessionErrorRatePercent },
+        metadata: {
+          ...common,
+          errorRatePercent: Math.round(errorRatePercent * 10) / 10,
+          thresholdPercent: settings.sessionErrorRatePercent,
+        },
         groupKey: `session:${sessionId}:error-rate`,
       });
     }

@@ -29,7 +29,9 @@ export function workspaceInviteNotification(invitation: WorkspaceInvitation): Us
       role: invitation.role,
       ...(invitation.invitationId ? { invitationId: invitation.invitationId } : {}),
     },
-    groupKey: invitation.invitationId ? `invitation:${invitation.invitationId}` : `invitation:${invitation.workspaceId}`,
+    groupKey: invitation.invitationId
+      ? `invitation:${invitation.invitationId}`
+      : `invitation:${invitation.workspaceId}`,
     repeat: 'once',
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { encodeRecord, type JournalEntry, type RawTexts } from './recordCodec';
 import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
+import { makePrivateDir, openPrivateAppend } from '../../files/privatePaths';
 
 // The recorder's write-ahead journal (docs/proxy.md "The recording journal"). Every row the
 // recorder queues for the database is first appended here; a segment file is deleted once every
@@ -30,13 +31,18 @@ export interface JournalStats {
   /** Records refused because the budget was spent (their rows were dropped and counted by the caller). */
   overBudget: number;
   writeErrors: number;
+  /** Records a failed write could not put on disk (disk full): their rows are still written to the database from memory. */
+  notJournaled: number;
   syncs: number;
 }
 
 interface ActiveSegment {
   id: number;
   fd: number;
+  /** Bytes appended (pending included). */
   bytes: number;
+  /** Bytes on disk: where a failed write is cut back to. */
+  written: number;
   openedAt: number;
   unsynced: boolean;
 }
@@ -53,21 +59,24 @@ export class Journal {
   /** Records per segment whose rows are not committed yet. */
   private readonly open = new Map<number, number>();
   private pending: Buffer[] = [];
+  /** Rows among the pending records (a session's count record is no row: see journaledRows.ts). */
+  private pendingRows = 0;
   private scheduled = false;
   private totalBytes = 0;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly unlock: () => void;
   private readonly segmentBytes: number;
   private closed = false;
-  readonly counters = { appended: 0, overBudget: 0, writeErrors: 0, syncs: 0 };
+  readonly counters = { appended: 0, overBudget: 0, writeErrors: 0, notJournaled: 0, syncs: 0 };
 
   constructor(private readonly options: JournalOptions) {
-    fs.mkdirSync(options.dir, { recursive: true });
+    makePrivateDir(options.dir);
     this.unlock = lockJournalDir(options.dir);
     const ids = listSegments(options.dir);
     this.leftovers = ids.map((id) => ({ id, bytes: fs.statSync(segmentPath(options.dir, id)).size }));
     for (const leftover of this.leftovers) this.totalBytes += leftover.bytes;
-    this.segmentBytes = options.segmentBytes ?? Math.max(64 * 1024, Math.min(16 * 1024 * 1024, Math.floor(options.maxBytes / 4)));
+    this.segmentBytes =
+      options.segmentBytes ?? Math.max(64 * 1024, Math.min(16 * 1024 * 1024, Math.floor(options.maxBytes / 4)));
     this.active = this.openSegment((ids.at(-1) ?? 0) + 1);
     if (options.fsyncMs > 0) {
       this.timer = setInterval(() => this.tick(), options.fsyncMs);
@@ -95,7 +104,10 @@ export class Journal {
     this.pending.push(record);
     this.active.bytes += record.length;
     this.totalBytes += record.length;
-    this.counters.appended++;
+    if (entry.k !== 'n') {
+      this.counters.appended++;
+      this.pendingRows++;
+    }
     const id = this.active.id;
     this.open.set(id, (this.open.get(id) ?? 0) + 1);
     if (!this.scheduled) {
@@ -103,6 +115,20 @@ export class Journal {
       setImmediate(() => this.commitNow());
     }
     return id;
+  }
+
+  /**
+   * Begins a new segment now: the records so far go with their segment as soon as their rows are
+   * committed, rather than when the segment fills (a deleted workspace's records: docs/operations.md).
+   */
+  sealActive(): void {
+    if (this.closed || this.active.bytes === 0) return;
+    try {
+      this.rotate();
+    } catch (error) {
+      this.counters.writeErrors++;
+      this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
+    }
   }
 
   /** Counts a record refused for the budget. */
@@ -121,20 +147,54 @@ export class Journal {
     if (this.sealed.has(segment)) this.deleteSealed(segment);
   }
 
+  /** Called before each group of records is written: a last chance to append to it (journaledRows.ts). */
+  beforeCommit: (() => void) | undefined;
+
   /** Writes the records appended so far to the kernel now (one write); the data survives a process kill from here on. */
   commitNow(): void {
+    if (this.pending.length > 0) this.beforeCommit?.();
+    this.writePending();
+  }
+
+  /** The group as it is, without the last chance (a segment's end: the records go with the next group). */
+  private writePending(): void {
     this.scheduled = false;
     if (this.pending.length === 0 || this.closed) return;
-    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+    const rows = this.pendingRows;
     this.pending = [];
+    this.pendingRows = 0;
+    const active = this.active;
     try {
-      fs.writeSync(this.active.fd, data);
-      this.active.unsynced = true;
+      const written = fs.writeSync(active.fd, data);
+      // A full disk may take part of a write and refuse the rest: a cut record would end the
+      // segment's replay there (and hide the records after it), so the part goes too.
+      if (written < data.length) throw Object.assign(new Error('short write to the journal'), { code: 'ENOSPC' });
+      active.written += data.length;
+      active.unsynced = true;
       if (this.options.fsyncMs === 0) this.syncNow();
     } catch (error) {
-      this.counters.writeErrors++;
-      this.options.log?.error({ err: error }, 'recording journal write failed');
+      this.notJournaled(active, data.length, rows, error);
     }
+  }
+
+  /**
+   * A write that did not reach the disk (ENOSPC, EIO, the budget of a small file system): the
+   * proxy serves on and the rows still go to the database from memory; only a kill before they
+   * do loses them. Counted (health: notJournaled), logged, and the segment cut back to its last
+   * whole record so what follows stays replayable.
+   */
+  private notJournaled(active: ActiveSegment, bytes: number, rows: number, error: unknown): void {
+    this.counters.writeErrors++;
+    this.counters.notJournaled += rows;
+    active.bytes -= bytes;
+    this.totalBytes -= bytes;
+    try {
+      fs.ftruncateSync(active.fd, active.written);
+    } catch {
+      // the next write's records follow the cut; replay stops at it (counted as a damaged segment)
+    }
+    this.options.log?.error({ err: error, rows }, 'recording journal write failed: rows kept in memory only');
   }
 
   readLeftover(id: number): LeftoverSegment {
@@ -173,13 +233,13 @@ export class Journal {
   }
 
   private openSegment(id: number): ActiveSegment {
-    const fd = fs.openSync(segmentPath(this.options.dir, id), 'a');
-    return { id, fd, bytes: 0, openedAt: Date.now(), unsynced: false };
+    const fd = openPrivateAppend(segmentPath(this.options.dir, id));
+    return { id, fd, bytes: 0, written: 0, openedAt: Date.now(), unsynced: false };
   }
 
   /** Seals the active segment (written, synced and closed off the event loop) and begins the next. */
   private rotate(): void {
-    this.commitNow();
+    this.writePending();
     const old = this.active;
     const next = this.openSegment(old.id + 1);
     this.active = next;
@@ -207,7 +267,12 @@ export class Journal {
   /** The fsync interval: sync what was written; an idle segment whose rows are all committed is rotated away. */
   private tick(): void {
     const active = this.active;
-    if (active.bytes > 0 && !this.open.has(active.id) && this.pending.length === 0 && Date.now() - active.openedAt >= this.options.fsyncMs) {
+    if (
+      active.bytes > 0 &&
+      !this.open.has(active.id) &&
+      this.pending.length === 0 &&
+      Date.now() - active.openedAt >= this.options.fsyncMs
+    ) {
       try {
         this.rotate();
         return;

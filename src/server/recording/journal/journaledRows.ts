@@ -1,6 +1,6 @@
 import type { QueuedMessage, QueuedSession, QueuedToolCall } from '../rows';
 import type { Journal } from './journal';
-import type { RawTexts } from './recordCodec';
+import type { JournalEntry, RawTexts } from './recordCodec';
 
 // The bridge between the write queue and the journal: appends a record for each row the queue
 // takes in, remembers on the row which segments hold its records, and hands those to the write
@@ -9,6 +9,15 @@ import type { RawTexts } from './recordCodec';
 
 /** An active session's row is journaled again at most this often (its counts change with every message). */
 const SESSION_SNAPSHOT_MS = 1000;
+
+/** A session's counts between two snapshots of its row: the part of its recorder (batchWriter.ts). */
+export interface JournaledCounts {
+  id: string;
+  recorder_id: string | undefined;
+  message_count: number;
+  call_count: number;
+  error_count: number;
+}
 
 interface SessionSnapshot {
   atMs: number;
@@ -21,7 +30,12 @@ export class JournaledRows {
   private readonly journaled = new WeakSet<object>();
   private readonly snapshots = new WeakMap<QueuedSession, SessionSnapshot>();
 
-  constructor(readonly journal: Journal) {}
+  /** Sessions whose counts changed since their last record: noted once per group of records. */
+  private readonly countsDue = new Set<QueuedSession>();
+
+  constructor(readonly journal: Journal) {
+    journal.beforeCommit = () => this.appendDueCounts();
+  }
 
   hasRoom(): boolean {
     return this.journal.hasRoom();
@@ -36,14 +50,48 @@ export class JournaledRows {
     return this.journaled.has(row);
   }
 
-  /** A session's row changed: journaled when it is new, ends, gets its session id, or a second has passed. */
+  /**
+   * A session's row changed: journaled whole when it is new, ends, gets its session id, or a second
+   * has passed; in between, its counts alone (a few dozen bytes), once per group of records the
+   * journal writes — after every message of that turn changed them, and only when some row is
+   * written with them (a flood of notifications past the recording budget writes none). Without
+   * them a kill -9 lost the counts of the last second's messages, which the replay wrote: sessions
+   * showed half their calls after a restart (issue 32).
+   */
   session(session: QueuedSession): void {
     const row = session.row;
     const last = this.snapshots.get(session);
     const now = Date.now();
-    if (last && last.status === row.status && last.mcpSessionId === row.mcp_session_id && now - last.atMs < SESSION_SNAPSHOT_MS) return;
+    if (
+      last &&
+      last.status === row.status &&
+      last.mcpSessionId === row.mcp_session_id &&
+      now - last.atMs < SESSION_SNAPSHOT_MS
+    ) {
+      this.countsDue.add(session);
+      return;
+    }
+    this.countsDue.delete(session);
     this.snapshots.set(session, { atMs: now, status: row.status, mcpSessionId: row.mcp_session_id });
     this.append(session, 's', { ...row });
+  }
+
+  /** The due sessions' counts, appended to the group the journal is about to write. */
+  private appendDueCounts(): void {
+    // Taken first: an append may begin a new segment, which commits the group (and calls this again).
+    const due = [...this.countsDue];
+    this.countsDue.clear();
+    for (const session of due) {
+      const { row } = session;
+      const counts: JournaledCounts = {
+        id: row.id,
+        recorder_id: row.recorder_id,
+        message_count: row.message_count,
+        call_count: row.call_count,
+        error_count: row.error_count,
+      };
+      this.append(session, 'n', counts as unknown as Record<string, unknown>);
+    }
   }
 
   message(message: QueuedMessage): void {
@@ -58,11 +106,20 @@ export class JournaledRows {
    * segment is deleted only once the row is in the database).
    */
   toolCall(call: QueuedToolCall): void {
-    const { arguments: _arguments, result: _result, writtenBefore: _writtenBefore, request_payload, response_payload, ...row } = call;
+    const { request_payload, response_payload } = call;
+    const row: Record<string, unknown> = { ...call };
+    delete row.arguments;
+    delete row.result;
+    delete row.writtenBefore;
+    delete row.request_payload;
+    delete row.response_payload;
     const texts: RawTexts =
       call.status !== 'pending' && this.journaled.has(call)
         ? [['response_payload', response_payload]]
-        : [['request_payload', request_payload], ['response_payload', response_payload]];
+        : [
+            ['request_payload', request_payload],
+            ['response_payload', response_payload],
+          ];
     this.append(call, 'c', row, texts);
   }
 
@@ -91,7 +148,7 @@ export class JournaledRows {
     this.release(this.take(rows));
   }
 
-  private append(row: object, kind: 's' | 'm' | 'c', record: Record<string, unknown>, texts?: RawTexts): void {
+  private append(row: object, kind: JournalEntry['k'], record: Record<string, unknown>, texts?: RawTexts): void {
     const segment = this.journal.append({ k: kind, r: record }, texts);
     this.journaled.add(row);
     const held = this.refs.get(row);

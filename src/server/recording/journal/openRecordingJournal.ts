@@ -19,10 +19,14 @@ export async function openRecordingJournal(app: FastifyInstance): Promise<Journa
     try {
       const replayed = await replayJournal(app.db, [journal.readLeftover(id)]);
       journal.discardLeftover(id);
-      for (const key of ['sessions', 'messages', 'toolCalls', 'skipped', 'damagedSegments'] as const) total[key] += replayed[key];
+      for (const key of ['sessions', 'messages', 'toolCalls', 'skipped', 'damagedSegments'] as const)
+        total[key] += replayed[key];
       total.segments++;
     } catch (error) {
-      app.log.error({ err: error, segment: id }, 'recording journal replay failed: its segments are kept for the next start');
+      app.log.error(
+        { err: error, segment: id },
+        'recording journal replay failed: its segments are kept for the next start',
+      );
       break;
     }
   }

@@ -17,8 +17,11 @@ const RAW_FORMAT = 0x01;
 
 /** What a record holds: a row the recorder queued, in the shape the write queue holds it. */
 export interface JournalEntry {
-  /** s: a session row snapshot, m: a message row, c: a tool call row snapshot (pending or settled). */
-  k: 's' | 'm' | 'c';
+  /**
+   * s: a session row snapshot, n: a session's counts alone (between snapshots), m: a message row,
+   * c: a tool call row snapshot (pending or settled).
+   */
+  k: 's' | 'n' | 'm' | 'c';
   r: Record<string, unknown>;
 }
 
@@ -95,7 +98,8 @@ export function decodeSegment(bytes: Buffer): DecodedSegment {
     if (length > MAX_RECORD_BYTES) return { entries, stoppedBy: 'checksum', validBytes: offset };
     if (bytes.length - offset - HEADER_BYTES < length) return { entries, stoppedBy: 'torn', validBytes: offset };
     const payload = bytes.subarray(offset + HEADER_BYTES, offset + HEADER_BYTES + length);
-    if (crc32(payload) !== bytes.readUInt32LE(offset + 4)) return { entries, stoppedBy: 'checksum', validBytes: offset };
+    if (crc32(payload) !== bytes.readUInt32LE(offset + 4))
+      return { entries, stoppedBy: 'checksum', validBytes: offset };
     let entry: JournalEntry;
     try {
       entry = decodePayload(payload);

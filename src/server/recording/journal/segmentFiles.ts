@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeSegment, type JournalEntry } from './recordCodec';
+import { writePrivateFile } from '../../files/privatePaths';
 
 // The journal's folder: numbered segment files (000000000001.journal, …) written in order, and a
 // lock file naming the process that owns the folder (two processes appending to one journal would
@@ -43,13 +44,15 @@ export function lockJournalDir(dir: string): () => void {
   const lockFile = path.join(dir, 'lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      writePrivateFile(lockFile, String(process.pid), 'wx');
       return () => fs.rmSync(lockFile, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(fs.readFileSync(lockFile, 'utf8'));
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processRuns(holder)) {
-        throw new Error(`The recording journal ${dir} is in use by process ${holder}: give each instance its own TOOLSCOPE_JOURNAL_DIR`);
+        throw new Error(
+          `The recording journal ${dir} is in use by process ${holder}: give each instance its own TOOLSCOPE_JOURNAL_DIR`,
+        );
       }
       fs.rmSync(lockFile, { force: true });
     }

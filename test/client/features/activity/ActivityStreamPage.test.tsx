@@ -16,7 +16,6 @@ const callEvent = (i: number, overrides: Parameters<typeof toolCall>[1] = {}): A
   return { kind: 'tool_call', at: call.startedAt, toolCall: call };
 };
 
-
 let api: FakeApi;
 let answers: ActivityEvent[][];
 let requests: URLSearchParams[];
@@ -31,12 +30,18 @@ beforeEach(() => {
   requests = [];
   api.on('GET', Paths.servers(WORKSPACE_ID), { body: [{ id: SERVER_ID, name: 'files' }] });
   api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), {
-    body: { period: '1h', interval: '1m', points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 3, errors: 1, avgDurationMs: 20, tokens: 0 }] },
+    body: {
+      period: '1h',
+      interval: '1m',
+      points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 3, errors: 1, avgDurationMs: 20, tokens: 0 }],
+    },
   });
   api.on('GET', Paths.activityStream(WORKSPACE_ID), ({ url }) => {
     requests.push(url.searchParams);
     return { body: { events: answers.shift() ?? [] } };
   });
+  // The tool filter's suggestions.
+  api.on('GET', Paths.analytics(WORKSPACE_ID, 'tools'), { body: { tools: [] } });
 });
 afterEach(() => {
   api.restore();
@@ -44,7 +49,11 @@ afterEach(() => {
 });
 
 const user = () => userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-const renderPage = () => renderWithProviders(<ActivityStreamPage />, { preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } }, initialEntries: ['/activity-stream'] });
+const renderPage = () =>
+  renderWithProviders(<ActivityStreamPage />, {
+    preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } },
+    initialEntries: ['/activity-stream'],
+  });
 const nextPoll = () => act(async () => jest.advanceTimersByTimeAsync(ACTIVITY_POLL_MS));
 const rows = () => within(screen.getByRole('list', { name: 'Activity' })).getAllByRole('listitem');
 
@@ -55,7 +64,10 @@ it('shows loading, then the feed, and says it is polling while the live stream i
   await screen.findByRole('list', { name: 'Activity' });
   expect(rows()).toHaveLength(2);
   expect(screen.getByText(/Live stream not connected: checking for new activity every 3 seconds/)).toBeInTheDocument();
-  expect(within(rows()[0]).getByRole('link', { name: /Session of read_file/ })).toHaveAttribute('href', `/sessions/${toolCall(1).sessionId}`);
+  expect(within(rows()[0]).getByRole('link', { name: /Session of read_file/ })).toHaveAttribute(
+    'href',
+    `/sessions/${toolCall(1).sessionId}`,
+  );
   expect(screen.getByRole('img', { name: 'Calls per minute, last hour: 3 calls, 1 errors' })).toBeInTheDocument();
 });
 
@@ -112,14 +124,17 @@ it('filters by status and starts over', async () => {
   expect(requests.at(-1)?.get('since')).toBeNull();
 });
 
-it('shows only matching rows after a filter change: the old filter\'s pending calls are neither asked for nor shown', async () => {
-  answers.push([callEvent(1, { toolName: 'echo', status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { toolName: 'get-sum', status: 'pending', endedAt: null, durationMs: null })]);
+it("shows only matching rows after a filter change: the old filter's pending calls are neither asked for nor shown", async () => {
+  answers.push([
+    callEvent(1, { toolName: 'echo', status: 'pending', endedAt: null, durationMs: null }),
+    callEvent(2, { toolName: 'get-sum', status: 'pending', endedAt: null, durationMs: null }),
+  ]);
   renderPage();
   await screen.findByRole('list', { name: 'Activity' });
   expect(rows()).toHaveLength(2);
   // A server answer that still carries a non-matching call (as a pending refresh did) is filtered too.
   answers.push([callEvent(3, { toolName: 'get-tiny-image' }), callEvent(1, { toolName: 'echo', status: 'ok' })]);
-  await user().type(screen.getByRole('textbox', { name: 'Tool' }), 'get-tiny-image');
+  await user().type(screen.getByRole('combobox', { name: 'Tool' }), 'get-tiny-image');
   await waitFor(() => expect(requests.at(-1)?.get('tool')).toBe('get-tiny-image'));
   expect(requests.at(-1)?.get('pendingCallIds')).toBeNull();
   await waitFor(() => expect(rows()).toHaveLength(1));
@@ -127,11 +142,17 @@ it('shows only matching rows after a filter change: the old filter\'s pending ca
 });
 
 it('drops a row whose newer copy no longer matches the status filter', async () => {
-  answers.push([callEvent(1, { status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { status: 'pending', endedAt: null, durationMs: null })]);
+  answers.push([
+    callEvent(1, { status: 'pending', endedAt: null, durationMs: null }),
+    callEvent(2, { status: 'pending', endedAt: null, durationMs: null }),
+  ]);
   renderPage();
   await screen.findByRole('list', { name: 'Activity' });
   await user().click(screen.getByRole('combobox', { name: 'Status' }));
-  answers.push([callEvent(1, { status: 'pending', endedAt: null, durationMs: null }), callEvent(2, { status: 'pending', endedAt: null, durationMs: null })]);
+  answers.push([
+    callEvent(1, { status: 'pending', endedAt: null, durationMs: null }),
+    callEvent(2, { status: 'pending', endedAt: null, durationMs: null }),
+  ]);
   await user().click(screen.getByRole('option', { name: 'Pending' }));
   await waitFor(() => expect(requests.at(-1)?.get('status')).toBe('pending'));
   await waitFor(() => expect(rows()).toHaveLength(2));
@@ -162,7 +183,13 @@ it('loads older matching calls from the server', async () => {
 });
 
 it('explains an empty feed', async () => {
-  api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), { body: { period: '1h', interval: '1m', points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 0, errors: 0, avgDurationMs: null, tokens: 0 }] } });
+  api.on('GET', Paths.toolCallsTimeSeries(WORKSPACE_ID), {
+    body: {
+      period: '1h',
+      interval: '1m',
+      points: [{ bucket: '2026-11-21T10:00:00.000Z', calls: 0, errors: 0, avgDurationMs: null, tokens: 0 }],
+    },
+  });
   renderPage();
   expect(await screen.findByRole('heading', { name: 'No activity yet' })).toBeInTheDocument();
   expect(await screen.findByText('No calls in this period.')).toBeInTheDocument();
@@ -197,7 +224,11 @@ describe('with the live stream connected', () => {
     });
     expect(rows()).toHaveLength(1);
     await act(async () => jest.advanceTimersByTimeAsync(LIVE_BATCH_MS));
-    expect(rows().map((row) => row.textContent)).toEqual([expect.stringContaining('list_directory'), expect.stringContaining('write_file'), expect.stringContaining('read_file')]);
+    expect(rows().map((row) => row.textContent)).toEqual([
+      expect.stringContaining('list_directory'),
+      expect.stringContaining('write_file'),
+      expect.stringContaining('read_file'),
+    ]);
     await act(async () => jest.advanceTimersByTimeAsync(ACTIVITY_POLL_MS * 3));
     expect(requests).toHaveLength(1);
   });
@@ -210,7 +241,9 @@ describe('with the live stream connected', () => {
     await waitFor(() => expect(requests.at(-1)?.get('status')).toBe('error'));
     act(() => {
       store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(2) }));
-      store.dispatch(liveActivityReceived({ type: 'tool_call', data: toolCall(3, { status: 'error', errorMessage: 'denied' }) }));
+      store.dispatch(
+        liveActivityReceived({ type: 'tool_call', data: toolCall(3, { status: 'error', errorMessage: 'denied' }) }),
+      );
       store.dispatch(liveActivityReceived({ type: 'session_started', data: session(0) }));
     });
     await act(async () => jest.advanceTimersByTimeAsync(LIVE_BATCH_MS));

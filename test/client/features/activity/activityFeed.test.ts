@@ -1,5 +1,11 @@
 import type { ActivityEvent } from '../../../../src/contract/sessions';
-import { feedReducer, initialFeed, liveMessageToEvent, mergeEvents, newestAt } from '../../../../src/client/features/activity/activityFeed';
+import {
+  feedReducer,
+  initialFeed,
+  liveMessageToEvent,
+  mergeEvents,
+  newestAt,
+} from '../../../../src/client/features/activity/activityFeed';
 import { session, toolCall } from '../sessions/sessionFixtures';
 
 const call = (i: number, status: 'ok' | 'pending' = 'ok'): ActivityEvent => {
@@ -26,7 +32,10 @@ describe('activity feed buffer', () => {
   it('holds what arrives while paused and shows it on resume', () => {
     let state = feedReducer(initialFeed, { type: 'received', events: [call(0)] });
     state = feedReducer(state, { type: 'paused' });
-    state = feedReducer(state, { type: 'received', events: [call(1), { kind: 'session_started', at: session(0).startedAt, session: session(0) }] });
+    state = feedReducer(state, {
+      type: 'received',
+      events: [call(1), { kind: 'session_started', at: session(0).startedAt, session: session(0) }],
+    });
     expect(state.events).toHaveLength(1);
     expect(state.pending).toHaveLength(2);
     expect(newestAt(state)).toBe(call(1).at);
@@ -39,8 +48,16 @@ describe('activity feed buffer', () => {
 describe('live stream messages as feed events', () => {
   it('maps tool calls and session starts and ends, and ignores the rest', () => {
     expect(liveMessageToEvent({ type: 'tool_call', data: toolCall(1) })).toEqual(call(1));
-    expect(liveMessageToEvent({ type: 'session_started', data: session(0) })).toEqual({ kind: 'session_started', at: session(0).startedAt, session: session(0) });
-    expect(liveMessageToEvent({ type: 'session_ended', data: session(0) })).toEqual({ kind: 'session_ended', at: session(0).endedAt, session: session(0) });
+    expect(liveMessageToEvent({ type: 'session_started', data: session(0) })).toEqual({
+      kind: 'session_started',
+      at: session(0).startedAt,
+      session: session(0),
+    });
+    expect(liveMessageToEvent({ type: 'session_ended', data: session(0) })).toEqual({
+      kind: 'session_ended',
+      at: session(0).endedAt,
+      session: session(0),
+    });
     expect(liveMessageToEvent({ type: 'heartbeat', data: {} })).toBeNull();
   });
 });

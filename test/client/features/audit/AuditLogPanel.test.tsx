@@ -26,7 +26,12 @@ describe('Audit log tab', () => {
   it('lists security events with who did what to whom, and loads older pages', async () => {
     const requested: (string | null)[] = [];
     const firstPage = [
-      event(0, { action: 'auth.refresh_token_reused', actor: null, target: 'owner@example.com', details: { ip: '203.0.113.9' } }),
+      event(0, {
+        action: 'auth.refresh_token_reused',
+        actor: null,
+        target: 'owner@example.com',
+        details: { ip: '203.0.113.9' },
+      }),
       ...Array.from({ length: 49 }, (_, i) => event(i + 1)),
     ];
     const olderPage = [event(60, { action: 'key.revoked', target: 'ci-agent', details: {} })];
@@ -50,7 +55,7 @@ describe('Audit log tab', () => {
     expect(within(table).getAllByText('from: member · to: admin')).toHaveLength(49);
 
     await userEvent.click(screen.getByRole('button', { name: 'Load older events' }));
-    expect(await within(table).findByText('Key revoked')).toBeInTheDocument();
+    expect(await within(table).findByText('Platform key revoked')).toBeInTheDocument();
     expect(requested).toEqual([null, firstPage.at(-1)!.createdAt]);
     // The older page was short: the log's beginning, nothing more to load.
     expect(screen.queryByRole('button', { name: 'Load older events' })).not.toBeInTheDocument();
@@ -69,7 +74,8 @@ describe('Audit log tab', () => {
     ({ api } = renderShellApp(<WorkspaceAuditLogTab workspaceId="ws-2" canView={false} />, {
       signedIn: true,
       path: '/workspace/ws-2/settings?tab=audit',
-      configureApi: (fake) => fake.on('GET', AuditPaths.audit('ws-2'), ({ url }) => (requested.push(url.pathname), { body: { events: [] } })),
+      configureApi: (fake) =>
+        fake.on('GET', AuditPaths.audit('ws-2'), ({ url }) => (requested.push(url.pathname), { body: { events: [] } })),
     }));
     expect(await screen.findByText('Only workspace owners and admins can read the audit log.')).toBeInTheDocument();
     expect(requested).toEqual([]);

@@ -7,7 +7,13 @@ import { selectAuthStatus, selectCurrentUser } from '../../../../src/client/feat
 import { fakeJwt, installFakeFetch, jsonResponse, type FakeFetch } from '../../helpers/fakeFetch';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 
-const USER = { id: 'u-1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', createdAt: '2026-01-01T00:00:00.000Z' };
+const USER = {
+  id: 'u-1',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 let fake: FakeFetch;
 beforeEach(() => {
@@ -53,7 +59,9 @@ it('reloads the workspaces when another tab changes the access token', async () 
   const newToken = fakeJwt(900);
   localStorage.setItem(StorageKeys.accessToken, newToken);
   act(() => {
-    window.dispatchEvent(new StorageEvent('storage', { key: StorageKeys.accessToken, newValue: newToken, storageArea: localStorage }));
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: StorageKeys.accessToken, newValue: newToken, storageArea: localStorage }),
+    );
   });
 
   await waitFor(() => expect(fake.count(`GET ${Paths.workspaces}`)).toBe(before + 1));
@@ -67,7 +75,9 @@ it('signs this tab out when another tab signs out', async () => {
 
   localStorage.clear();
   act(() => {
-    window.dispatchEvent(new StorageEvent('storage', { key: StorageKeys.accessToken, newValue: null, storageArea: localStorage }));
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: StorageKeys.accessToken, newValue: null, storageArea: localStorage }),
+    );
   });
 
   await waitFor(() => expect(selectAuthStatus(store.getState())).toBe('signedOut'));
@@ -85,15 +95,18 @@ describe('activity in the page', () => {
     await act(() => jest.advanceTimersByTimeAsync(0));
   }
 
-  it.each(['keydown', 'mousemove', 'click', 'scroll'])('a %s keeps the 5-minutes-before-expiry refresh', async (type) => {
-    await startWithTokenExpiringIn40Minutes();
-    await act(() => jest.advanceTimersByTimeAsync(20 * MINUTE));
-    act(() => {
-      window.dispatchEvent(new Event(type));
-    });
-    await act(() => jest.advanceTimersByTimeAsync(15 * MINUTE));
-    expect(fake.count(`POST ${Paths.refresh}`)).toBe(1);
-  });
+  it.each(['keydown', 'mousemove', 'click', 'scroll'])(
+    'a %s keeps the 5-minutes-before-expiry refresh',
+    async (type) => {
+      await startWithTokenExpiringIn40Minutes();
+      await act(() => jest.advanceTimersByTimeAsync(20 * MINUTE));
+      act(() => {
+        window.dispatchEvent(new Event(type));
+      });
+      await act(() => jest.advanceTimersByTimeAsync(15 * MINUTE));
+      expect(fake.count(`POST ${Paths.refresh}`)).toBe(1);
+    },
+  );
 
   it('without activity for 30 minutes the refresh waits', async () => {
     await startWithTokenExpiringIn40Minutes();

@@ -20,7 +20,16 @@ const USER = {
   updatedAt: '2026-01-01T00:00:00.000Z',
   workspaceCount: 1,
 };
-const WORKSPACES = [{ id: 'ws-1', name: 'Personal', description: '', workspaceType: 'personal', role: 'owner', createdAt: '2026-01-01T00:00:00.000Z' }];
+const WORKSPACES = [
+  {
+    id: 'ws-1',
+    name: 'Personal',
+    description: '',
+    workspaceType: 'personal',
+    role: 'owner',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+];
 
 let fake: FakeFetch;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { createActor, fromPromise } from 'xstate';
-import { tokenLifecycleMachine, type SessionFailure } from '../../../../src/client/features/auth/tokenLifecycleMachine';
+import { SessionFailure, tokenLifecycleMachine } from '../../../../src/client/features/auth/tokenLifecycleMachine';
 import type { User } from '../../../../src/client/features/auth/userMapping';
 import { fakeJwt } from '../../helpers/fakeFetch';
 
@@ -10,9 +10,9 @@ const USER = { id: 'u1', email: 'ada@example.com', fullName: 'Ada Lovelace' } as
 function startLifecycle(
   tokens: { accessToken: string | null; refreshToken: string | null },
   {
-    refresh = async () => ({ accessToken: fakeJwt(15 * 60) }),
-    profile = async () => USER,
-    serverLogout = async () => undefined,
+    refresh = () => Promise.resolve({ accessToken: fakeJwt(15 * 60) }),
+    profile = () => Promise.resolve(USER),
+    serverLogout = () => Promise.resolve(),
   }: {
     refresh?: () => Promise<{ accessToken: string }>;
     profile?: () => Promise<User | null>;
@@ -50,8 +50,8 @@ function startLifecycle(
   return { actor, log, refreshAccessToken, state: () => actor.getSnapshot().value };
 }
 
-const signedOutFailure: SessionFailure = { signedOut: true, message: 'Token refresh failed: 401' };
-const networkFailure: SessionFailure = { signedOut: false, message: 'Failed to fetch' };
+const signedOutFailure = new SessionFailure(true, 'Token refresh failed: 401');
+const networkFailure = new SessionFailure(false, 'Failed to fetch');
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-21T08:00:00Z') }));
 afterEach(() => jest.useRealTimers());
@@ -153,7 +153,10 @@ describe('the refresh scheduled 5 minutes before expiry', () => {
 
   it('rechecks in 5 minutes when the user was inactive, and refreshes once they are back', async () => {
     // Expires at 50:20, so the refresh is due at 45:20; no activity for over 30 minutes by then.
-    const { actor, log, refreshAccessToken } = startLifecycle({ accessToken: fakeJwt(50 * 60 + 20), refreshToken: 'r' });
+    const { actor, log, refreshAccessToken } = startLifecycle({
+      accessToken: fakeJwt(50 * 60 + 20),
+      refreshToken: 'r',
+    });
     await jest.advanceTimersByTimeAsync(45 * MINUTE + 20_000);
     expect(refreshAccessToken).not.toHaveBeenCalled();
     await jest.advanceTimersByTimeAsync(2 * MINUTE);
@@ -281,7 +284,7 @@ describe('a server issuing short-lived tokens', () => {
     // Every new token lives 2 minutes, always inside the 5-minute window.
     const { refreshAccessToken } = startLifecycle(
       { accessToken: fakeJwt(2 * 60), refreshToken: 'r' },
-      { refresh: async () => ({ accessToken: fakeJwt(2 * 60) }) },
+      { refresh: () => Promise.resolve({ accessToken: fakeJwt(2 * 60) }) },
     );
     await jest.advanceTimersByTimeAsync(5 * MINUTE);
     expect(refreshAccessToken.mock.calls.length).toBeGreaterThanOrEqual(5);

@@ -53,7 +53,9 @@ describe('mapUser', () => {
 
   it('joins first and last name into fullName, whichever is present', () => {
     expect(mapUser({ ...camel, lastName: '' }).fullName).toBe('Ada');
-    expect(mapUser({ ...camel, firstName: undefined, lastName: undefined, fullName: 'Grace Hopper' }).fullName).toBe('Grace Hopper');
+    expect(mapUser({ ...camel, firstName: undefined, lastName: undefined, fullName: 'Grace Hopper' }).fullName).toBe(
+      'Grace Hopper',
+    );
   });
 
   it('falls back to createdAt for updatedAt, and to 0 workspaces', () => {
@@ -117,7 +119,10 @@ describe('the temporary avatar', () => {
     store.dispatch(signedIn(mapUser(camel)));
 
     await store.dispatch(setTemporaryAvatar('data:image/png;base64,BBBB'));
-    expect(selectCurrentUser(store.getState())).toMatchObject({ avatarUrl: 'data:image/png;base64,BBBB', avatarSource: 'temporary' });
+    expect(selectCurrentUser(store.getState())).toMatchObject({
+      avatarUrl: 'data:image/png;base64,BBBB',
+      avatarSource: 'temporary',
+    });
     expect(localStorage.getItem(StorageKeys.tempAvatar)).toBe('data:image/png;base64,BBBB');
 
     await store.dispatch(setTemporaryAvatar(null));

@@ -1,6 +1,10 @@
 import { SimulatedClock, createActor, fromPromise, waitFor } from 'xstate';
 import { PLANS, type Plan } from '../../../../src/contract/plans';
-import type { CheckoutRequest, CheckoutSession, PaymentProvider } from '../../../../src/client/features/billing/paymentProvider';
+import type {
+  CheckoutRequest,
+  CheckoutSession,
+  PaymentProvider,
+} from '../../../../src/client/features/billing/paymentProvider';
 import {
   upgradeDialogMachine,
   type UpgradeDialogEmitted,
@@ -28,14 +32,15 @@ function startDialog(options: Options = {}) {
   const redirects: string[] = [];
   const recordingProvider: PaymentProvider = {
     name: 'recording',
-    redirectToCheckout: async (sessionId) => {
+    redirectToCheckout: (sessionId) => {
       redirects.push(sessionId);
+      return Promise.resolve();
     },
   };
   const checkoutRequests: CheckoutRequest[] = [];
   const machine = upgradeDialogMachine.provide({
     actors: {
-      loadPaymentProvider: fromPromise<PaymentProvider>(options.provider ?? (async () => recordingProvider)),
+      loadPaymentProvider: fromPromise<PaymentProvider>(options.provider ?? (() => Promise.resolve(recordingProvider))),
       ...(options.checkout
         ? {
             createCheckoutSession: fromPromise<CheckoutSession, CheckoutRequest>(async ({ input }) => {
@@ -125,7 +130,12 @@ describe('upgradeDialogMachine', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(redirects).toEqual(['cs_simulated_pro_annually']);
     expect(emitted).toEqual([
-      { type: 'toast', title: 'Payment Successful!', description: 'Simulated Pro payment: no card was charged and your plan has not changed.', variant: 'default' },
+      {
+        type: 'toast',
+        title: 'Payment Successful!',
+        description: 'Simulated Pro payment: no card was charged and your plan has not changed.',
+        variant: 'default',
+      },
       { type: 'closed' },
     ]);
     const { context } = actor.getSnapshot();
@@ -150,7 +160,7 @@ describe('upgradeDialogMachine', () => {
   });
 
   it('sends the configured price id of the plan and interval to the checkout', async () => {
-    const { actor, checkoutRequests } = startDialog({ checkout: async () => ({ sessionId: 'cs_1' }) });
+    const { actor, checkoutRequests } = startDialog({ checkout: () => Promise.resolve({ sessionId: 'cs_1' }) });
     actor.send({ type: 'INTERVAL_CHANGED', interval: 'annually' });
     actor.send({ type: 'PLAN_CHOSEN', planId: 'enterprise' });
     actor.send({ type: 'PAY' });
@@ -169,39 +179,51 @@ describe('upgradeDialogMachine', () => {
     expect(actor.getSnapshot().value).toEqual({ payment: 'failed' });
     expect(actor.getSnapshot().context.paymentError).toBe('Price ID not configured for this plan');
     expect(emitted).toEqual([
-      { type: 'toast', title: 'Payment Failed', description: 'Price ID not configured for this plan', variant: 'destructive' },
+      {
+        type: 'toast',
+        title: 'Payment Failed',
+        description: 'Price ID not configured for this plan',
+        variant: 'destructive',
+      },
     ]);
   });
 
   it('says the payment provider failed to load when its script does not load', async () => {
     const { actor, emitted } = startDialog({
-      provider: async () => {
-        throw new Error('script error');
-      },
+      provider: () => Promise.reject(new Error('script error')),
     });
     actor.send({ type: 'PLAN_CHOSEN', planId: 'pro' });
     actor.send({ type: 'PAY' });
     await waitFor(actor, (s) => s.matches({ payment: 'failed' }));
     expect(actor.getSnapshot().context.paymentError).toBe('The payment provider failed to load');
     expect(emitted).toEqual([
-      { type: 'toast', title: 'Payment Failed', description: 'The payment provider failed to load', variant: 'destructive' },
+      {
+        type: 'toast',
+        title: 'Payment Failed',
+        description: 'The payment provider failed to load',
+        variant: 'destructive',
+      },
     ]);
   });
 
   it('shows the checkout failure inline and in a toast, then pays again successfully', async () => {
     let attempts = 0;
     const { actor, emitted } = startDialog({
-      checkout: async () => {
+      checkout: () => {
         attempts += 1;
-        if (attempts === 1) throw new Error('Card declined');
-        return { sessionId: 'cs_2' };
+        return attempts === 1 ? Promise.reject(new Error('Card declined')) : Promise.resolve({ sessionId: 'cs_2' });
       },
     });
     actor.send({ type: 'PLAN_CHOSEN', planId: 'pro' });
     actor.send({ type: 'PAY' });
     await waitFor(actor, (s) => s.matches({ payment: 'failed' }));
     expect(actor.getSnapshot().context.paymentError).toBe('Card declined');
-    expect(emitted[0]).toEqual({ type: 'toast', title: 'Payment Failed', description: 'Card declined', variant: 'destructive' });
+    expect(emitted[0]).toEqual({
+      type: 'toast',
+      title: 'Payment Failed',
+      description: 'Card declined',
+      variant: 'destructive',
+    });
 
     actor.send({ type: 'PAY' });
     expect(actor.getSnapshot().context.paymentError).toBeNull();
@@ -215,9 +237,7 @@ describe('upgradeDialogMachine', () => {
 
   it('goes back to the selection from a failed payment', async () => {
     const { actor } = startDialog({
-      checkout: async () => {
-        throw new Error('Card declined');
-      },
+      checkout: () => Promise.reject(new Error('Card declined')),
     });
     actor.send({ type: 'PLAN_CHOSEN', planId: 'pro' });
     actor.send({ type: 'PAY' });

@@ -11,8 +11,17 @@ configure({ asyncUtilTimeout: 5_000 });
 jest.setTimeout(120_000);
 
 const prices = {
-  tableDate: '2025-10-01', tokenizer: 'o200k_base', model: 'gpt-4o', modelName: 'GPT-4o', inputPerMillion: 2.5, outputPerMillion: 10, correctionFactor: 1,
-  exactTokenizer: true, sampledAboveChars: 4096, overridden: { inputPerMillion: false, outputPerMillion: false, correctionFactor: false }, toolPrices: [],
+  tableDate: '2025-10-01',
+  tokenizer: 'o200k_base',
+  model: 'gpt-4o',
+  modelName: 'GPT-4o',
+  inputPerMillion: 2.5,
+  outputPerMillion: 10,
+  correctionFactor: 1,
+  exactTokenizer: true,
+  sampledAboveChars: 4096,
+  overridden: { inputPerMillion: false, outputPerMillion: false, correctionFactor: false },
+  toolPrices: [],
 };
 
 function costs(overrides: Partial<AnalyticsCostsResult> = {}): AnalyticsCostsResult {
@@ -35,7 +44,13 @@ function costs(overrides: Partial<AnalyticsCostsResult> = {}): AnalyticsCostsRes
     bySession: [],
     tokens: { definitions: 3000, arguments: 500, results: 1500 },
     contextWeight: [],
-    monthToDate: { monthStart: '2026-11-01T00:00:00.000Z', cost: 0.02, projectedMonthEnd: 0.024 },
+    monthToDate: {
+      monthStart: '2026-11-01T00:00:00.000Z',
+      cost: 0.02,
+      projectedMonthEnd: 0.024,
+      basisFrom: '2026-11-01T00:00:00.000Z',
+      basisHours: 100,
+    },
     prices,
     ...overrides,
   };
@@ -64,10 +79,11 @@ describe('cost attribution', () => {
         }),
     });
     const table = await screen.findByRole('table', { name: 'Cost attribution' });
-    expect(within(table).getAllByTestId('attribution-row').map((row) => row.textContent)).toEqual([
-      expect.stringContaining('Everything'),
-      expect.stringContaining('Weather'),
-    ]);
+    expect(
+      within(table)
+        .getAllByTestId('attribution-row')
+        .map((row) => row.textContent),
+    ).toEqual([expect.stringContaining('Everything'), expect.stringContaining('Weather')]);
     expect(asked[0].get('range')).toBe('30d');
     expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
 
@@ -78,11 +94,35 @@ describe('cost attribution', () => {
     api.restore();
   });
 
+  it('drills down from anywhere on a row, as its caption says (issue 38)', async () => {
+    const asked: URLSearchParams[] = [];
+    const user = userEvent.setup();
+    const { api } = renderShellApp(<CostAttributionPage />, {
+      signedIn: true,
+      path: '/cost-attribution?range=30d',
+      configureApi: (fake) =>
+        fake.on('GET', Paths.analytics('ws-1', 'costs'), ({ url }) => {
+          asked.push(url.searchParams);
+          return { body: costs() };
+        }),
+    });
+    const table = await screen.findByRole('table', { name: 'Cost attribution' });
+    const everything = within(table).getAllByTestId('attribution-row')[0];
+    // Not the name: the last cell, the share bar.
+    await user.click(within(everything).getAllByRole('cell').at(-1)!);
+    await waitFor(() => expect(asked.some((params) => params.get('serverId') === 'srv-1')).toBe(true));
+    expect(await screen.findByText('Server: Everything')).toBeInTheDocument();
+    api.restore();
+  });
+
   it('leads to /servers when nothing was spent', async () => {
     const { api } = renderShellApp(<CostAttributionPage />, {
       signedIn: true,
       path: '/cost-attribution',
-      configureApi: (fake) => fake.on('GET', Paths.analytics('ws-1', 'costs'), { body: costs({ byServer: [], byTool: [], byClient: [], byKey: [], total: 0 }) }),
+      configureApi: (fake) =>
+        fake.on('GET', Paths.analytics('ws-1', 'costs'), {
+          body: costs({ byServer: [], byTool: [], byClient: [], byKey: [], total: 0 }),
+        }),
     });
     expect(await screen.findByText('Nothing to attribute yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Connect a tool server' })).toHaveAttribute('href', '/servers');

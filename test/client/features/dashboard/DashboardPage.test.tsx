@@ -30,7 +30,7 @@ function call(overrides: Partial<ToolCallDto> = {}): ToolCallDto {
     durationMs: 42,
     requestBytes: 10,
     responseBytes: 20,
-    tokensEstimate: 8,
+    tokens: 8,
     meta: null,
     traceparent: null,
     ...overrides,
@@ -42,10 +42,14 @@ function overview(overrides: Partial<DashboardOverview> = {}): DashboardOverview
     since: new Date().toISOString(),
     servers: { total: 2, online: 1, offline: 1 },
     sessions: { today: 3, active: 1 },
-    toolCalls: { today: 120, errors: 6, tokens: 5400 },
+    toolCalls: { today: 120, errors: 6, tokens: 5400, definitionTokens: 0, cost: 0 },
     errorRate: 0.05,
     latencyP95Ms: 870,
-    latestActivity: [call(), call({ id: 'call-2', toolName: 'get-weather', status: 'error', errorMessage: 'Upstream timed out' })],
+    tokenCorrection: { model: 'Claude Sonnet 4.5', factor: 1.2, exact: false },
+    latestActivity: [
+      call(),
+      call({ id: 'call-2', toolName: 'get-weather', status: 'error', errorMessage: 'Upstream timed out' }),
+    ],
     lastActivityAt: new Date().toISOString(),
     ...overrides,
   };
@@ -104,7 +108,15 @@ describe('dashboard overview', () => {
       path: '/dashboard',
       configureApi: (fake) =>
         fake.on('GET', Paths.dashboardOverview('ws-1'), {
-          body: overview({ servers: { total: 0, online: 0, offline: 0 }, sessions: { today: 0, active: 0 }, toolCalls: { today: 0, errors: 0, tokens: 0 }, errorRate: 0, latencyP95Ms: null, latestActivity: [], lastActivityAt: null }),
+          body: overview({
+            servers: { total: 0, online: 0, offline: 0 },
+            sessions: { today: 0, active: 0 },
+            toolCalls: { today: 0, errors: 0, tokens: 0, definitionTokens: 0, cost: 0 },
+            errorRate: 0,
+            latencyP95Ms: null,
+            latestActivity: [],
+            lastActivityAt: null,
+          }),
         }),
     });
     expect(await screen.findByText('Connect your first tool server')).toBeInTheDocument();
@@ -127,7 +139,10 @@ describe('dashboard overview', () => {
       {
         signedIn: true,
         path: '/dashboard',
-        configureApi: (fake) => fake.on('GET', Paths.dashboardOverview('ws-1'), () => ({ body: overview({ toolCalls: { today: calls, errors: 6, tokens: 5400 } }) })),
+        configureApi: (fake) =>
+          fake.on('GET', Paths.dashboardOverview('ws-1'), () => ({
+            body: overview({ toolCalls: { today: calls, errors: 6, tokens: 5400, definitionTokens: 0, cost: 0 } }),
+          })),
       },
     );
     await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('120'));
@@ -162,7 +177,13 @@ describe('dashboard overview', () => {
       configureApi: (fake) =>
         fake.on('GET', Paths.dashboardOverview('ws-1'), () => {
           asked += 1;
-          if (asked === 1) return { body: overview({ sessions: { today: 12, active: 0 }, toolCalls: { today: 315, errors: 3, tokens: 100 } }) };
+          if (asked === 1)
+            return {
+              body: overview({
+                sessions: { today: 12, active: 0 },
+                toolCalls: { today: 315, errors: 3, tokens: 100, definitionTokens: 0, cost: 0 },
+              }),
+            };
           return new Promise((resolve) => (answer = resolve));
         }),
     });
@@ -174,9 +195,16 @@ describe('dashboard overview', () => {
     // Asked at once (not after a stale time or the live stream), the old numbers kept meanwhile.
     await waitFor(() => expect(asked).toBe(2));
     expect(stat('Tool calls today')).toHaveTextContent('315');
-    expect(screen.getAllByRole('status').some((el) => /Refreshing numbers from ./.test(el.textContent ?? ''))).toBe(true);
+    expect(screen.getAllByRole('status').some((el) => /Refreshing numbers from ./.test(el.textContent))).toBe(true);
 
-    act(() => answer({ body: overview({ sessions: { today: 15, active: 1 }, toolCalls: { today: 825, errors: 9, tokens: 900 } }) }));
+    act(() =>
+      answer({
+        body: overview({
+          sessions: { today: 15, active: 1 },
+          toolCalls: { today: 825, errors: 9, tokens: 900, definitionTokens: 0, cost: 0 },
+        }),
+      }),
+    );
     await waitFor(() => expect(stat('Tool calls today')).toHaveTextContent('825'));
     expect(screen.queryByText(/Refreshing numbers/)).not.toBeInTheDocument();
     api.restore();

@@ -46,20 +46,32 @@ describe('useFlag', () => {
   it('keeps unknown flags off, whatever the server sends', async () => {
     const { api } = renderShellApp(<FlagProbe name="show_everything" />, {
       configureApi: (fake) =>
-        fake.on('GET', Paths.config, { body: { flags: { show_everything: true }, plans: [], environment: 'production', version: 't', publicUrl: null } }),
+        fake.on('GET', Paths.config, {
+          body: {
+            flags: { show_everything: true },
+            plans: [],
+            environment: 'production',
+            version: 't',
+            publicUrl: null,
+          },
+        }),
     });
     await waitFor(() => expect(api.calls).toContain(`GET ${Paths.config}`));
-    await act(async () => undefined);
+    await act(() => Promise.resolve());
     expect(flag('show_everything')).toBe('off');
     api.restore();
   });
 
   it('falls back to the defaults when the config cannot be loaded', async () => {
     const { api } = renderShellApp(<FlagProbe name="show_performance" />, {
-      configureApi: (fake) => fake.on('GET', Paths.config, { status: 503, body: { message: 'Service unavailable', code: 'service_unavailable' } }),
+      configureApi: (fake) =>
+        fake.on('GET', Paths.config, {
+          status: 503,
+          body: { message: 'Service unavailable', code: 'service_unavailable' },
+        }),
     });
     await waitFor(() => expect(api.calls).toContain(`GET ${Paths.config}`));
-    await act(async () => undefined);
+    await act(() => Promise.resolve());
     expect(flag('show_performance')).toBe('on');
     api.restore();
   });

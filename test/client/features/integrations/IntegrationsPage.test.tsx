@@ -54,7 +54,16 @@ describe('Integrations page', () => {
   });
 
   it('lists each integration with its target, rules and the last delivery', async () => {
-    renderPage({ integrations: () => [{ ...SLACK, lastDeliveryAt: new Date().toISOString(), lastDeliveryStatus: 'failed', disabledReason: 'The receiver answered 410 Gone' }] });
+    renderPage({
+      integrations: () => [
+        {
+          ...SLACK,
+          lastDeliveryAt: new Date().toISOString(),
+          lastDeliveryStatus: 'failed',
+          disabledReason: 'The receiver answered 410 Gone',
+        },
+      ],
+    });
     const card = await screen.findByRole('article', { name: 'Slack #ops integration' });
     expect(within(card).getByText('••••/B/x')).toBeInTheDocument();
     expect(within(card).getByText(/tool_server_status · error and above/)).toBeInTheDocument();
@@ -80,9 +89,18 @@ describe('Integrations page', () => {
       configureApi: (fake) =>
         fake.on('POST', BASE, ({ body }) => {
           sent = body as Record<string, unknown>;
-          const created = { ...SLACK, id: '22222222-2222-4222-8222-222222222222', kind: 'webhook' as const, name: 'Ops hook', config: { url: 'https://hooks.example.com/t', secret: '••••abcd' } };
+          const created = {
+            ...SLACK,
+            id: '22222222-2222-4222-8222-222222222222',
+            kind: 'webhook' as const,
+            name: 'Ops hook',
+            config: { url: 'https://hooks.example.com/t', secret: '••••abcd' },
+          };
           listed = [created];
-          return { status: 201, body: { ...created, revealedSecret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0YWJjZA==' } };
+          return {
+            status: 201,
+            body: { ...created, revealedSecret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0YWJjZA==' },
+          };
         }),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Add integration' }));
@@ -96,14 +114,25 @@ describe('Integrations page', () => {
 
     const reveal = await screen.findByRole('dialog', { name: 'Copy the signing secret' });
     expect(within(reveal).getByDisplayValue(/^whsec_/)).toBeInTheDocument();
-    expect(sent).toEqual({ kind: 'webhook', name: 'Ops hook', config: { url: 'https://hooks.example.com/t' }, rules: { types: ['tool_server_status'], minSeverity: 'warning' }, enabled: true });
+    expect(sent).toEqual({
+      kind: 'webhook',
+      name: 'Ops hook',
+      config: { url: 'https://hooks.example.com/t' },
+      rules: { types: ['tool_server_status'], minSeverity: 'warning' },
+      enabled: true,
+    });
     await userEvent.click(within(reveal).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByDisplayValue(/^whsec_/)).not.toBeInTheDocument());
     expect(await screen.findByRole('article', { name: 'Ops hook integration' })).toBeInTheDocument();
   });
 
   it('sends a test from the card and says what came back', async () => {
-    renderPage({ configureApi: (fake) => fake.on('POST', `${BASE}/${SLACK.id}/test`, { body: { ok: false, statusCode: 404, latencyMs: 12.3, error: 'HTTP 404: no_service' } }) });
+    renderPage({
+      configureApi: (fake) =>
+        fake.on('POST', `${BASE}/${SLACK.id}/test`, {
+          body: { ok: false, statusCode: 404, latencyMs: 12.3, error: 'HTTP 404: no_service' },
+        }),
+    });
     const card = await screen.findByRole('article', { name: 'Slack #ops integration' });
     await userEvent.click(within(card).getByRole('button', { name: 'Send test' }));
     expect(await screen.findByText('HTTP 404: no_service')).toBeInTheDocument();
@@ -111,8 +140,30 @@ describe('Integrations page', () => {
 
   it('shows the activity log with retries and sends a past delivery again', async () => {
     const activities: IntegrationActivityDto[] = [
-      { id: 'a2', deliveryId: 'd1', createdAt: new Date().toISOString(), event: 'tool_server_status', status: 'delivered', statusCode: 200, latencyMs: 31, error: null, attempt: 2, summary: 'error · Server Offline: weather' },
-      { id: 'a1', deliveryId: 'd1', createdAt: new Date().toISOString(), event: 'tool_server_status', status: 'retrying', statusCode: 500, latencyMs: 12, error: 'HTTP 500', attempt: 1, summary: 'error · Server Offline: weather' },
+      {
+        id: 'a2',
+        deliveryId: 'd1',
+        createdAt: new Date().toISOString(),
+        event: 'tool_server_status',
+        status: 'delivered',
+        statusCode: 200,
+        latencyMs: 31,
+        error: null,
+        attempt: 2,
+        summary: 'error · Server Offline: weather',
+      },
+      {
+        id: 'a1',
+        deliveryId: 'd1',
+        createdAt: new Date().toISOString(),
+        event: 'tool_server_status',
+        status: 'retrying',
+        statusCode: 500,
+        latencyMs: 12,
+        error: 'HTTP 500',
+        attempt: 1,
+        summary: 'error · Server Offline: weather',
+      },
     ];
     let resent = false;
     renderPage({

@@ -7,7 +7,10 @@ import type { NotificationDto } from '../../../../src/contract/notifications';
 import { LiveStatusDot } from '../../../../src/client/features/live/LiveStatusDot';
 import { LiveStream } from '../../../../src/client/features/live/LiveStream';
 import type { ConnectionEvent, ConnectionInput } from '../../../../src/client/features/live/liveStreamMachine';
-import { selectLiveNotifications, selectLiveStreamConnected } from '../../../../src/client/features/notifications/notificationsSlice';
+import {
+  selectLiveNotifications,
+  selectLiveStreamConnected,
+} from '../../../../src/client/features/notifications/notificationsSlice';
 import ServersPage from '../../../../src/client/features/servers/pages/ServersPage';
 import { serversApi } from '../../../../src/client/features/servers/serversApi';
 import { workspaceSelected } from '../../../../src/client/features/workspaces/workspaceSlice';
@@ -27,7 +30,11 @@ const fakeConnection = fromCallback<ConnectionEvent, ConnectionInput>(({ input, 
   };
 });
 const latest = () => connections[connections.length - 1];
-const send = (message: LiveMessage) => act(() => latest().sendBack({ type: 'MESSAGE', message }));
+const send = (message: LiveMessage) =>
+  act(() => {
+    latest().sendBack({ type: 'MESSAGE', message });
+    return Promise.resolve();
+  });
 
 function statusNotification(status: 'online' | 'offline'): NotificationDto {
   const now = new Date().toISOString();
@@ -107,11 +114,19 @@ describe('live stream wiring', () => {
       store.dispatch(
         serversApi.util.updateQueryData('getServers', 'ws-1', (draft) => {
           const server = draft.find((s) => s.id === 'srv-1');
-          if (server) Object.assign(server, { status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() });
+          if (server)
+            Object.assign(server, {
+              status: 'offline',
+              lastHealthStatus: false,
+              lastChecked: new Date().toISOString(),
+            });
         }),
       );
     });
-    await send({ type: 'server_updated', data: testServer({ status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() }) });
+    await send({
+      type: 'server_updated',
+      data: testServer({ status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() }),
+    });
     await send({ type: 'notification', data: statusNotification('offline') });
     expect(await screen.findByText('Server Offline')).toBeInTheDocument();
     expect(screen.getAllByText('Server Offline')).toHaveLength(1);
@@ -137,22 +152,49 @@ describe('live stream wiring', () => {
     await send({ type: 'server_updated', data: offline });
     const card = screen.getByRole('article', { name: 'Everything' });
     expect(within(card).getByTestId('server-status')).toHaveTextContent('Offline');
-    await act(async () => answerStale());
+    await act(() => {
+      answerStale();
+      return Promise.resolve();
+    });
 
     // Fetched once more after the stale answer: the card ends offline, as the server is.
     await waitFor(() => expect(fetches).toBe(2));
-    await waitFor(() => expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent('Offline'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status'),
+      ).toHaveTextContent('Offline'),
+    );
     api.restore();
   });
 
   it('does not call a just-registered server offline before its first health check', async () => {
     const { api } = await renderLive();
-    await send({ type: 'server_updated', data: testServer({ id: 'srv-new', name: 'Fresh', status: 'offline', lastHealthStatus: null, lastChecked: null, schemaCount: 0 }) });
+    await send({
+      type: 'server_updated',
+      data: testServer({
+        id: 'srv-new',
+        name: 'Fresh',
+        status: 'offline',
+        lastHealthStatus: null,
+        lastChecked: null,
+        schemaCount: 0,
+      }),
+    });
     expect(await screen.findByRole('article', { name: 'Fresh' })).toBeInTheDocument();
     await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
     expect(screen.queryByText('Server Offline')).not.toBeInTheDocument();
     // Its first check finds it down: that is news.
-    await send({ type: 'server_updated', data: testServer({ id: 'srv-new', name: 'Fresh', status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString(), schemaCount: 0 }) });
+    await send({
+      type: 'server_updated',
+      data: testServer({
+        id: 'srv-new',
+        name: 'Fresh',
+        status: 'offline',
+        lastHealthStatus: false,
+        lastChecked: new Date().toISOString(),
+        schemaCount: 0,
+      }),
+    });
     expect(await screen.findByText('Fresh is not responding to health checks')).toBeInTheDocument();
     api.restore();
   });
@@ -161,12 +203,21 @@ describe('live stream wiring', () => {
     const { api } = await renderLive();
     const card = () => screen.getByRole('article', { name: 'Everything' });
     // testServer() was never checked; a probe five minutes ago, then one just now.
-    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 5 * 60_000).toISOString() } });
+    await send({
+      type: 'server_checked',
+      data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 5 * 60_000).toISOString() },
+    });
     await waitFor(() => expect(card()).toHaveTextContent(/checked 5 minutes ago/));
-    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 1_000).toISOString() } });
+    await send({
+      type: 'server_checked',
+      data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 1_000).toISOString() },
+    });
     await waitFor(() => expect(card()).toHaveTextContent(/checked (1 second|\d+ seconds) ago|checked (just )?now/));
     // An older check arriving late (another instance) does not move the label back.
-    await send({ type: 'server_checked', data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 10 * 60_000).toISOString() } });
+    await send({
+      type: 'server_checked',
+      data: { serverId: 'srv-1', lastChecked: new Date(Date.now() - 10 * 60_000).toISOString() },
+    });
     expect(card()).not.toHaveTextContent(/checked \d+ minutes ago/);
     api.restore();
   });
@@ -174,9 +225,13 @@ describe('live stream wiring', () => {
   it('brings a server back online from a status notification alone', async () => {
     const { api } = await renderLive();
     await send({ type: 'notification', data: statusNotification('offline') });
-    expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent('Offline');
+    expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent(
+      'Offline',
+    );
     await send({ type: 'notification', data: statusNotification('online') });
-    expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent('Online');
+    expect(within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status')).toHaveTextContent(
+      'Online',
+    );
     api.restore();
   });
 

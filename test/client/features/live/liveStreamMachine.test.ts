@@ -1,5 +1,10 @@
 import { createActor, fromCallback, SimulatedClock, type AnyActorRef } from 'xstate';
-import { liveStreamMachine, liveStreamStatus, type ConnectionEvent, type ConnectionInput } from '../../../../src/client/features/live/liveStreamMachine';
+import {
+  liveStreamMachine,
+  liveStreamStatus,
+  type ConnectionEvent,
+  type ConnectionInput,
+} from '../../../../src/client/features/live/liveStreamMachine';
 import type { LiveMessage } from '../../../../src/contract/live';
 
 // A fake connection actor: records every connection the machine opens and lets the test play

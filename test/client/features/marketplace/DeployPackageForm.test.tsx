@@ -73,8 +73,60 @@ describe('Marketplace → Deploy', () => {
     await userEvent.type(screen.getByLabelText(/WEATHER_API_TOKEN/), 'sk-123');
     await userEvent.click(screen.getByRole('button', { name: 'Deploy' }));
     await waitFor(() => expect(context.location().pathname).toBe('/servers'));
-    expect(sent).toEqual({ slug: 'io-github-acme-weather', name: 'Weather', packageIndex: 0, env: {}, secrets: { WEATHER_API_TOKEN: 'sk-123' } });
+    expect(sent).toEqual({
+      slug: 'io-github-acme-weather',
+      name: 'Weather',
+      packageIndex: 0,
+      env: {},
+      secrets: { WEATHER_API_TOKEN: 'sk-123' },
+      arguments: {},
+    });
     expect(await screen.findByText('Deployment started')).toBeInTheDocument();
+  });
+
+  it('asks for an argument the catalog leaves open, shows it in the command, and sends it', async () => {
+    const files: CatalogDetail = {
+      ...ENTRY,
+      slug: 'io-github-acme-files',
+      title: 'Files',
+      needsSecrets: false,
+      server: {
+        name: 'io.github.acme/files',
+        description: 'Files',
+        version: '2.0.0',
+        packages: [
+          {
+            registryType: 'npm',
+            identifier: '@acme/files-mcp',
+            version: '2.0.0',
+            transport: { type: 'stdio' },
+            packageArguments: [
+              { type: 'positional', valueHint: 'allowed_directory', description: 'A directory', isRequired: true },
+            ],
+          },
+        ],
+      },
+    };
+    let sent: unknown;
+    const context = renderShellApp(<DeployPackageForm entry={files} />, {
+      signedIn: true,
+      path: '/marketplace/io-github-acme-files',
+      configureApi: (fake) => {
+        fake.on('GET', Paths.config, configWith({ enabled: true, allowedCommands: ['npx'] }));
+        fake.on('POST', marketplaceDeployPath('ws-1'), ({ body }) => {
+          sent = body;
+          return { status: 201, body: { configId: 'c-2', deploymentId: 'd-2', keys: [] } };
+        });
+      },
+    });
+    api = context.api;
+    await context.store.dispatch(workspacesApi.endpoints.getWorkspaces.initiate());
+    expect(await screen.findByText('npx -y @acme/files-mcp@2.0.0')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/allowed_directory/), '/srv/shared');
+    expect(screen.getByText('npx -y @acme/files-mcp@2.0.0 /srv/shared')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+    await waitFor(() => expect(context.location().pathname).toBe('/servers'));
+    expect(sent).toMatchObject({ slug: 'io-github-acme-files', arguments: { allowed_directory: '/srv/shared' } });
   });
 
   it("shows the server's field error at its input and stays", async () => {
@@ -85,7 +137,11 @@ describe('Marketplace → Deploy', () => {
         fake.on('GET', Paths.config, configWith({ enabled: true, allowedCommands: ['npx'] }));
         fake.on('POST', marketplaceDeployPath('ws-1'), {
           status: 400,
-          body: { message: 'Missing values: WEATHER_API_TOKEN', code: 'bad_request', fields: { 'secrets.WEATHER_API_TOKEN': 'Required' } },
+          body: {
+            message: 'Missing values: WEATHER_API_TOKEN',
+            code: 'bad_request',
+            fields: { 'secrets.WEATHER_API_TOKEN': 'Required' },
+          },
         });
       },
     });

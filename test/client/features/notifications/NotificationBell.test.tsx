@@ -5,7 +5,10 @@ import { StorageKeys } from '../../../../src/contract/constants';
 import type { NotificationDto } from '../../../../src/contract/notifications';
 import { Paths } from '../../../../src/contract/routes';
 import { NotificationBell } from '../../../../src/client/features/notifications/NotificationBell';
-import { liveStreamConnectionChanged, notificationReceived } from '../../../../src/client/features/notifications/notificationsSlice';
+import {
+  liveStreamConnectionChanged,
+  notificationReceived,
+} from '../../../../src/client/features/notifications/notificationsSlice';
 import { workspaceSelected } from '../../../../src/client/features/workspaces/workspaceSlice';
 import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
 import { renderWithProviders } from '../../helpers/renderWithProviders';
@@ -84,7 +87,10 @@ describe('NotificationBell', () => {
 
   it('asks for the current workspace’s latest 10 and lists them in a 400px list with severity, type and time', async () => {
     listed = Array.from({ length: 10 }, (_, i) =>
-      notification(i, i === 0 ? { severity: 'error', type: 'tool_server_status', title: 'Server Offline', occurrences: 3 } : {}),
+      notification(
+        i,
+        i === 0 ? { severity: 'error', type: 'tool_server_status', title: 'Server Offline', occurrences: 3 } : {},
+      ),
     );
     renderBell();
     const { panel } = await openBell();
@@ -107,7 +113,11 @@ describe('NotificationBell', () => {
     });
     renderBell();
     await waitFor(() => expect(seen).toHaveLength(1));
-    expect(Object.fromEntries(seen[0].searchParams)).toEqual({ workspaceId: WORKSPACE_ID, isArchived: 'false', limit: '10' });
+    expect(Object.fromEntries(seen[0].searchParams)).toEqual({
+      workspaceId: WORKSPACE_ID,
+      isArchived: 'false',
+      limit: '10',
+    });
   });
 
   it('shows "Mark all as read" only when something is unread, and confirms with a toast', async () => {
@@ -141,7 +151,9 @@ describe('NotificationBell', () => {
     expect(toolbar).toHaveTextContent('2 selected');
     await user.click(within(toolbar).getByRole('button', { name: 'Mark read' }));
     await waitFor(() => expect(within(panel).queryByRole('toolbar')).not.toBeInTheDocument());
-    expect(bodies).toEqual([{ path: Paths.markRead, body: { notificationIds: [notification(0).id, notification(2).id] } }]);
+    expect(bodies).toEqual([
+      { path: Paths.markRead, body: { notificationIds: [notification(0).id, notification(2).id] } },
+    ]);
 
     await user.click(within(panel).getByRole('checkbox', { name: 'Select Notification 1' }));
     await user.click(within(panel).getByRole('button', { name: 'Archive' }));
@@ -161,7 +173,9 @@ describe('NotificationBell', () => {
     const { user } = await openBell();
     await user.click(await screen.findByText('Server Offline'));
     await waitFor(() => expect(readCalls).toEqual([Paths.notificationRead(target.id)]));
-    expect(screen.getByRole('status', { name: 'Current location', hidden: true })).toHaveTextContent('/servers?serverId=abc');
+    expect(screen.getByRole('status', { name: 'Current location', hidden: true })).toHaveTextContent(
+      '/servers?serverId=abc',
+    );
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Notifications' })).not.toBeInTheDocument());
   });
 
@@ -191,7 +205,10 @@ describe('NotificationBell', () => {
 
   it('shows the error toasts of mark all and of a single notification', async () => {
     api.on('POST', Paths.markAllRead, { status: 400, body: { message: 'nope', code: 'bad_request' } });
-    api.on('POST', Paths.notificationRead(notification(0).id), { status: 404, body: { message: 'Notification not found', code: 'not_found' } });
+    api.on('POST', Paths.notificationRead(notification(0).id), {
+      status: 404,
+      body: { message: 'Notification not found', code: 'not_found' },
+    });
     renderBell();
     const { user, panel } = await openBell();
     await user.click(await within(panel).findByRole('button', { name: 'Mark all as read' }));
@@ -209,8 +226,14 @@ describe('NotificationBell', () => {
 
     unreadCount = 2;
     act(() => {
-      view.store.dispatch(notificationReceived(notification(-1, { title: 'Server Back Online', severity: 'success', type: 'tool_server_status' })));
-      view.store.dispatch(notificationReceived(notification(-2, { title: 'Other workspace', workspaceId: OTHER_WORKSPACE_ID })));
+      view.store.dispatch(
+        notificationReceived(
+          notification(-1, { title: 'Server Back Online', severity: 'success', type: 'tool_server_status' }),
+        ),
+      );
+      view.store.dispatch(
+        notificationReceived(notification(-2, { title: 'Other workspace', workspaceId: OTHER_WORKSPACE_ID })),
+      );
     });
     expect(within(panel).getAllByTestId('notification-item')[0]).toHaveTextContent('Server Back Online');
     expect(within(panel).queryByText('Other workspace')).not.toBeInTheDocument();

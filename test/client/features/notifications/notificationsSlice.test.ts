@@ -14,7 +14,8 @@ import { sessionExpired } from '../../../../src/client/api/authEvents';
 describe('notifications live buffer', () => {
   it('keeps pushed notifications newest first, at most 50', () => {
     let state = notificationsReducer(undefined, { type: 'init' });
-    for (let i = 0; i < NOTIFICATION_BUFFER_SIZE + 5; i += 1) state = notificationsReducer(state, notificationReceived(notification(1000 - i)));
+    for (let i = 0; i < NOTIFICATION_BUFFER_SIZE + 5; i += 1)
+      state = notificationsReducer(state, notificationReceived(notification(1000 - i)));
     const live = state.live;
     expect(live).toHaveLength(NOTIFICATION_BUFFER_SIZE);
     expect(live[0].id).toBe(notification(1000 - (NOTIFICATION_BUFFER_SIZE + 4)).id);

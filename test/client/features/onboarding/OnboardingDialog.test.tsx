@@ -1,7 +1,10 @@
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { OnboardingDialog } from '../../../../src/client/features/onboarding/OnboardingDialog';
-import { ONBOARDING_COMPLETED_KEY, ONBOARDING_SKIPPED_KEY } from '../../../../src/client/features/onboarding/onboardingMarkers';
+import {
+  ONBOARDING_COMPLETED_KEY,
+  ONBOARDING_SKIPPED_KEY,
+} from '../../../../src/client/features/onboarding/onboardingMarkers';
 import { configApi } from '../../../../src/client/features/flags/configApi';
 import { serversApi } from '../../../../src/client/features/servers/serversApi';
 import { Paths } from '../../../../src/contract/routes';
@@ -17,7 +20,12 @@ beforeEach(() => {
 });
 
 function renderOnboarding({ path = '/dashboard', servers = [] as ServerDto[], flag = true } = {}) {
-  return renderShellApp(<OnboardingDialog />, { signedIn: true, path, servers, flags: { show_onboarding_modal: flag } });
+  return renderShellApp(<OnboardingDialog />, {
+    signedIn: true,
+    path,
+    servers,
+    flags: { show_onboarding_modal: flag },
+  });
 }
 
 const dialog = () => screen.findByRole('dialog', { name: 'Welcome to Toolscope' });
@@ -55,7 +63,7 @@ describe('onboarding dialog', () => {
     again.api.restore();
   });
 
-  it("sets the skip marker with \"I'll do this later\" too", async () => {
+  it('sets the skip marker with "I\'ll do this later" too', async () => {
     const { api } = renderOnboarding();
     await userEvent.click(within(await dialog()).getByRole('button', { name: 'Get Started' }));
     await userEvent.click(screen.getByRole('button', { name: "I'll do this later" }));

@@ -1,5 +1,8 @@
 import { createActor } from 'xstate';
-import { onboardingMachine, type OnboardingMarkers } from '../../../../src/client/features/onboarding/onboardingMachine';
+import {
+  onboardingMachine,
+  type OnboardingMarkers,
+} from '../../../../src/client/features/onboarding/onboardingMachine';
 
 const fresh: OnboardingMarkers = { skippedThisSession: false, completed: false };
 const skipped: OnboardingMarkers = { skippedThisSession: true, completed: false };
@@ -30,11 +33,11 @@ describe('onboarding machine', () => {
     expect(h.effects).toEqual(['markCompleted', 'goToServers']);
   });
 
-  it("\"I'll do this later\", skip and close set the session skip marker", () => {
+  it('"I\'ll do this later", skip and close set the session skip marker', () => {
     for (const path of [['GET_STARTED', 'LATER'], ['SKIP'], ['CLOSE']] as const) {
       const h = harness();
       h.actor.send({ type: 'SERVERS_LOADED', count: 0, markers: fresh });
-      for (const type of path) h.actor.send({ type } as never);
+      for (const type of path) h.actor.send({ type });
       expect(h.value()).toBe('closed');
       expect(h.effects).toEqual(['markSkipped']);
     }

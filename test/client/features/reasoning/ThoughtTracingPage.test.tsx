@@ -7,7 +7,6 @@ import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fak
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { session, toolCall, WORKSPACE_ID } from '../sessions/sessionFixtures';
 
-
 let api: FakeApi;
 let liveQueries: URLSearchParams[];
 beforeEach(() => {
@@ -20,7 +19,10 @@ beforeEach(() => {
 afterEach(() => api.restore());
 
 const renderPage = (entry = '/thought-tracing') =>
-  renderWithProviders(<ThoughtTracingPage />, { preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } }, initialEntries: [entry] });
+  renderWithProviders(<ThoughtTracingPage />, {
+    preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } },
+    initialEntries: [entry],
+  });
 
 function answer(sessions = [session(0), session(1)]) {
   api.on('GET', Paths.sessions(WORKSPACE_ID), { body: { sessions, total: sessions.length, limit: 25, offset: 0 } });
@@ -30,9 +32,21 @@ function answer(sessions = [session(0), session(1)]) {
     return {
       body: {
         toolCalls: [
-          toolCall(3, { toolName: 'search_docs', meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } }),
-          toolCall(2, { toolName: 'fetch_url', status: 'error', errorMessage: 'timeout', arguments: { url: 'https://x' } }),
-          toolCall(1, { toolName: 'fetch_url', arguments: { url: 'https://x' }, meta: { reasoning: 'The user asked for <b>the</b> latest docs' } }),
+          toolCall(3, {
+            toolName: 'search_docs',
+            meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+          }),
+          toolCall(2, {
+            toolName: 'fetch_url',
+            status: 'error',
+            errorMessage: 'timeout',
+            arguments: { url: 'https://x' },
+          }),
+          toolCall(1, {
+            toolName: 'fetch_url',
+            arguments: { url: 'https://x' },
+            meta: { reasoning: 'The user asked for <b>the</b> latest docs' },
+          }),
         ],
       },
     };
@@ -44,7 +58,11 @@ it('shows the chain of the newest session oldest first, with reasoning, trace co
   const { container } = renderPage();
   const chain = await screen.findByRole('list', { name: 'Tool call chain' });
   const steps = within(chain).getAllByRole('listitem');
-  expect(steps.map((s) => s.getAttribute('aria-label'))).toEqual(['Call 1: fetch_url', 'Call 2: fetch_url', 'Call 3: search_docs']);
+  expect(steps.map((s) => s.getAttribute('aria-label'))).toEqual([
+    'Call 1: fetch_url',
+    'Call 2: fetch_url',
+    'Call 3: search_docs',
+  ]);
   expect(liveQueries[0].get('session_id')).toBe(session(0).id);
   expect(within(steps[0]).getByText('The user asked for <b>the</b> latest docs')).toBeInTheDocument();
   expect(container.querySelector('b')).toBeNull();
@@ -58,7 +76,9 @@ it('opens a call to show its arguments and error', async () => {
   answer();
   renderPage();
   const chain = await screen.findByRole('list', { name: 'Tool call chain' });
-  await userEvent.click(within(within(chain).getAllByRole('listitem')[1]).getByRole('button', { name: /2\. fetch_url/ }));
+  await userEvent.click(
+    within(within(chain).getAllByRole('listitem')[1]).getByRole('button', { name: /2\. fetch_url/ }),
+  );
   expect(screen.getByRole('article', { name: 'Tool call fetch_url' })).toHaveTextContent('timeout');
 });
 
@@ -77,7 +97,10 @@ it('shows loading, then explains a workspace without sessions', async () => {
 });
 
 it('shows an error', async () => {
-  api.on('GET', Paths.sessions(WORKSPACE_ID), { status: 404, body: { message: 'Workspace not found', code: 'not_found' } });
+  api.on('GET', Paths.sessions(WORKSPACE_ID), {
+    status: 404,
+    body: { message: 'Workspace not found', code: 'not_found' },
+  });
   renderPage();
   expect(await screen.findByText('API Error 404: Workspace not found')).toBeInTheDocument();
 });

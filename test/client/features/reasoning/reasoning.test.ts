@@ -4,7 +4,12 @@ import { toolCall } from '../sessions/sessionFixtures';
 describe('reasoning of a tool call', () => {
   it('takes reasoning-named text from _meta, including namespaced and nested keys, and from arguments', () => {
     const call = toolCall(1, {
-      meta: { progressToken: 7, 'com.acme/rationale': 'Need the config first', agent: { thought: ['check', 'then edit'] }, reason: 42 },
+      meta: {
+        progressToken: 7,
+        'com.acme/rationale': 'Need the config first',
+        agent: { thought: ['check', 'then edit'] },
+        reason: 42,
+      },
       arguments: { path: '/etc/app.yaml', justification: 'user asked to edit it' },
     });
     expect(extractReasoning(call).texts).toEqual([
@@ -16,8 +21,14 @@ describe('reasoning of a tool call', () => {
 
   it('reads the W3C traceparent from the call or from _meta, rejecting malformed ones', () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    expect(extractReasoning(toolCall(1, { traceparent })).trace).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentSpanId: '00f067aa0ba902b7', sampled: true });
-    expect(extractReasoning(toolCall(1, { meta: { traceparent } })).trace?.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(extractReasoning(toolCall(1, { traceparent })).trace).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      parentSpanId: '00f067aa0ba902b7',
+      sampled: true,
+    });
+    expect(extractReasoning(toolCall(1, { meta: { traceparent } })).trace?.traceId).toBe(
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+    );
     expect(parseTraceparent('00-00000000000000000000000000000000-00f067aa0ba902b7-01')).toBeNull();
     expect(parseTraceparent('garbage')).toBeNull();
     expect(extractReasoning(toolCall(1)).texts).toEqual([]);
@@ -25,7 +36,9 @@ describe('reasoning of a tool call', () => {
 
   it('says what the agent did after each call', () => {
     const failed = toolCall(1, { status: 'error', toolName: 'fetch' });
-    expect(describeNext(failed, toolCall(2, { toolName: 'fetch', arguments: failed.arguments }))).toMatch(/^Retried fetch .*with the same arguments\.$/);
+    expect(describeNext(failed, toolCall(2, { toolName: 'fetch', arguments: failed.arguments }))).toMatch(
+      /^Retried fetch .*with the same arguments\.$/,
+    );
     expect(describeNext(failed, toolCall(2, { toolName: 'search' }))).toMatch(/^Switched to search/);
     expect(describeNext(failed, undefined)).toBe('No further calls: the agent stopped after this failure.');
     // An active session's latest call is not its last (issue 14 item 10).

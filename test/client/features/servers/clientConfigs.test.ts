@@ -15,14 +15,20 @@ describe('client configuration snippets', () => {
     const configs = clientConfigs('Search', url, true);
     for (const config of configs) expect(config.snippet).toMatch(/Authorization/);
     const byId = Object.fromEntries(configs.map((c) => [c.id, c.snippet]));
-    expect(JSON.parse(byId.cursor)).toEqual({ mcpServers: { search: { url, headers: { Authorization: `Bearer ${KEY_PLACEHOLDER}` } } } });
-    expect(JSON.parse(byId.vscode)).toEqual({ servers: { search: { type: 'http', url, headers: { Authorization: `Bearer ${KEY_PLACEHOLDER}` } } } });
+    expect(JSON.parse(byId.cursor)).toEqual({
+      mcpServers: { search: { url, headers: { Authorization: `Bearer ${KEY_PLACEHOLDER}` } } },
+    });
+    expect(JSON.parse(byId.vscode)).toEqual({
+      servers: { search: { type: 'http', url, headers: { Authorization: `Bearer ${KEY_PLACEHOLDER}` } } },
+    });
     expect(JSON.parse(byId['claude-desktop']).mcpServers.search).toEqual({
       command: 'npx',
       args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${TOOLSCOPE_AUTH}'],
       env: { TOOLSCOPE_AUTH: `Bearer ${KEY_PLACEHOLDER}` },
     });
-    expect(byId['claude-code']).toBe(`claude mcp add --transport http search ${url} --header "Authorization: Bearer ${KEY_PLACEHOLDER}"`);
+    expect(byId['claude-code']).toBe(
+      `claude mcp add --transport http search ${url} --header "Authorization: Bearer ${KEY_PLACEHOLDER}"`,
+    );
     expect(byId.typescript).toContain('process.env.TOOLSCOPE_KEY');
   });
 });

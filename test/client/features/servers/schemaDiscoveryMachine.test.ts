@@ -15,11 +15,10 @@ function harness(answers: (number | Error)[]) {
   const announced: number[] = [];
   const machine = schemaDiscoveryMachine.provide({
     actors: {
-      fetchSchemaCount: fromPromise<number, SchemaDiscoveryInput>(async ({ input }) => {
+      fetchSchemaCount: fromPromise<number, SchemaDiscoveryInput>(({ input }) => {
         calls.push(input);
         const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-        if (answer instanceof Error) throw answer;
-        return answer;
+        return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
       }),
     },
     actions: { announceDiscovered: (_, params) => announced.push(params.schemaCount) },
@@ -79,6 +78,9 @@ describe('schema discovery polling machine', () => {
   });
 
   it('words the toast as SPEC §4 does', () => {
-    expect(schemasDiscoveredText(3)).toEqual({ title: 'Schemas discovered', description: 'Found 3 schema(s) for this server' });
+    expect(schemasDiscoveredText(3)).toEqual({
+      title: 'Schemas discovered',
+      description: 'Found 3 schema(s) for this server',
+    });
   });
 });

@@ -37,7 +37,9 @@ describe('servers cache', () => {
     const t0 = Date.now();
     store.dispatch(serversCached({ workspaceId: 'ws-1', servers: [testServer()], savedAt: t0 }));
 
-    expect(JSON.parse(sessionStorage.getItem(SERVERS_CACHE_STORAGE_KEY)!).byWorkspace['ws-1'].servers[0].id).toBe('srv-1');
+    expect(JSON.parse(sessionStorage.getItem(SERVERS_CACHE_STORAGE_KEY)!).byWorkspace['ws-1'].servers[0].id).toBe(
+      'srv-1',
+    );
     expect(selectFreshCachedServers(store.getState(), 'ws-2', Date.now())).toBeNull();
 
     jest.advanceTimersByTime(SERVERS_CACHE_TTL_MS - 1);
@@ -86,7 +88,8 @@ describe('servers cache', () => {
     const { api } = renderShellApp(<ServersPage />, {
       signedIn: true,
       path: '/servers',
-      configureApi: (fake) => fake.on('GET', Paths.servers('ws-1'), { status: 403, body: { message: 'Forbidden', code: 'forbidden' } }),
+      configureApi: (fake) =>
+        fake.on('GET', Paths.servers('ws-1'), { status: 403, body: { message: 'Forbidden', code: 'forbidden' } }),
     });
     expect(await screen.findByRole('article', { name: 'Cached server' })).toBeInTheDocument();
     await act(() => new Promise((resolve) => setTimeout(resolve, 300)));

@@ -19,12 +19,17 @@ describe('schema discovery after adding a server', () => {
     let polls = 0;
     const api = installFakeApi();
     api.on('GET', Paths.servers('ws-1'), { body: [testServer({ schemaCount: 0 })] });
-    api.on('GET', Paths.server('ws-1', 'srv-1'), () => ({ body: testServer({ schemaCount: answers[Math.min(polls++, answers.length - 1)] }) }));
+    api.on('GET', Paths.server('ws-1', 'srv-1'), () => ({
+      body: testServer({ schemaCount: answers[Math.min(polls++, answers.length - 1)] }),
+    }));
     const store = makeStore();
     await store.dispatch(serversApi.endpoints.getServers.initiate('ws-1'));
     const toasts: ToastInput[] = [];
 
-    const actor = startSchemaDiscovery({ workspaceId: 'ws-1', serverId: 'srv-1' }, { dispatch: store.dispatch, toast: (t) => toasts.push(t) });
+    const actor = startSchemaDiscovery(
+      { workspaceId: 'ws-1', serverId: 'srv-1' },
+      { dispatch: store.dispatch, toast: (t) => toasts.push(t) },
+    );
     await jest.advanceTimersByTimeAsync(2_999);
     expect(polls).toBe(0);
     await jest.advanceTimersByTimeAsync(1);

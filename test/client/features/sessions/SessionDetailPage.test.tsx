@@ -5,7 +5,7 @@ import { StorageKeys } from '../../../../src/contract/constants';
 import { Paths } from '../../../../src/contract/routes';
 import type { MessageDto, ReplayResult } from '../../../../src/contract/sessions';
 import SessionDetailPage from '../../../../src/client/features/sessions/pages/SessionDetailPage';
-import { PAYLOAD_PREVIEW_CHARS } from '../../../../src/client/features/sessions/components/PayloadView';
+import { PAYLOAD_PREVIEW_CHARS } from '../../../../src/client/components/toolCalls/PayloadView';
 import { LIVE_SESSION_REFRESH_MS } from '../../../../src/client/features/sessions/useLiveSessionRefresh';
 import { liveActivityReceived } from '../../../../src/client/features/activity/liveActivity';
 import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fakeApi';
@@ -26,19 +26,42 @@ const message = (seq: number, overrides: Partial<MessageDto>): MessageDto => ({
   createdAt: new Date(t0 + seq * 1000).toISOString(),
   ...overrides,
 });
-const failing = toolCall(2, { jsonrpcId: '2', toolName: 'delete_repo', status: 'error', errorMessage: 'permission denied', result: null });
+const failing = toolCall(2, {
+  jsonrpcId: '2',
+  toolName: 'delete_repo',
+  status: 'error',
+  errorMessage: 'permission denied',
+  result: null,
+});
 const REPLAY: ReplayResult = {
   session: SESSION,
   total: 4,
   messages: [
-    message(1, { method: 'tools/call', jsonrpcId: '1', payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file' } } }),
-    message(2, { direction: 'server_to_client', kind: 'response', jsonrpcId: '1', payload: { result: { text: 'x'.repeat(PAYLOAD_PREVIEW_CHARS + 500) } } }),
-    message(3, { method: 'tools/call', jsonrpcId: '2', payload: { method: 'tools/call', params: { name: 'delete_repo' } } }),
-    message(4, { direction: 'server_to_client', kind: 'error', jsonrpcId: '2', payload: { error: { message: '<script>alert(1)</script>' } } }),
+    message(1, {
+      method: 'tools/call',
+      jsonrpcId: '1',
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file' } },
+    }),
+    message(2, {
+      direction: 'server_to_client',
+      kind: 'response',
+      jsonrpcId: '1',
+      payload: { result: { text: 'x'.repeat(PAYLOAD_PREVIEW_CHARS + 500) } },
+    }),
+    message(3, {
+      method: 'tools/call',
+      jsonrpcId: '2',
+      payload: { method: 'tools/call', params: { name: 'delete_repo' } },
+    }),
+    message(4, {
+      direction: 'server_to_client',
+      kind: 'error',
+      jsonrpcId: '2',
+      payload: { error: { message: '<script>alert(1)</script>' } },
+    }),
   ],
   toolCalls: [toolCall(1, { jsonrpcId: '1' }), failing],
 };
-
 
 let api: FakeApi;
 beforeEach(() => {
@@ -57,7 +80,10 @@ function renderPage() {
     <Routes>
       <Route path="/sessions/:sessionId" element={<SessionDetailPage />} />
     </Routes>,
-    { preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } }, initialEntries: [`/sessions/${SESSION.id}`] },
+    {
+      preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } },
+      initialEntries: [`/sessions/${SESSION.id}`],
+    },
   );
 }
 
@@ -76,7 +102,10 @@ it('loads, then shows metadata, the timeline, and the tool calls with the failur
   expect(screen.getByText('claude-code 1.2.3')).toBeInTheDocument();
   const failed = screen.getByRole('article', { name: 'Tool call delete_repo' });
   expect(within(failed).getByRole('alert')).toHaveTextContent('permission denied');
-  expect(screen.getByRole('link', { name: 'Tool reasoning' })).toHaveAttribute('href', `/thought-tracing?sessionId=${SESSION.id}`);
+  expect(screen.getByRole('link', { name: 'Tool reasoning' })).toHaveAttribute(
+    'href',
+    `/thought-tracing?sessionId=${SESSION.id}`,
+  );
   // The error payload opens by itself and stays text.
   expect(screen.getByText(/<script>alert\(1\)<\/script>/)).toBeInTheDocument();
   expect(container.querySelector('script')).toBeNull();
@@ -129,14 +158,23 @@ it('asks the replay endpoint for a time window', async () => {
 });
 
 it('says when the session does not exist', async () => {
-  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), { status: 404, body: { message: 'Session not found', code: 'not_found' } });
-  api.on('GET', Paths.sessionReplay(WORKSPACE_ID, SESSION.id), { status: 404, body: { message: 'Session not found', code: 'not_found' } });
+  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), {
+    status: 404,
+    body: { message: 'Session not found', code: 'not_found' },
+  });
+  api.on('GET', Paths.sessionReplay(WORKSPACE_ID, SESSION.id), {
+    status: 404,
+    body: { message: 'Session not found', code: 'not_found' },
+  });
   renderPage();
   expect(await screen.findByText('This session does not exist in this workspace.')).toBeInTheDocument();
 });
 
 it('shows a server failure with a retry', async () => {
-  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), { status: 500, body: { message: 'Internal server error', code: 'internal' } });
+  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), {
+    status: 500,
+    body: { message: 'Internal server error', code: 'internal' },
+  });
   api.on('GET', Paths.sessionReplay(WORKSPACE_ID, SESSION.id), { body: REPLAY });
   renderPage();
   expect(await screen.findByText('API Error 500: Internal server error', {}, { timeout: 10_000 })).toBeInTheDocument();
@@ -163,4 +201,36 @@ it('follows an active session: a live call of this session refreshes the page, o
   });
   await act(async () => jest.advanceTimersByTimeAsync(LIVE_SESSION_REFRESH_MS));
   expect(replays()).toBe(2);
+});
+
+it('numbers messages by their place, never shows a negative offset, and says progress is grouped (issue 38)', async () => {
+  // A session any instance may record numbers its messages by the clock: seq reads as ms.
+  const progress = (seq: number, progressCount?: number) =>
+    message(seq, {
+      direction: 'server_to_client',
+      kind: 'notification',
+      method: 'notifications/progress',
+      progressCount,
+    });
+  const replay: ReplayResult = {
+    ...REPLAY,
+    total: 3,
+    messages: [
+      { ...message(1_204, { method: 'initialize' }), createdAt: new Date(t0 - 19).toISOString() },
+      progress(2_950),
+      progress(4_811, 4),
+    ],
+    toolCalls: [],
+  };
+  api.on('GET', Paths.session(WORKSPACE_ID, SESSION.id), { body: { ...SESSION, messageCount: 5 } });
+  api.on('GET', Paths.sessionReplay(WORKSPACE_ID, SESSION.id), { body: replay });
+  renderPage();
+  const timeline = await screen.findByRole('list', { name: 'Messages' });
+  const rows = within(timeline).getAllByRole('listitem');
+  expect(rows[0]).toHaveTextContent('+0.000 s');
+  expect(rows[0]).not.toHaveTextContent('+-');
+  expect(rows.map((row) => /#(\d+)/.exec(row.textContent)?.[1])).toEqual(['1', '2', '3']);
+  expect(screen.getByRole('toolbar', { name: 'Replay' })).toHaveTextContent(
+    '3 / 3 · 2 more progress notifications grouped',
+  );
 });

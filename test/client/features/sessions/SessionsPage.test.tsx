@@ -7,7 +7,6 @@ import { fakeAccessToken, installFakeApi, type FakeApi } from '../../helpers/fak
 import { renderWithProviders } from '../../helpers/renderWithProviders';
 import { SERVER_ID, session, WORKSPACE_ID } from './sessionFixtures';
 
-
 let api: FakeApi;
 let queries: URLSearchParams[];
 
@@ -22,10 +21,17 @@ beforeEach(() => {
 afterEach(() => api.restore());
 
 function renderPage(entry = '/sessions') {
-  return renderWithProviders(<SessionsPage />, { preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } }, initialEntries: [entry] });
+  return renderWithProviders(<SessionsPage />, {
+    preloadedState: { workspace: { currentWorkspaceId: WORKSPACE_ID } },
+    initialEntries: [entry],
+  });
 }
 
-function answerSessions(total: number, make = (offset: number, limit: number) => Array.from({ length: Math.min(limit, total - offset) }, (_, i) => session(offset + i))) {
+function answerSessions(
+  total: number,
+  make = (offset: number, limit: number) =>
+    Array.from({ length: Math.min(limit, total - offset) }, (_, i) => session(offset + i)),
+) {
   api.on('GET', Paths.sessions(WORKSPACE_ID), ({ url }) => {
     queries.push(url.searchParams);
     const limit = Number(url.searchParams.get('limit'));
@@ -41,8 +47,14 @@ it('shows a loading state, then the page of sessions with server, client, durati
   const list = await screen.findByRole('list', { name: 'Sessions' });
   const rows = within(list).getAllByRole('listitem');
   expect(rows.length).toBeGreaterThan(5);
-  expect(within(rows[0]).getByRole('link', { name: 'files' })).toHaveAttribute('href', `/servers?serverId=${SERVER_ID}`);
-  expect(within(rows[0]).getByRole('link', { name: /Open session claude-code 1\.2\.3/ })).toHaveAttribute('href', `/sessions/${session(0).id}`);
+  expect(within(rows[0]).getByRole('link', { name: 'files' })).toHaveAttribute(
+    'href',
+    `/servers?serverId=${SERVER_ID}`,
+  );
+  expect(within(rows[0]).getByRole('link', { name: /Open session claude-code 1\.2\.3/ })).toHaveAttribute(
+    'href',
+    `/sessions/${session(0).id}`,
+  );
   expect(within(rows[0]).getByText('5.00 s')).toBeInTheDocument();
   expect(screen.getByText('1–50 of 120')).toBeInTheDocument();
   expect(queries[0].get('limit')).toBe('50');
@@ -90,7 +102,9 @@ it('says when no session matches the filters and clears them', async () => {
 it('shows the error and retries', async () => {
   let fail = true;
   api.on('GET', Paths.sessions(WORKSPACE_ID), () =>
-    fail ? { status: 400, body: { message: 'q: Too big', code: 'validation_failed' } } : { body: { sessions: [session(0)], total: 1, limit: 50, offset: 0 } },
+    fail
+      ? { status: 400, body: { message: 'q: Too big', code: 'validation_failed' } }
+      : { body: { sessions: [session(0)], total: 1, limit: 50, offset: 0 } },
   );
   renderPage();
   expect(await screen.findByText('API Error 400: q: Too big')).toBeInTheDocument();
@@ -138,6 +152,19 @@ describe('a trace tool’s list (issue 14 item 11)', () => {
     }
   });
 
+  it('sorts on a phone too, where the headers are hidden: a column picker and a reverse button (issue 38)', async () => {
+    answerSessions(3);
+    renderPage();
+    await screen.findByRole('list', { name: 'Sessions' });
+    await userEvent.click(screen.getByRole('combobox', { name: 'Sort by' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Calls' }));
+    await waitFor(() => expect(queries.at(-1)?.get('sort')).toBe('calls'));
+    expect(queries.at(-1)?.get('order')).toBe('desc');
+    await userEvent.click(screen.getByRole('button', { name: 'Lowest first (now highest first)' }));
+    await waitFor(() => expect(queries.at(-1)?.get('order')).toBe('asc'));
+    expect(queries.at(-1)?.get('sort')).toBe('calls');
+  });
+
   it('filters to sessions with errors and by a custom date range from the URL', async () => {
     answerSessions(2);
     renderPage('/sessions?errors=with&range=custom&from=2026-11-20T08:00:00.000Z&to=2026-11-21T18:30:00.000Z');
@@ -172,13 +199,16 @@ describe('a trace tool’s list (issue 14 item 11)', () => {
     const exports: URLSearchParams[] = [];
     api.on('GET', Paths.sessionsExport(WORKSPACE_ID), ({ url }) => {
       exports.push(url.searchParams);
-      return url.searchParams.get('format') === 'csv' ? { text: 'id,status\r\nabc,ended\r\n', contentType: 'text/csv' } : { body: { exportedAt: 'x', total: 120, sessions: [] } };
+      return url.searchParams.get('format') === 'csv'
+        ? { text: 'id,status\r\nabc,ended\r\n', contentType: 'text/csv' }
+        : { body: { exportedAt: 'x', total: 120, sessions: [] } };
     });
     const saved: Blob[] = [];
     const createObjectURL = jest.fn((blob: Blob) => {
       saved.push(blob);
       return 'blob:sessions';
     });
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the very originals are kept to be put back on URL afterwards; a bound copy would restore a different function
     const original = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
     Object.assign(URL, { createObjectURL, revokeObjectURL: jest.fn() });
     // jsdom does not download: the hidden link's click is what the browser would follow.

@@ -1,4 +1,4 @@
-import type { SessionDto, SessionListItem, ToolCallDto } from '../../../../src/contract/sessions';
+import type { SessionListItem, ToolCallDto } from '../../../../src/contract/sessions';
 
 export const WORKSPACE_ID = '5b0b6a55-4f8e-4a39-9d53-2f1c0a6b7e01';
 export const SERVER_ID = '9d7c3a10-6a4f-4d57-8e0c-1a2b3c4d5e6f';
@@ -48,7 +48,7 @@ export function toolCall(index: number, overrides: Partial<ToolCallDto> = {}): T
     durationMs: 120,
     requestBytes: 100,
     responseBytes: 200,
-    tokensEstimate: 50,
+    tokens: 50,
     meta: null,
     traceparent: null,
     ...overrides,

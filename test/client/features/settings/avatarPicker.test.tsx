@@ -2,7 +2,11 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StorageKeys } from '../../../../src/contract/constants';
 import { Paths } from '../../../../src/contract/routes';
-import { AVATAR_BACKGROUNDS, AVATAR_STYLE_NAMES, drawAvatarChoices } from '../../../../src/client/features/settings/avatarChoices';
+import {
+  AVATAR_BACKGROUNDS,
+  AVATAR_STYLE_NAMES,
+  drawAvatarChoices,
+} from '../../../../src/client/features/settings/avatarChoices';
 import { ProfileTab } from '../../../../src/client/features/settings/components/ProfileTab';
 import { selectCurrentUser } from '../../../../src/client/features/auth/authSlice';
 import { renderShellApp, TEST_USER_DTO } from '../../helpers/renderShellApp';
@@ -50,7 +54,11 @@ describe('avatar choices', () => {
 
 describe('Profile tab', () => {
   function renderProfile(configure?: (fake: FakeApi) => void) {
-    const context = renderShellApp(<ProfileTab />, { signedIn: true, path: '/settings?tab=profile', configureApi: configure });
+    const context = renderShellApp(<ProfileTab />, {
+      signedIn: true,
+      path: '/settings?tab=profile',
+      configureApi: configure,
+    });
     api = context.api;
     return context;
   }
@@ -67,10 +75,12 @@ describe('Profile tab', () => {
     const radios = within(group).getAllByRole('radio');
     expect(radios).toHaveLength(6);
     for (const radio of radios) expect(radio.getAttribute('aria-label')).toMatch(/avatar/);
-    const before = radios.map((r) => r.getAttribute('aria-label') + (r as HTMLInputElement).value);
+    const before = radios.map((r) => (r.getAttribute('aria-label') ?? '') + (r as HTMLInputElement).value);
 
     await userEvent.click(screen.getByRole('button', { name: 'Shuffle' }));
-    const after = within(group).getAllByRole('radio').map((r) => r.getAttribute('aria-label') + (r as HTMLInputElement).value);
+    const after = within(group)
+      .getAllByRole('radio')
+      .map((r) => (r.getAttribute('aria-label') ?? '') + (r as HTMLInputElement).value);
     expect(after).toHaveLength(6);
     expect(after).not.toEqual(before);
 
@@ -89,8 +99,15 @@ describe('Profile tab', () => {
   });
 
   it('keeps the pick as the local temporary avatar, which wins, when the server refuses it', async () => {
-    const { store } = renderProfile((fake) => fake.on('PUT', Paths.me, { status: 400, body: { message: 'avatarUrl: The avatar image is too large', code: 'validation_failed' } }));
-    const radio = within(await screen.findByRole('radiogroup', { name: 'Choose an avatar' }, { timeout: 60_000 })).getAllByRole('radio')[0];
+    const { store } = renderProfile((fake) =>
+      fake.on('PUT', Paths.me, {
+        status: 400,
+        body: { message: 'avatarUrl: The avatar image is too large', code: 'validation_failed' },
+      }),
+    );
+    const radio = within(
+      await screen.findByRole('radiogroup', { name: 'Choose an avatar' }, { timeout: 60_000 }),
+    ).getAllByRole('radio')[0];
     await userEvent.click(radio);
     await userEvent.click(screen.getByRole('button', { name: 'Save avatar' }));
     await screen.findByText('Avatar kept on this device only');

@@ -64,9 +64,33 @@ describe('Preferences tab', () => {
 
 describe('Security tab', () => {
   const now = new Date().toISOString();
-  const here: SignInDto = { id: '11111111-1111-4111-8111-111111111111', device: 'Firefox on Linux', userAgent: 'Firefox', ip: '10.0.0.1', createdAt: now, lastUsedAt: now, current: true };
-  const phone: SignInDto = { id: '22222222-2222-4222-8222-222222222222', device: 'Safari on iOS', userAgent: 'Safari', ip: '10.0.0.2', createdAt: now, lastUsedAt: now, current: false };
-  const laptop: SignInDto = { id: '33333333-3333-4333-8333-333333333333', device: 'Chrome on macOS', userAgent: 'Chrome', ip: '10.0.0.3', createdAt: now, lastUsedAt: now, current: false };
+  const here: SignInDto = {
+    id: '11111111-1111-4111-8111-111111111111',
+    device: 'Firefox on Linux',
+    userAgent: 'Firefox',
+    ip: '10.0.0.1',
+    createdAt: now,
+    lastUsedAt: now,
+    current: true,
+  };
+  const phone: SignInDto = {
+    id: '22222222-2222-4222-8222-222222222222',
+    device: 'Safari on iOS',
+    userAgent: 'Safari',
+    ip: '10.0.0.2',
+    createdAt: now,
+    lastUsedAt: now,
+    current: false,
+  };
+  const laptop: SignInDto = {
+    id: '33333333-3333-4333-8333-333333333333',
+    device: 'Chrome on macOS',
+    userAgent: 'Chrome',
+    ip: '10.0.0.3',
+    createdAt: now,
+    lastUsedAt: now,
+    current: false,
+  };
 
   function renderSecurity(configure: (fake: FakeApi, state: { signIns: SignInDto[] }) => void) {
     const state = { signIns: [here, phone, laptop] };
@@ -109,12 +133,27 @@ describe('Security tab', () => {
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'a new long secret');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('2 other sign-ins were signed out.')).toBeInTheDocument();
-    expect(sent).toEqual({ currentPassword: 'old secret 123', newPassword: 'a new long secret', newPasswordConfirmation: 'a new long secret' });
-    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Active sign-ins' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(sent).toEqual({
+      currentPassword: 'old secret 123',
+      newPassword: 'a new long secret',
+      newPasswordConfirmation: 'a new long secret',
+    });
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Active sign-ins' })).getAllByRole('listitem')).toHaveLength(1),
+    );
   });
 
   it('shows a wrong current password at its field', async () => {
-    renderSecurity((fake) => fake.on('POST', Paths.password, { status: 400, body: { message: 'The current password is not correct', code: 'bad_request', fields: { currentPassword: 'The current password is not correct' } } }));
+    renderSecurity((fake) =>
+      fake.on('POST', Paths.password, {
+        status: 400,
+        body: {
+          message: 'The current password is not correct',
+          code: 'bad_request',
+          fields: { currentPassword: 'The current password is not correct' },
+        },
+      }),
+    );
     await userEvent.type(screen.getByLabelText('Current password'), 'wrong one');
     await userEvent.type(screen.getByLabelText('New password'), 'a new long secret');
     await userEvent.type(screen.getByLabelText('Confirm new password'), 'a new long secret');

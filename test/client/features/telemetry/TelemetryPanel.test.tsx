@@ -40,7 +40,16 @@ function renderTab(options: Partial<ShellTestOptions> & { exporters?: () => Expo
     ...options,
     configureApi: (fake) => {
       fake.on('GET', BASE, () => ({ body: { exporters: listed() } }));
-      fake.on('GET', `${BASE}/${HONEYCOMB.id}/metrics`, { body: { exportedSpans: 42, exportedMetricPoints: 7, failedExports: 1, droppedSpans: 0, lastSuccessAt: new Date().toISOString(), lastError: 'traces: HTTP 503' } });
+      fake.on('GET', `${BASE}/${HONEYCOMB.id}/metrics`, {
+        body: {
+          exportedSpans: 42,
+          exportedMetricPoints: 7,
+          failedExports: 1,
+          droppedSpans: 0,
+          lastSuccessAt: new Date().toISOString(),
+          lastError: 'traces: HTTP 503',
+        },
+      });
       options.configureApi?.(fake);
     },
   });
@@ -74,7 +83,14 @@ describe('Telemetry exporters tab', () => {
     await userEvent.type(within(dialog).getByLabelText('Value'), 'hc-key');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add exporter' }));
     await waitFor(() => expect(sent).toBeDefined());
-    expect(sent).toMatchObject({ name: 'Honeycomb', endpoint: 'https://api.honeycomb.io', protocol: 'http/protobuf', headers: { 'x-honeycomb-team': 'hc-key' }, signals: ['traces', 'metrics'], samplingRatio: 1 });
+    expect(sent).toMatchObject({
+      name: 'Honeycomb',
+      endpoint: 'https://api.honeycomb.io',
+      protocol: 'http/protobuf',
+      headers: { 'x-honeycomb-team': 'hc-key' },
+      signals: ['traces', 'metrics'],
+      samplingRatio: 1,
+    });
   });
 
   it("refuses every exporter action without a stored token: 'No authentication token'", async () => {
@@ -82,7 +98,9 @@ describe('Telemetry exporters tab', () => {
     await screen.findByRole('article', { name: 'Honeycomb exporter' });
     localStorage.removeItem(StorageKeys.accessToken);
     const calls = api!.calls.length;
-    const result = await store.dispatch(telemetryApi.endpoints.testExporter.initiate({ workspaceId: 'ws-1', id: HONEYCOMB.id }));
+    const result = await store.dispatch(
+      telemetryApi.endpoints.testExporter.initiate({ workspaceId: 'ws-1', id: HONEYCOMB.id }),
+    );
     expect('error' in result && result.error).toMatchObject({ message: 'No authentication token' });
     expect(api!.calls.slice(calls).filter((c) => c.includes('/telemetry/'))).toEqual([]);
   });

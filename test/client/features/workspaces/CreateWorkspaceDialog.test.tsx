@@ -17,7 +17,11 @@ jest.setTimeout(15_000);
 
 const LIMIT_TEXT = 'Your Starter plan allows 1 workspace. Upgrade to create more.';
 
-function createdWorkspace(body: { name: string; description: string; workspaceType: 'personal' | 'team' }): WorkspaceDto {
+function createdWorkspace(body: {
+  name: string;
+  description: string;
+  workspaceType: 'personal' | 'team';
+}): WorkspaceDto {
   return { id: 'ws-new', ...body, role: 'owner', createdAt: '2026-11-21T06:00:00.000Z' };
 }
 
@@ -98,7 +102,11 @@ describe('CreateWorkspaceDialog', () => {
     expect(await screen.findByRole('button', { name: 'Creating...' })).toBeDisabled();
     expect(screen.getByRole('textbox', { name: /Name/ })).toBeDisabled();
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]).toEqual({ name: 'Research', description: 'Agents of the research team', workspaceType: 'personal' });
+    expect(posted[0]).toEqual({
+      name: 'Research',
+      description: 'Agents of the research team',
+      workspaceType: 'personal',
+    });
 
     act(() => answer());
     expect(await screen.findByText('Workspace Created')).toBeInTheDocument();
@@ -112,7 +120,10 @@ describe('CreateWorkspaceDialog', () => {
   it('shows why creating failed in an alert and keeps what was typed', async () => {
     const user = userEvent.setup();
     openCreateDialog({ body: { canCreate: true, error: null } });
-    api.on('POST', Paths.workspaces, { status: 409, body: { message: 'A workspace named Research already exists', code: 'conflict' } });
+    api.on('POST', Paths.workspaces, {
+      status: 409,
+      body: { message: 'A workspace named Research already exists', code: 'conflict' },
+    });
 
     await screen.findByRole('button', { name: 'Create Workspace' });
     await user.type(screen.getByRole('textbox', { name: /Name/ }), 'Research');

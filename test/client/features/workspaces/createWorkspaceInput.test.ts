@@ -2,7 +2,11 @@ import { toCreateWorkspaceRequest } from '../../../../src/client/features/worksp
 
 describe('toCreateWorkspaceRequest', () => {
   it('turns a plain name into a personal workspace with an empty description', () => {
-    expect(toCreateWorkspaceRequest('Research')).toEqual({ name: 'Research', description: '', workspaceType: 'personal' });
+    expect(toCreateWorkspaceRequest('Research')).toEqual({
+      name: 'Research',
+      description: '',
+      workspaceType: 'personal',
+    });
   });
 
   it('keeps the given description and type', () => {
@@ -14,7 +18,11 @@ describe('toCreateWorkspaceRequest', () => {
   });
 
   it('defaults the missing description and type of an object', () => {
-    expect(toCreateWorkspaceRequest({ name: 'Ops' })).toEqual({ name: 'Ops', description: '', workspaceType: 'personal' });
+    expect(toCreateWorkspaceRequest({ name: 'Ops' })).toEqual({
+      name: 'Ops',
+      description: '',
+      workspaceType: 'personal',
+    });
   });
 
   it('trims the name and the description', () => {

@@ -31,10 +31,12 @@ const REFUSED: CanCreateWorkspaceResult = {
 };
 
 /** Starts the machine with controllable fakes for the two effects and records what it emits. */
-function startDialog(options: {
-  limit?: (type: WorkspaceType) => Promise<CanCreateWorkspaceResult>;
-  create?: (request: CreateWorkspaceRequest) => Promise<CreatedWorkspace>;
-} = {}) {
+function startDialog(
+  options: {
+    limit?: (type: WorkspaceType) => Promise<CanCreateWorkspaceResult>;
+    create?: (request: CreateWorkspaceRequest) => Promise<CreatedWorkspace>;
+  } = {},
+) {
   const limitChecks: WorkspaceType[] = [];
   const createCalls: CreateWorkspaceRequest[] = [];
   const emitted: CreateWorkspaceEmitted[] = [];
@@ -66,23 +68,23 @@ describe('createWorkspaceMachine', () => {
   });
 
   it('refuses with the server text when the plan does not allow another workspace', async () => {
-    const { actor } = startDialog({ limit: async () => REFUSED });
+    const { actor } = startDialog({ limit: () => Promise.resolve(REFUSED) });
     await waitFor(actor, (s) => s.matches('limitReached'));
     expect(actor.getSnapshot().context.limitError).toBe(REFUSED.error);
   });
 
   it('assumes creation is allowed when the limit check itself fails', async () => {
     const { actor } = startDialog({
-      limit: async () => {
-        throw new Error('API Error 500: Internal Server Error');
-      },
+      limit: () => Promise.reject(new Error('API Error 500: Internal Server Error')),
     });
     await waitFor(actor, (s) => s.matches('editing'));
     expect(actor.getSnapshot().context.limitError).toBeNull();
   });
 
   it('re-checks the limit for the chosen type when the type changes', async () => {
-    const { actor, limitChecks } = startDialog({ limit: async (type) => (type === 'team' ? REFUSED : ALLOWED) });
+    const { actor, limitChecks } = startDialog({
+      limit: (type) => Promise.resolve(type === 'team' ? REFUSED : ALLOWED),
+    });
     await waitFor(actor, (s) => s.matches('editing'));
     actor.send({ type: 'TYPE_CHANGED', workspaceType: 'team' });
     expect(actor.getSnapshot().value).toBe('checkingLimit');
@@ -129,7 +131,9 @@ describe('createWorkspaceMachine', () => {
   });
 
   it('lets the type change after a refusal, since the refusal can depend on the type', async () => {
-    const { actor, limitChecks } = startDialog({ limit: async (type) => (type === 'team' ? REFUSED : ALLOWED) });
+    const { actor, limitChecks } = startDialog({
+      limit: (type) => Promise.resolve(type === 'team' ? REFUSED : ALLOWED),
+    });
     await waitFor(actor, (s) => s.matches('editing'));
     actor.send({ type: 'TYPE_CHANGED', workspaceType: 'team' });
     await waitFor(actor, (s) => s.matches('limitReached'));
@@ -140,7 +144,7 @@ describe('createWorkspaceMachine', () => {
   });
 
   it('asks for an upgrade instead of creating when the limit is reached', async () => {
-    const { actor, createCalls, emitted } = startDialog({ limit: async () => REFUSED });
+    const { actor, createCalls, emitted } = startDialog({ limit: () => Promise.resolve(REFUSED) });
     await waitFor(actor, (s) => s.matches('limitReached'));
     actor.send({ type: 'NAME_CHANGED', name: 'Ignored while disabled' });
     actor.send({ type: 'SUBMIT' });
@@ -172,14 +176,14 @@ describe('createWorkspaceMachine', () => {
 
   it('shows the error message of a failed creation and keeps the form', async () => {
     const { actor, emitted } = startDialog({
-      create: async () => {
-        throw {
-          status: 409,
-          message: 'API Error 409: A workspace named Research already exists',
-          serverMessage: 'A workspace named Research already exists',
-          code: 'conflict',
-        };
-      },
+      create: () =>
+        Promise.reject(
+          Object.assign(new Error('API Error 409: A workspace named Research already exists'), {
+            status: 409,
+            serverMessage: 'A workspace named Research already exists',
+            code: 'conflict',
+          }),
+        ),
     });
     await waitFor(actor, (s) => s.matches('editing'));
     actor.send({ type: 'NAME_CHANGED', name: 'Research' });
@@ -195,9 +199,7 @@ describe('createWorkspaceMachine', () => {
 
   it("falls back to 'Failed to create workspace' when the failure carries no message", async () => {
     const { actor } = startDialog({
-      create: async () => {
-        throw new Error('');
-      },
+      create: () => Promise.reject(new Error('')),
     });
     await waitFor(actor, (s) => s.matches('editing'));
     actor.send({ type: 'NAME_CHANGED', name: 'Research' });
@@ -209,10 +211,11 @@ describe('createWorkspaceMachine', () => {
   it('clears the previous failure when submitting again and succeeds', async () => {
     let attempts = 0;
     const { actor } = startDialog({
-      create: async (request) => {
+      create: (request) => {
         attempts += 1;
-        if (attempts === 1) throw new Error('Network down');
-        return { id: 'ws-2', name: request.name };
+        return attempts === 1
+          ? Promise.reject(new Error('Network down'))
+          : Promise.resolve({ id: 'ws-2', name: request.name });
       },
     });
     await waitFor(actor, (s) => s.matches('editing'));

@@ -122,7 +122,9 @@ describe('workspace calls', () => {
   startSignedInWithFakeFetch();
 
   it('creates from a plain name with an empty description and the personal type', async () => {
-    fake.on(`POST ${Paths.workspaces}`, (request) => jsonResponse({ ...workspace('ws-new'), ...(request.body as object) }, 201));
+    fake.on(`POST ${Paths.workspaces}`, (request) =>
+      jsonResponse({ ...workspace('ws-new'), ...(request.body as object) }, 201),
+    );
     const store = makeStore();
     await store.dispatch(workspacesApi.endpoints.createWorkspace.initiate('  Research  '));
     expect(fake.requests[0].body).toEqual({ name: 'Research', description: '', workspaceType: 'personal' });
@@ -131,7 +133,9 @@ describe('workspace calls', () => {
   it('checks the creation limit for the personal type by default', async () => {
     fake.on(`GET ${Paths.canCreateWorkspace}`, jsonResponse({ canCreate: true, error: null }));
     const store = makeStore();
-    const result = await store.dispatch(workspacesApi.endpoints.canCreateWorkspace.initiate(undefined, { subscribe: false }));
+    const result = await store.dispatch(
+      workspacesApi.endpoints.canCreateWorkspace.initiate(undefined, { subscribe: false }),
+    );
     expect(result.data).toEqual({ canCreate: true, error: null });
     expect(fake.requests[0].url.searchParams.get('type')).toBe('personal');
   });

@@ -18,7 +18,13 @@ beforeEach(() => {
 afterEach(() => api?.restore());
 
 const TEAM = { ...TEST_WORKSPACES[1], id: 'ws-2', name: 'Platform Team', role: 'owner' as const };
-const ME: MemberDto = { userId: 'user-1', email: 'ada@example.com', fullName: 'Ada Lovelace', role: 'owner', joinedAt: new Date().toISOString() };
+const ME: MemberDto = {
+  userId: 'user-1',
+  email: 'ada@example.com',
+  fullName: 'Ada Lovelace',
+  role: 'owner',
+  joinedAt: new Date().toISOString(),
+};
 
 function renderSettings(path: string, configure: (fake: FakeApi) => void) {
   const context = renderShellApp(
@@ -36,7 +42,9 @@ describe('Workspace settings', () => {
   it('deletes a workspace only once its name is typed, then switches to another workspace', async () => {
     let deleted = false;
     const context = renderSettings('/workspace/ws-2/settings', (fake) => {
-      fake.on('GET', Paths.workspace('ws-2'), () => (deleted ? { status: 404, body: { message: 'Workspace not found', code: 'not_found' } } : { body: TEAM }));
+      fake.on('GET', Paths.workspace('ws-2'), () =>
+        deleted ? { status: 404, body: { message: 'Workspace not found', code: 'not_found' } } : { body: TEAM },
+      );
       fake.on('DELETE', Paths.workspace('ws-2'), () => {
         deleted = true;
         return { status: 204 };
@@ -61,7 +69,9 @@ describe('Workspace settings', () => {
   });
 
   it('never offers to delete or leave the personal workspace', async () => {
-    renderSettings('/workspace/ws-1/settings', (fake) => fake.on('GET', Paths.workspace('ws-1'), { body: TEST_WORKSPACES[0] }));
+    renderSettings('/workspace/ws-1/settings', (fake) =>
+      fake.on('GET', Paths.workspace('ws-1'), { body: TEST_WORKSPACES[0] }),
+    );
     expect(await screen.findByText('Your personal workspace cannot be deleted or left.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete workspace' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Leave workspace' })).toBeNull();
@@ -74,13 +84,18 @@ describe('Workspace settings', () => {
       fake.on('GET', `${Paths.workspace('ws-2')}/members`, { body: { members: [ME] } });
       fake.on('PUT', Paths.workspaceMember('ws-2', 'user-1'), ({ body }) => {
         puts.push(body);
-        return { status: 409, body: { message: 'A workspace needs at least one owner: make someone else owner first', code: 'conflict' } };
+        return {
+          status: 409,
+          body: { message: 'A workspace needs at least one owner: make someone else owner first', code: 'conflict' },
+        };
       });
     });
     const role = await screen.findByRole('combobox', { name: 'Role of Ada Lovelace' });
     await userEvent.click(role);
     await userEvent.click(await screen.findByRole('option', { name: 'Member' }));
-    expect(await screen.findByText(/A workspace needs at least one owner: make someone else owner first/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/A workspace needs at least one owner: make someone else owner first/),
+    ).toBeInTheDocument();
     expect(puts).toEqual([{ role: 'member' }]);
     expect(screen.getByRole('combobox', { name: 'Role of Ada Lovelace' })).toHaveTextContent('Owner');
   });
@@ -88,9 +103,27 @@ describe('Workspace settings', () => {
   it('an invitee who follows the invitation link accepts it in place and switches to the workspace', async () => {
     let accepted = false;
     const context = renderSettings('/workspace/ws-3/settings', (fake) => {
-      fake.on('GET', Paths.workspace('ws-3'), () => (accepted ? { body: { ...TEAM, id: 'ws-3', name: 'Research', role: 'member' } } : { status: 404, body: { message: 'Workspace not found', code: 'not_found' } }));
+      fake.on('GET', Paths.workspace('ws-3'), () =>
+        accepted
+          ? { body: { ...TEAM, id: 'ws-3', name: 'Research', role: 'member' } }
+          : { status: 404, body: { message: 'Workspace not found', code: 'not_found' } },
+      );
       fake.on('GET', Paths.myInvitations, () => ({
-        body: { invitations: accepted ? [] : [{ id: 'inv-1', workspaceId: 'ws-3', workspaceName: 'Research', role: 'member', invitedByName: 'Grace Hopper', createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() }] },
+        body: {
+          invitations: accepted
+            ? []
+            : [
+                {
+                  id: 'inv-1',
+                  workspaceId: 'ws-3',
+                  workspaceName: 'Research',
+                  role: 'member',
+                  invitedByName: 'Grace Hopper',
+                  createdAt: new Date().toISOString(),
+                  expiresAt: new Date().toISOString(),
+                },
+              ],
+        },
       }));
       fake.on('POST', Paths.acceptInvitation('inv-1'), () => {
         accepted = true;

@@ -18,7 +18,12 @@ export function processesWithMarker(marker: string): number[] {
   return pids;
 }
 
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -28,5 +33,8 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
 }
 
-export const EVERYTHING_ENTRY = path.resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const EVERYTHING_ENTRY = path.resolve(
+  __dirname,
+  '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 export const PRINT_ENV = path.resolve(__dirname, '../../../fixtures/deployments/print-env.js');

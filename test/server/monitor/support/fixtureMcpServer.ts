@@ -28,22 +28,28 @@ function buildMcpServer(state: FixtureState): McpServer {
   server.registerTool(
     'add',
     { description: state.addDescription, inputSchema: { a: z.number(), b: z.number() } },
-    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+    ({ a, b }) => Promise.resolve({ content: [{ type: 'text', text: String(a + b) }] }),
   );
   for (const name of state.extraTools) {
-    server.registerTool(name, { description: `The ${name} tool` }, async () => ({ content: [{ type: 'text', text: name }] }));
+    server.registerTool(name, { description: `The ${name} tool` }, () =>
+      Promise.resolve({
+        content: [{ type: 'text', text: name }],
+      }),
+    );
   }
   server.registerPrompt('greet', { description: 'Greets someone', argsSchema: { who: z.string() } }, ({ who }) => ({
     messages: [{ role: 'user', content: { type: 'text', text: `Hello ${who}` } }],
   }));
-  server.registerResource('readme', 'fixture://readme', { description: 'The readme', mimeType: 'text/plain' }, async (uri) => ({
-    contents: [{ uri: uri.href, text: 'Read me' }],
-  }));
+  server.registerResource('readme', 'fixture://readme', { description: 'The readme', mimeType: 'text/plain' }, (uri) =>
+    Promise.resolve({
+      contents: [{ uri: uri.href, text: 'Read me' }],
+    }),
+  );
   server.registerResource(
     'note',
     new ResourceTemplate('fixture://notes/{id}', { list: undefined }),
     { description: 'A note by id' },
-    async (uri) => ({ contents: [{ uri: uri.href, text: 'note' }] }),
+    (uri) => Promise.resolve({ contents: [{ uri: uri.href, text: 'note' }] }),
   );
   return server;
 }
@@ -51,25 +57,28 @@ function buildMcpServer(state: FixtureState): McpServer {
 export async function startFixtureMcpServer(initial: Partial<FixtureState> = {}): Promise<FixtureMcpServer> {
   const state: FixtureState = { addDescription: 'Adds two numbers', extraTools: [], ...initial };
   const calls = new Map<string, number>();
-  const httpServer = http.createServer(async (req, res) => {
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      return;
-    }
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    const body = JSON.parse(text) as { method?: string } | { method?: string }[];
-    for (const message of Array.isArray(body) ? body : [body]) {
-      if (message.method) calls.set(message.method, (calls.get(message.method) ?? 0) + 1);
-    }
-    const server = buildMcpServer(state);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+  const httpServer = http.createServer((req, res) => {
+    // Node does not await a request handler: the async handling runs on its own.
+    void (async () => {
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' }).end();
+        return;
+      }
+      let text = '';
+      for await (const chunk of req) text += (chunk as Buffer).toString('utf8');
+      const body = JSON.parse(text) as { method?: string } | { method?: string }[];
+      for (const message of Array.isArray(body) ? body : [body]) {
+        if (message.method) calls.set(message.method, (calls.get(message.method) ?? 0) + 1);
+      }
+      const server = buildMcpServer(state);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    })();
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const port = (httpServer.address() as AddressInfo).port;

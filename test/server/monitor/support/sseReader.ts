@@ -62,7 +62,11 @@ export function openSse(url: string): Promise<SseConnection> {
             };
             const timer = setTimeout(() => {
               waiters.delete(check);
-              fail(new Error(`no matching live message within ${withinMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`));
+              fail(
+                new Error(
+                  `no matching live message within ${withinMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`,
+                ),
+              );
             }, withinMs);
             if (!check()) waiters.add(check);
           });
@@ -81,14 +85,16 @@ export function openSse(url: string): Promise<SseConnection> {
 }
 
 /** Reads a non-SSE answer (an error) in full. */
-export function getJson(url: string): Promise<{ status: number; body: any }> {
+export function getJson(url: string): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (c: string) => (text += c));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }),
+        );
       })
       .on('error', reject);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../../../src/server/db/database';
-import { signAccessToken } from '../../../../src/server/auth/accessToken';
-import { generateProxyKey } from '../../../../src/server/modules/servers/store';
+import { signedInAccessToken } from '../../helpers/signedInToken';
+import { generateProxyKey } from '../../../../src/server/data/servers/store';
 
 // Users, workspaces and servers written straight to the database, so the monitor's tests do not
 // depend on the sign-up or servers APIs (which have their own tests).
@@ -21,12 +21,18 @@ export async function createMemberWithWorkspace(db: Database, secret: string, na
     `insert into workspaces (name, owner_id) values ($1, $2) returning id`,
     [`${name}'s workspace`, user.id],
   );
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [workspace.id, user.id]);
-  return { userId: user.id, workspaceId: workspace.id, token: signAccessToken(user.id, secret) };
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
+    workspace.id,
+    user.id,
+  ]);
+  return { userId: user.id, workspaceId: workspace.id, token: await signedInAccessToken(db, user.id, secret) };
 }
 
 export async function addMember(db: Database, workspaceId: string, userId: string): Promise<void> {
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')`, [workspaceId, userId]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'member')`, [
+    workspaceId,
+    userId,
+  ]);
 }
 
 export async function insertServerRow(

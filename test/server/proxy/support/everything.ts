@@ -21,8 +21,14 @@ async function freePort(): Promise<number> {
 /** `port`: the port of a previous run (a restart keeps the URL the proxy knows). */
 export async function startEverything(port?: number): Promise<EverythingServer> {
   port ??= await freePort();
-  const entry = path.resolve(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const entry = path.resolve(
+    __dirname,
+    '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+  );
+  const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -22,7 +22,8 @@ export function ownPostgresUnavailable(): string | null {
   } catch {
     return 'pg_config is not installed';
   }
-  for (const tool of ['initdb', 'pg_ctl']) if (!fs.existsSync(path.join(bindir, tool))) return `${tool} is not in ${bindir}`;
+  for (const tool of ['initdb', 'pg_ctl'])
+    if (!fs.existsSync(path.join(bindir, tool))) return `${tool} is not in ${bindir}`;
   try {
     execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
     execFileSync('which', ['runuser'], { stdio: 'ignore' });
@@ -46,10 +47,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   execFileSync('chown', ['postgres:postgres', dir]);
   const data = path.join(dir, 'data');
   const port = await freePort();
-  const asPostgres = (tool: string, args: string[]) => execFileSync('runuser', ['-u', 'postgres', '--', path.join(bindir, tool), ...args], { cwd: dir, stdio: 'pipe', timeout: 60_000 });
+  const asPostgres = (tool: string, args: string[]) =>
+    execFileSync('runuser', ['-u', 'postgres', '--', path.join(bindir, tool), ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
-  const start = () => void asPostgres('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
+  const start = () =>
+    void asPostgres('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -42,7 +42,7 @@ export async function startProxyApp(overrides: Partial<Config> = {}, database?: 
         payload: { url, name: 'upstream', ...extra },
       });
       if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-      const server = res.json() as ServerDto;
+      const server = res.json<ServerDto>();
       return { server, proxyUrl: new URL(new URL(server.proxyUrl).pathname, base) };
     },
   };

@@ -6,9 +6,15 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { ActivityEvent } from '../../../../contract/sessions';
 import { isFailedCall } from '../../../../contract/sessions';
-import { formatClient, formatClockTime, formatDuration, serverPath, sessionPath } from '../../sessions/formatting';
+import { formatClient, formatClockTime, formatDuration, serverPath, sessionPath } from '../../../components/formatting';
 
-const STATUS_COLOR = { ok: 'success', error: 'error', timeout: 'error', pending: 'warning' } as const;
+const STATUS_COLOR = {
+  ok: 'success',
+  error: 'error',
+  timeout: 'error',
+  cancelled: 'default',
+  pending: 'warning',
+} as const;
 
 /**
  * One line of the feed; names and messages from agents and tools are shown as text only. Memoized:
@@ -37,7 +43,12 @@ export const ActivityRow = memo(function ActivityRow({ event }: { event: Activit
       {event.kind === 'tool_call' ? (
         <>
           <Box>
-            <Chip size="small" label={event.toolCall.status} color={STATUS_COLOR[event.toolCall.status]} variant={failed ? 'filled' : 'outlined'} />
+            <Chip
+              size="small"
+              label={event.toolCall.status}
+              color={STATUS_COLOR[event.toolCall.status]}
+              variant={failed ? 'filled' : 'outlined'}
+            />
           </Box>
           <Box sx={{ minWidth: 0 }}>
             <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }} noWrap>
@@ -56,7 +67,13 @@ export const ActivityRow = memo(function ActivityRow({ event }: { event: Activit
             <Link component={RouterLink} to={serverPath(event.toolCall.serverId)} variant="caption" noWrap>
               {event.toolCall.serverName ?? 'server'}
             </Link>
-            <Link component={RouterLink} to={sessionPath(event.toolCall.sessionId)} variant="caption" noWrap aria-label={`Session of ${event.toolCall.toolName} at ${formatClockTime(event.at)}`}>
+            <Link
+              component={RouterLink}
+              to={sessionPath(event.toolCall.sessionId)}
+              variant="caption"
+              noWrap
+              aria-label={`Session of ${event.toolCall.toolName} at ${formatClockTime(event.at)}`}
+            >
               session
             </Link>
           </Box>
@@ -64,7 +81,12 @@ export const ActivityRow = memo(function ActivityRow({ event }: { event: Activit
       ) : (
         <>
           <Box>
-            <Chip size="small" label={event.kind === 'session_started' ? 'connected' : 'disconnected'} variant="outlined" color={event.kind === 'session_started' ? 'info' : 'default'} />
+            <Chip
+              size="small"
+              label={event.kind === 'session_started' ? 'connected' : 'disconnected'}
+              variant="outlined"
+              color={event.kind === 'session_started' ? 'info' : 'default'}
+            />
           </Box>
           <Typography variant="body2" noWrap>
             {`${formatClient(event.session.clientName, event.session.clientVersion)} ${event.kind === 'session_started' ? 'started a session' : `ended a session (${formatDuration(event.session.durationMs)}, ${event.session.callCount} calls)`}`}

@@ -14,10 +14,17 @@ export const CallsChart = memo(function CallsChart({ series, title }: { series: 
     <Box>
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'baseline', mb: 0.5 }}>
         <Typography variant="subtitle2">{title}</Typography>
-        <Typography variant="caption" color="text.secondary">{`${total.toLocaleString()} calls · ${errors.toLocaleString()} errors`}</Typography>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+        >{`${total.toLocaleString()} calls · ${errors.toLocaleString()} errors`}</Typography>
       </Box>
       {total === 0 ? (
-        <Typography variant="body2" color="text.secondary" sx={{ height: HEIGHT, display: 'flex', alignItems: 'center' }}>
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ height: HEIGHT, display: 'flex', alignItems: 'center' }}
+        >
           No calls in this period.
         </Typography>
       ) : (
@@ -31,15 +38,34 @@ function Bars({ points, label }: { points: TimeSeriesPoint[]; label: string }) {
   const max = Math.max(1, ...points.map((p) => p.calls));
   const width = 100 / Math.max(1, points.length);
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 100 ${HEIGHT}`} preserveAspectRatio="none" width="100%" height={HEIGHT}>
+    <svg
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 100 ${HEIGHT}`}
+      preserveAspectRatio="none"
+      width="100%"
+      height={HEIGHT}
+    >
       {points.map((point, index) => {
         const okHeight = ((point.calls - point.errors) / max) * HEIGHT;
         const errorHeight = (point.errors / max) * HEIGHT;
         return (
           <g key={point.bucket}>
             <title>{`${formatTime(point.bucket)}: ${point.calls} calls, ${point.errors} errors`}</title>
-            <rect x={index * width + width * 0.1} width={width * 0.8} y={HEIGHT - okHeight - errorHeight} height={okHeight} fill="#4fc3f7" />
-            <rect x={index * width + width * 0.1} width={width * 0.8} y={HEIGHT - errorHeight} height={errorHeight} fill="#f44336" />
+            <rect
+              x={index * width + width * 0.1}
+              width={width * 0.8}
+              y={HEIGHT - okHeight - errorHeight}
+              height={okHeight}
+              fill="#4fc3f7"
+            />
+            <rect
+              x={index * width + width * 0.1}
+              width={width * 0.8}
+              y={HEIGHT - errorHeight}
+              height={errorHeight}
+              fill="#f44336"
+            />
           </g>
         );
       })}

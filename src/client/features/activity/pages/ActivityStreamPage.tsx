@@ -1,4 +1,4 @@
-import { useReducer, useState } from 'react';
+import { useReducer } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,11 +16,13 @@ import { VirtualRows } from '../../../components/VirtualRows';
 import { useGetServersQuery } from '../../servers/serversApi';
 import { useGetToolCallTimeSeriesQuery } from '../../sessions/sessionsApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
-import { eventKey, feedReducer, hasFilters, initialFeed, NO_FILTERS } from '../activityFeed';
+import { eventKey, feedReducer, hasFilters, initialFeed } from '../activityFeed';
 import { ActivityFilterBar } from '../components/ActivityFilterBar';
 import { ActivityRow } from '../components/ActivityRow';
 import { CallsChart } from '../components/CallsChart';
-import { ACTIVITY_POLL_MS, useActivityPolling, useOlderActivity, type ActivityFilters } from '../useActivityPolling';
+import { ACTIVITY_POLL_MS, useActivityPolling, useOlderActivity } from '../useActivityPolling';
+import { useActivityFilters } from '../useActivityFilters';
+import { useToolNameSuggestions } from '../useToolNameSuggestions';
 import { useLiveActivity } from '../useLiveActivity';
 import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
 import { useGetPreferencesQuery } from '../../settings';
@@ -34,14 +36,18 @@ export default function ActivityStreamPage() {
   // The stream opens live or paused as the user's preference says (Settings → Preferences).
   const startsPaused = useGetPreferencesQuery().data?.activityStreamDefault === 'paused';
   const [feed, dispatch] = useReducer(feedReducer, initialFeed, (feed) => ({ ...feed, paused: startsPaused }));
-  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
+  const [filters, setFilters] = useActivityFilters();
   const servers = useGetServersQuery(workspaceId ?? skipToken);
-  const series = useGetToolCallTimeSeriesQuery(workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken, { pollingInterval: 60_000 });
+  const series = useGetToolCallTimeSeriesQuery(
+    workspaceId ? { workspaceId, period: '1h', interval: '1m', serverId: filters.serverId || undefined } : skipToken,
+    { pollingInterval: 60_000 },
+  );
   const live = useLiveStreamStatus() === 'connected';
   const poll = useActivityPolling(workspaceId, filters, dispatch, live, feed);
   useLiveActivity(workspaceId, filters, dispatch);
   const older = useOlderActivity(workspaceId, filters, dispatch, feed);
   const serverList = servers.data ?? NO_SERVERS;
+  const toolNames = useToolNameSuggestions(workspaceId, feed.events);
 
   const header = (
     <PageHeader
@@ -53,7 +59,12 @@ export default function ActivityStreamPage() {
             {feed.pending.length > 0 ? `Resume (${feed.pending.length} new)` : 'Resume'}
           </Button>
         ) : (
-          <Button variant="outlined" startIcon={<PauseIcon />} onClick={() => dispatch({ type: 'paused' })} disabled={!workspaceId}>
+          <Button
+            variant="outlined"
+            startIcon={<PauseIcon />}
+            onClick={() => dispatch({ type: 'paused' })}
+            disabled={!workspaceId}
+          >
             Pause
           </Button>
         )
@@ -86,7 +97,7 @@ export default function ActivityStreamPage() {
           <CallsChart series={series.data} title="Calls per minute, last hour" />
         </Paper>
       )}
-      <ActivityFilterBar filters={filters} servers={serverList} onChange={setFilters} />
+      <ActivityFilterBar filters={filters} servers={serverList} toolNames={toolNames} onChange={setFilters} />
       {poll.phase === 'failed' && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {`${poll.message}. Trying again in ${ACTIVITY_POLL_MS / 1000} seconds.`}
@@ -107,11 +118,11 @@ export default function ActivityStreamPage() {
         ) : feed.events.length === 0 ? (
           <Box sx={{ p: 4, textAlign: 'center' }}>
             <Typography variant="h6" component="h2">
-              No activity yet
+              {hasFilters(filters) ? 'No calls match' : 'No activity yet'}
             </Typography>
             <Typography variant="body2" color="text.secondary">
               {hasFilters(filters)
-                ? 'Nothing matches these filters so far. New calls will appear here as they happen.'
+                ? 'No call matches these filters so far. New calls will appear here as they happen.'
                 : 'Point an agent at a proxy URL from the Tool Servers page; its calls will appear here as they happen.'}
             </Typography>
           </Box>
@@ -128,8 +139,17 @@ export default function ActivityStreamPage() {
       </Paper>
       {feed.events.length > 0 && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1.5, flexWrap: 'wrap' }}>
-          <Button variant="outlined" size="small" onClick={() => void older.loadOlder()} disabled={older.state.phase === 'loading' || feed.exhausted}>
-            {older.state.phase === 'loading' ? 'Loading…' : hasFilters(filters) ? 'Load older matching activity' : 'Load older activity'}
+          <Button
+            variant="outlined"
+            size="small"
+            onClick={() => void older.loadOlder()}
+            disabled={older.state.phase === 'loading' || feed.exhausted}
+          >
+            {older.state.phase === 'loading'
+              ? 'Loading…'
+              : hasFilters(filters)
+                ? 'Load older matching activity'
+                : 'Load older activity'}
           </Button>
           <Typography variant="body2" color={older.state.phase === 'failed' ? 'error' : 'text.secondary'} role="status">
             {older.state.phase === 'failed'

@@ -11,9 +11,17 @@ const SHOWN = 8;
  * JSON-RPC errors, no answer) and tool errors (a result flagged isError).
  */
 export function ErrorsByTool({ tools }: { tools: PerformanceSummaryResult['tools'] | undefined }) {
-  const failing = (tools ?? []).filter((tool) => tool.errors > 0).sort((a, b) => b.errors - a.errors).slice(0, SHOWN);
+  const failing = (tools ?? [])
+    .filter((tool) => tool.errors > 0)
+    .sort((a, b) => b.errors - a.errors)
+    .slice(0, SHOWN);
   return (
-    <ChartCard title="Errors by class and tool" subtitle="Protocol (−32700…−32602), server failures, tool results flagged isError" loading={!tools} height={260}>
+    <ChartCard
+      title="Errors by class and tool"
+      subtitle="Protocol (−32700…−32602), server failures, tool results flagged isError"
+      loading={!tools}
+      height={260}
+    >
       {failing.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           No failed calls in this range.
@@ -24,9 +32,24 @@ export function ErrorsByTool({ tools }: { tools: PerformanceSummaryResult['tools
           layout="horizontal"
           yAxis={[{ scaleType: 'band', data: failing.map((tool) => tool.tool), width: 120 }]}
           series={[
-            { data: failing.map((tool) => tool.errorsByClass.protocol), label: 'Protocol', stack: 'errors', color: '#fbbf24' },
-            { data: failing.map((tool) => tool.errorsByClass.server), label: 'Server', stack: 'errors', color: '#f87171' },
-            { data: failing.map((tool) => tool.errorsByClass.tool), label: 'Tool (isError)', stack: 'errors', color: '#a78bfa' },
+            {
+              data: failing.map((tool) => tool.errorsByClass.protocol),
+              label: 'Protocol',
+              stack: 'errors',
+              color: '#fbbf24',
+            },
+            {
+              data: failing.map((tool) => tool.errorsByClass.server),
+              label: 'Server',
+              stack: 'errors',
+              color: '#f87171',
+            },
+            {
+              data: failing.map((tool) => tool.errorsByClass.tool),
+              label: 'Tool (isError)',
+              stack: 'errors',
+              color: '#a78bfa',
+            },
           ]}
           margin={{ left: 8, right: 16 }}
         />

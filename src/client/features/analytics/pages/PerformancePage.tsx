@@ -14,13 +14,16 @@ import { PageHeader } from '../../../components/PageHeader';
 import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
 import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
 import { ChartCard } from '../../../components/analytics/ChartCard';
-import { formatMs, formatStep } from '../../../components/analytics/format';
+import { formatMs, formatStep, stepSubtitle } from '../../../components/analytics/format';
+import { useDateDisplay } from '../../../components/dates/dateDisplay';
 import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { ErrorsByTool } from '../components/ErrorsByTool';
 import { SlowestTools } from '../components/SlowestTools';
 
 type Percentile = 'p50Ms' | 'p95Ms' | 'p99Ms';
+
+const onlyOnePoint = (values: (number | null)[]) => values.filter((value) => value !== null).length === 1;
 
 /** /performance: latency percentiles per server over time, the slowest tools, errors by class and tool. */
 export default function PerformancePage() {
@@ -30,13 +33,23 @@ export default function PerformancePage() {
   const args = workspaceId ? { workspaceId, ...query } : skipToken;
   const summary = useGetPerformanceSummaryQuery(args);
   const series = useGetPerformanceSeriesQuery(args);
+  // Axes follow the user's time zone and hour cycle: redrawn when the preference changes.
+  const display = useDateDisplay();
 
   const serverName = (id: string) => summary.data?.servers.find((server) => server.serverId === id)?.serverName ?? id;
   const header = (
     <PageHeader
       title="Performance"
       subtitle="Latency and reliability of every tool"
-      actions={<AnalyticsToolbar range={range} onRange={setRange} filters={filters} onFilters={setFilters} serverName={serverName} />}
+      actions={
+        <AnalyticsToolbar
+          range={range}
+          onRange={setRange}
+          filters={filters}
+          onFilters={setFilters}
+          serverName={serverName}
+        />
+      }
     />
   );
   if (!workspaceId) {
@@ -74,10 +87,16 @@ export default function PerformancePage() {
       {header}
       <ChartCard
         title="Latency over time"
-        subtitle="Per server, from merged latency sketches (within 1 %)"
+        subtitle={`${stepSubtitle(step, display)} · per server, from merged latency sketches (within 1 %)`}
         loading={!series.data}
         action={
-          <ToggleButtonGroup size="small" exclusive value={percentile} onChange={(_e, next: Percentile | null) => next && setPercentile(next)} aria-label="Percentile">
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={percentile}
+            onChange={(_e, next: Percentile | null) => next && setPercentile(next)}
+            aria-label="Percentile"
+          >
             <ToggleButton value="p50Ms">p50</ToggleButton>
             <ToggleButton value="p95Ms">p95</ToggleButton>
             <ToggleButton value="p99Ms">p99</ToggleButton>
@@ -87,12 +106,20 @@ export default function PerformancePage() {
         {series.data && (
           <LineChart
             height={300}
-            xAxis={[{ scaleType: 'time', data: times, valueFormatter: (value: Date) => formatStep(value.toISOString(), step) }]}
-            yAxis={[{ valueFormatter: (value: number | null) => formatMs(value) }]}
+            xAxis={[
+              {
+                scaleType: 'time',
+                data: times,
+                valueFormatter: (value: Date) => formatStep(value.toISOString(), step, display),
+              },
+            ]}
+            // Wide enough for "12.5 s" (labels were cut to "2019…"); the unit is in every label.
+            yAxis={[{ width: 'auto', valueFormatter: (value: number | null) => formatMs(value) }]}
             series={series.data.servers.map((server) => ({
               data: server.series.map((point) => point[percentile]),
               label: server.serverName,
-              showMark: false,
+              // A line needs two points: a lone bucket is drawn as a mark.
+              showMark: onlyOnePoint(server.series.map((point) => point[percentile])),
               connectNulls: true,
               valueFormatter: (value: number | null) => formatMs(value),
             }))}

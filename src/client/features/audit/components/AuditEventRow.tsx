@@ -7,7 +7,12 @@ import { formatDateTime, useDateDisplay } from '../../../components/dates/dateDi
 import { auditActionLabel, auditDetailsText } from '../auditActionLabels';
 
 // Events an owner should look at twice (someone may hold stolen credentials) stand out.
-const ALARMING = new Set(['auth.refresh_token_reused', 'auth.locked_out', 'upstream.refused_private', 'server.credentials_dropped']);
+const ALARMING = new Set([
+  'auth.refresh_token_reused',
+  'auth.locked_out',
+  'upstream.refused_private',
+  'server.credentials_dropped',
+]);
 
 /** One security event: when, what, who did it, to what, and the details the server recorded. */
 export function AuditEventRow({ event }: { event: AuditEventDto }) {
@@ -17,7 +22,12 @@ export function AuditEventRow({ event }: { event: AuditEventDto }) {
     <TableRow>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(event.createdAt, display)}</TableCell>
       <TableCell>
-        <Chip size="small" variant="outlined" color={ALARMING.has(event.action) ? 'warning' : 'default'} label={auditActionLabel(event.action)} />
+        <Chip
+          size="small"
+          variant="outlined"
+          color={ALARMING.has(event.action) ? 'warning' : 'default'}
+          label={auditActionLabel(event.action)}
+        />
       </TableCell>
       <TableCell sx={{ overflowWrap: 'anywhere' }}>{event.actor?.email ?? 'Toolscope'}</TableCell>
       <TableCell sx={{ overflowWrap: 'anywhere' }}>

@@ -19,7 +19,8 @@ interface AuditLogPanelProps {
 
 /**
  * Workspace settings → Audit log: the workspace's security events (lockouts, stolen sign-ins,
- * role changes, revoked keys, refused private upstreams), newest first, older pages on demand.
+ * members and roles, keys, server credentials, integrations, exporters, deployments, refused
+ * private upstreams), newest first, older pages on demand.
  */
 export function AuditLogPanel({ workspaceId, canView }: AuditLogPanelProps) {
   // Each "Load older" adds a page keyed by the oldest event shown so far.
@@ -31,7 +32,10 @@ export function AuditLogPanel({ workspaceId, canView }: AuditLogPanelProps) {
     <Stack spacing={2}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
-          Security events of this workspace: sign-in lockouts, reused sign-in tokens, role changes, revoked keys and refused private upstreams.
+          Security events of this workspace, with who did what and when: sign-in lockouts, reused sign-in tokens,
+          members and role changes, platform and workspace keys created or revoked, server credentials changed,
+          integrations and telemetry exporters added, changed or removed, deployments started or stopped, and refused
+          private upstreams.
         </Typography>
         <Button
           onClick={() => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -16,36 +16,47 @@ function safeReturnPath(value: string | null): string {
 }
 
 /**
- * /auth/callback/success: an identity provider sends the browser here with the tokens in the
- * query (access_token/refresh_token, or the camelCase names). They are stored, the profile is
+ * /auth/callback/success: an identity provider sign-in sends the browser here with the tokens in
+ * the fragment or the query (access_token/refresh_token, or the camelCase names). They are stored, the profile is
  * loaded, and the user continues to ?redirect= or the dashboard.
  */
 export default function AuthCallbackSuccessPage() {
-  const [params] = useSearchParams();
+  const [query] = useSearchParams();
+  const { hash } = useLocation();
+  // Toolscope's own provider sign-in puts the tokens in the fragment (never sent to a server, so
+  // never in a log or a Referer); the query is still read for links that carry them there.
+  const [params] = useState(() => {
+    const fragment = new URLSearchParams(hash.slice(1));
+    return fragment.has('access_token') ? fragment : query;
+  });
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [signInFailure, setSignInFailure] = useState<string | null>(null);
   const started = useRef(false);
+  const accessToken = params.get('access_token') ?? params.get('accessToken');
+  const failure = accessToken ? signInFailure : 'The sign-in link did not include a token.';
 
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || !accessToken) return;
     started.current = true;
-    const accessToken = params.get('access_token') ?? params.get('accessToken');
     const refreshToken = params.get('refresh_token') ?? params.get('refreshToken') ?? '';
-    if (!accessToken) {
-      setFailure('The sign-in link did not include a token.');
-      return;
-    }
     dispatch(login({ accessToken, refreshToken }))
       .unwrap()
       .then(() => navigate(safeReturnPath(params.get('redirect')), { replace: true }))
-      .catch((error: unknown) => setFailure(errorMessage(error)));
-  }, [dispatch, navigate, params]);
+      .catch((error: unknown) => setSignInFailure(errorMessage(error)));
+  }, [accessToken, dispatch, navigate, params]);
 
   return (
     <AuthLayout title={failure ? 'Sign-in did not complete' : 'Signing you in'}>
       {failure ? (
-        <Alert severity="error" action={<Button component={RouterLink} to="/login" color="inherit" size="small">Sign in</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button component={RouterLink} to="/login" color="inherit" size="small">
+              Sign in
+            </Button>
+          }
+        >
           {failure}
         </Alert>
       ) : (

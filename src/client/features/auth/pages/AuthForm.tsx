@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { SyntheticEvent, ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,8 +18,16 @@ interface AuthFormProps {
 }
 
 /** The form of the sign-in screens: form-level error, the inputs, then the submit button. */
-export function AuthForm({ onSubmit, formError, busy, submitLabel, busyLabel, disabled = false, children }: AuthFormProps) {
-  const submit = (event: FormEvent) => {
+export function AuthForm({
+  onSubmit,
+  formError,
+  busy,
+  submitLabel,
+  busyLabel,
+  disabled = false,
+  children,
+}: AuthFormProps) {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     void onSubmit();
   };

@@ -8,7 +8,17 @@ import Typography from '@mui/material/Typography';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 
 /** The centred card every sign-in screen sits in. */
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <Box
       component="main"
@@ -23,7 +33,13 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
         background: 'radial-gradient(ellipse at top, rgba(91,141,239,0.16), transparent 60%)',
       }}
     >
-      <Link component={RouterLink} to="/" underline="none" color="inherit" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3 }}>
+      <Link
+        component={RouterLink}
+        to="/"
+        underline="none"
+        color="inherit"
+        sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 3 }}
+      >
         <HubOutlinedIcon color="primary" />
         <Typography variant="h6" component="span" sx={{ fontWeight: 700 }}>
           Toolscope

@@ -47,7 +47,14 @@ export default function ForgotPasswordPage() {
           submitLabel="Send reset link"
           busyLabel="Sending..."
         >
-          <FormTextField label="Email" type="email" autoComplete="email" autoFocus required {...fieldProps(errors, 'email', email, setEmail)} />
+          <FormTextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+            required
+            {...fieldProps(errors, 'email', email, setEmail)}
+          />
         </AuthForm>
       )}
     </AuthLayout>

@@ -7,6 +7,10 @@ import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { fieldProps, formErrorsFrom, NO_FORM_ERRORS, type FormErrors } from './formErrors';
 import { useSignInAndReturn } from './useSignInAndReturn';
+import { ProviderSignIn } from './ProviderSignIn';
+
+const WRONG_CREDENTIALS =
+  'That email and password do not match an account. Check them and try again, or reset your password.';
 
 /** /login: email and password; afterwards back to where the visitor was going. */
 export default function LoginPage() {
@@ -22,7 +26,7 @@ export default function LoginPage() {
     try {
       await signIn({ email, password });
     } catch (error) {
-      setErrors(formErrorsFrom(error));
+      setErrors(formErrorsFrom(error, { 401: WRONG_CREDENTIALS }));
       setSubmitting(false);
     }
   };
@@ -40,8 +44,21 @@ export default function LoginPage() {
         </>
       }
     >
-      <AuthForm onSubmit={submit} formError={errors.form} busy={submitting} submitLabel="Sign in" busyLabel="Signing in...">
-        <FormTextField label="Email" type="email" autoComplete="email" autoFocus required {...fieldProps(errors, 'email', email, setEmail)} />
+      <AuthForm
+        onSubmit={submit}
+        formError={errors.form}
+        busy={submitting}
+        submitLabel="Sign in"
+        busyLabel="Signing in..."
+      >
+        <FormTextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          required
+          {...fieldProps(errors, 'email', email, setEmail)}
+        />
         <FormTextField
           label="Password"
           type="password"
@@ -55,6 +72,7 @@ export default function LoginPage() {
           </Link>
         </Box>
       </AuthForm>
+      <ProviderSignIn />
     </AuthLayout>
   );
 }

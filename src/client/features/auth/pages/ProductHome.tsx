@@ -31,7 +31,10 @@ const STEPS = [
 /** The public product page shared by the landing (/) and /home. */
 export function ProductHome({ signedIn }: { signedIn: boolean }) {
   return (
-    <Box component="main" sx={{ minHeight: '100vh', background: 'radial-gradient(ellipse at top, rgba(91,141,239,0.18), transparent 55%)' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', background: 'radial-gradient(ellipse at top, rgba(91,141,239,0.18), transparent 55%)' }}
+    >
       <Container maxWidth="lg" sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 3 }}>
         <HubOutlinedIcon color="primary" />
         <Typography variant="h6" component="span" sx={{ fontWeight: 700, flex: 1 }}>
@@ -57,8 +60,8 @@ export function ProductHome({ signedIn }: { signedIn: boolean }) {
           See everything your AI agents do with their tools
         </Typography>
         <Typography variant="h6" component="p" color="text.secondary" sx={{ fontWeight: 400, mb: 4 }}>
-          Toolscope traces and monitors the traffic between your agents and their tool servers, with nothing to
-          install in the agent.
+          Toolscope traces and monitors the traffic between your agents and their tool servers, with nothing to install
+          in the agent.
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, justifyContent: 'center', flexWrap: 'wrap' }}>
           {signedIn ? (
@@ -78,7 +81,17 @@ export function ProductHome({ signedIn }: { signedIn: boolean }) {
         </Box>
       </Container>
       <Container maxWidth="lg" sx={{ pb: 10 }}>
-        <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
+        <Box
+          component="ol"
+          sx={{
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' },
+          }}
+        >
           {STEPS.map((step) => (
             <Card component="li" key={step.title}>
               <CardContent sx={{ p: 3 }}>

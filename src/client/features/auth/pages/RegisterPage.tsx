@@ -61,7 +61,13 @@ export default function RegisterPage() {
         </>
       }
     >
-      <AuthForm onSubmit={submit} formError={errors.form} busy={submitting} submitLabel="Create account" busyLabel="Creating account...">
+      <AuthForm
+        onSubmit={submit}
+        formError={errors.form}
+        busy={submitting}
+        submitLabel="Create account"
+        busyLabel="Creating account..."
+      >
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
           <FormTextField label="First name" autoComplete="given-name" required autoFocus {...field('firstName')} />
           <FormTextField label="Last name" autoComplete="family-name" required {...field('lastName')} />
@@ -75,7 +81,13 @@ export default function RegisterPage() {
           {...field('password')}
           helperText={errors.fields.password ?? `At least ${MIN_PASSWORD_LENGTH} characters`}
         />
-        <FormTextField label="Confirm password" type="password" autoComplete="new-password" required {...field('passwordConfirmation')} />
+        <FormTextField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          required
+          {...field('passwordConfirmation')}
+        />
       </AuthForm>
     </AuthLayout>
   );

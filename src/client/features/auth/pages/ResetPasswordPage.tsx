@@ -46,7 +46,14 @@ export default function ResetPasswordPage() {
   if (!token) {
     return (
       <AuthLayout title="Choose a new password" footer={footer}>
-        <Alert severity="error" action={<Button component={RouterLink} to="/forgot-password" color="inherit" size="small">Request a new link</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button component={RouterLink} to="/forgot-password" color="inherit" size="small">
+              Request a new link
+            </Button>
+          }
+        >
           This page needs the link from the password reset email.
         </Alert>
       </AuthLayout>
@@ -56,11 +63,24 @@ export default function ResetPasswordPage() {
   return (
     <AuthLayout title="Choose a new password" footer={footer}>
       {doneMessage ? (
-        <Alert severity="success" action={<Button component={RouterLink} to="/login" color="inherit" size="small">Sign in</Button>}>
+        <Alert
+          severity="success"
+          action={
+            <Button component={RouterLink} to="/login" color="inherit" size="small">
+              Sign in
+            </Button>
+          }
+        >
           {doneMessage}
         </Alert>
       ) : (
-        <AuthForm onSubmit={submit} formError={errors.form} busy={isLoading} submitLabel="Set new password" busyLabel="Saving...">
+        <AuthForm
+          onSubmit={submit}
+          formError={errors.form}
+          busy={isLoading}
+          submitLabel="Set new password"
+          busyLabel="Saving..."
+        >
           <FormTextField
             label="New password"
             type="password"

@@ -14,6 +14,7 @@ export function registrationErrors(form: RegisterBody): Record<string, string> {
     }
   }
   // An object's refinement may not run while a field is invalid: check the match ourselves.
-  if (form.password !== form.passwordConfirmation && !fields.passwordConfirmation) fields.passwordConfirmation = 'Passwords do not match';
+  if (form.password !== form.passwordConfirmation && !fields.passwordConfirmation)
+    fields.passwordConfirmation = 'Passwords do not match';
   return fields;
 }

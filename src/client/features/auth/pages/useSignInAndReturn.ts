@@ -14,7 +14,7 @@ export function useSignInAndReturn() {
   const location = useLocation();
   const signIn = async (credentials: Parameters<typeof login>[0]) => {
     await dispatch(login(credentials)).unwrap();
-    navigate(returnPathFrom(location.state), { replace: true });
+    void navigate(returnPathFrom(location.state), { replace: true });
   };
   return { signIn, returnState: location.state as unknown };
 }

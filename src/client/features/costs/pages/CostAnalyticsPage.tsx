@@ -5,6 +5,7 @@ import PaidOutlinedIcon from '@mui/icons-material/PaidOutlined';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { ErrorText } from '../../../../contract/errors';
+import type { AnalyticsCostsResult } from '../../../../contract/analytics';
 import { errorMessage } from '../../../api/apiError';
 import { useGetTrafficCostsQuery } from '../../../api/analyticsApi';
 import { useAppSelector } from '../../../app/hooks';
@@ -13,7 +14,7 @@ import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmpt
 import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
 import { ChartCard } from '../../../components/analytics/ChartCard';
 import { KpiCard } from '../../../components/analytics/KpiCard';
-import { formatCount, formatUsd } from '../../../components/analytics/format';
+import { formatCount, formatUsd, tokenDetail } from '../../../components/analytics/format';
 import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { ContextWeight } from '../components/ContextWeight';
@@ -30,7 +31,15 @@ export default function CostAnalyticsPage() {
     <PageHeader
       title="Cost Analytics"
       subtitle="What your agents' tool traffic costs their models, in tokens and dollars"
-      actions={<AnalyticsToolbar range={range} onRange={setRange} filters={filters} onFilters={setFilters} serverName={serverName} />}
+      actions={
+        <AnalyticsToolbar
+          range={range}
+          onRange={setRange}
+          filters={filters}
+          onFilters={setFilters}
+          serverName={serverName}
+        />
+      }
     />
   );
   if (!workspaceId) {
@@ -49,7 +58,8 @@ export default function CostAnalyticsPage() {
       </>
     );
   }
-  const nothing = data && data.byServer.length === 0 && data.contextWeight.length === 0 && Object.keys(filters).length === 0;
+  const nothing =
+    data && data.byServer.length === 0 && data.contextWeight.length === 0 && Object.keys(filters).length === 0;
   const servers = data?.byServer ?? [];
   const split = data?.tokens;
   return (
@@ -66,8 +76,30 @@ export default function CostAnalyticsPage() {
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' }, gap: 2 }}>
             <KpiCard label="Cost in range" loading={!data} value={formatUsd(data?.total ?? 0)} />
             <KpiCard label="Month to date" loading={!data} value={formatUsd(data?.monthToDate.cost ?? 0)} />
-            <KpiCard label="Projected month end" loading={!data} value={formatUsd(data?.monthToDate.projectedMonthEnd ?? 0)} />
-            <KpiCard label="Tokens in range" loading={!data} value={formatCount(split ? split.definitions + split.arguments + split.results : 0)} />
+            <KpiCard
+              label="Projected month end"
+              loading={!data}
+              value={
+                data?.monthToDate.projectedMonthEnd === null || data === undefined
+                  ? '—'
+                  : formatUsd(data.monthToDate.projectedMonthEnd)
+              }
+              detail={data ? projectionBasis(data.monthToDate) : undefined}
+            />
+            <KpiCard
+              label="Tokens in range"
+              loading={!data}
+              value={formatCount(split ? split.definitions + split.arguments + split.results : 0)}
+              detail={
+                data && split
+                  ? tokenDetail(split.definitions + split.arguments + split.results, split.definitions, {
+                      model: data.prices.modelName,
+                      factor: data.prices.correctionFactor,
+                      exact: data.prices.exactTokenizer,
+                    })
+                  : undefined
+              }
+            />
           </Box>
           <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' }, gap: 2, mt: 2 }}>
             <ChartCard title="Cost over time" subtitle="Per day (UTC), stacked by server" loading={!data}>
@@ -86,7 +118,11 @@ export default function CostAnalyticsPage() {
                 />
               )}
             </ChartCard>
-            <ChartCard title="Where the tokens go" subtitle="Definitions and results are model input, arguments model output" loading={!data}>
+            <ChartCard
+              title="Where the tokens go"
+              subtitle="Definitions and results are model input, arguments model output"
+              loading={!data}
+            >
               {split && (
                 <PieChart
                   height={280}
@@ -94,8 +130,16 @@ export default function CostAnalyticsPage() {
                     {
                       innerRadius: 50,
                       data: [
-                        { id: 'definitions', value: split.definitions, label: `Definitions (${formatCount(split.definitions)})` },
-                        { id: 'arguments', value: split.arguments, label: `Arguments (${formatCount(split.arguments)})` },
+                        {
+                          id: 'definitions',
+                          value: split.definitions,
+                          label: `Definitions (${formatCount(split.definitions)})`,
+                        },
+                        {
+                          id: 'arguments',
+                          value: split.arguments,
+                          label: `Arguments (${formatCount(split.arguments)})`,
+                        },
                         { id: 'results', value: split.results, label: `Results (${formatCount(split.results)})` },
                       ],
                     },
@@ -114,4 +158,12 @@ export default function CostAnalyticsPage() {
       </Box>
     </>
   );
+}
+
+/** What the month-end projection rests on, in words (docs/analytics.md "Cost"). */
+function projectionBasis(month: AnalyticsCostsResult['monthToDate']): string {
+  if (month.basisFrom === null) return 'No traffic this month yet';
+  const hours = month.basisHours;
+  const span = hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+  return `At the rate of the last ${span} (since the month's first traffic, at least 1 h)`;
 }

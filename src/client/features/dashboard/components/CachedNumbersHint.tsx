@@ -14,7 +14,17 @@ interface Props {
 /** Says that the numbers shown come from an earlier visit and are being fetched again. */
 export function CachedNumbersHint({ cachedAt, failed, onRetry }: Props) {
   return (
-    <Box component="span" role="status" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, ml: 1, color: failed ? 'warning.main' : 'text.secondary' }}>
+    <Box
+      component="span"
+      role="status"
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.75,
+        ml: 1,
+        color: failed ? 'warning.main' : 'text.secondary',
+      }}
+    >
       {failed ? (
         <>
           · Could not refresh: numbers from <RelativeTime value={cachedAt} />

@@ -8,9 +8,15 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { ToolCallDto } from '../../../../contract/sessions';
 import { RelativeTime } from '../../../components/RelativeTime';
-import { formatDuration, sessionPath } from '../../sessions/formatting';
+import { formatDuration, sessionPath } from '../../../components/formatting';
 
-const STATUS_COLOR = { ok: 'success', error: 'error', timeout: 'error', pending: 'default' } as const;
+const STATUS_COLOR = {
+  ok: 'success',
+  error: 'error',
+  timeout: 'error',
+  cancelled: 'default',
+  pending: 'default',
+} as const;
 
 /** The newest tool calls of the workspace, each leading to its session. */
 export function LatestActivity({ calls, loading }: { calls: ToolCallDto[]; loading: boolean }) {
@@ -37,11 +43,36 @@ export function LatestActivity({ calls, loading }: { calls: ToolCallDto[]; loadi
               <Box
                 component="li"
                 key={call.id}
-                sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 1.25, borderTop: '1px solid', borderColor: 'divider', '&:first-of-type': { borderTop: 0 } }}
+                sx={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 1.5,
+                  py: 1.25,
+                  borderTop: '1px solid',
+                  borderColor: 'divider',
+                  '&:first-of-type': { borderTop: 0 },
+                }}
               >
-                <Chip size="small" variant="outlined" color={STATUS_COLOR[call.status]} label={call.status} sx={{ minWidth: 64 }} />
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color={STATUS_COLOR[call.status]}
+                  label={call.status}
+                  sx={{ minWidth: 64 }}
+                />
                 <Box sx={{ flex: 1, minWidth: 0 }}>
-                  <Link component={RouterLink} to={sessionPath(call.sessionId)} underline="hover" sx={{ fontFamily: 'ui-monospace, monospace', fontSize: 14, fontWeight: 500 }}>
+                  <Link
+                    component={RouterLink}
+                    to={sessionPath(call.sessionId)}
+                    underline="hover"
+                    // A long name wraps inside its column instead of running over the duration (phone).
+                    sx={{
+                      fontFamily: 'ui-monospace, monospace',
+                      fontSize: 14,
+                      fontWeight: 500,
+                      overflowWrap: 'anywhere',
+                    }}
+                  >
                     {call.toolName}
                   </Link>
                   <Typography variant="caption" color="text.secondary" component="p" noWrap>
@@ -49,10 +80,18 @@ export function LatestActivity({ calls, loading }: { calls: ToolCallDto[]; loadi
                     {call.errorMessage ? ` · ${call.errorMessage}` : ''}
                   </Typography>
                 </Box>
-                <Typography variant="body2" color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                <Typography
+                  variant="body2"
+                  color="text.secondary"
+                  sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                >
                   {formatDuration(call.durationMs)}
                 </Typography>
-                <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap', minWidth: 90, textAlign: 'right' }}>
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  sx={{ whiteSpace: 'nowrap', minWidth: { xs: 0, sm: 90 }, textAlign: 'right' }}
+                >
                   <RelativeTime value={call.startedAt} />
                 </Typography>
               </Box>

@@ -31,7 +31,12 @@ export function StatCard({ label, value, detail, icon, loading }: StatCardProps)
           </>
         ) : (
           <>
-            <Typography variant="h4" component="p" data-testid={`stat-${label}`} sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+            <Typography
+              variant="h4"
+              component="p"
+              data-testid={`stat-${label}`}
+              sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}
+            >
               {value}
             </Typography>
             {detail && (

@@ -10,11 +10,11 @@ import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
 import { errorMessage } from '../../../api/apiError';
 import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
+import { formatCount, formatMs, formatPercent, tokenDetail } from '../../../components/analytics/format';
 import { PageHeader } from '../../../components/PageHeader';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { AgentCallUsage } from '../../billing';
 import { useLiveStreamStatus } from '../../live/useLiveStreamStatus';
-import { formatDuration } from '../../sessions/formatting';
 import { useGetServersQuery } from '../../servers/serversApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { LatestActivity } from '../components/LatestActivity';
@@ -26,9 +26,6 @@ import { startOfLocalDay, useGetDashboardOverviewQuery } from '../dashboardApi';
 /** While the live stream is down, the overview still refreshes on its own this often. */
 const FALLBACK_POLL_MS = 30_000;
 
-const formatCount = (n: number) => n.toLocaleString('en');
-const formatRate = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`;
-
 /** Overview (/dashboard): today's traffic and the health of the workspace's servers. */
 export default function DashboardPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
@@ -39,12 +36,22 @@ export default function DashboardPage() {
   const [mountedAt] = useState(() => Date.now());
   const overview = useGetDashboardOverviewQuery(
     { workspaceId: workspaceId ?? '', since },
-    { skip: !workspaceId, pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS, refetchOnMountOrArgChange: true },
+    {
+      skip: !workspaceId,
+      pollingInterval: live === 'connected' ? 0 : FALLBACK_POLL_MS,
+      refetchOnMountOrArgChange: true,
+    },
   );
-  const { currentData: servers } = useGetServersQuery(workspaceId ?? '', { skip: !workspaceId, refetchOnMountOrArgChange: true });
+  const { currentData: servers } = useGetServersQuery(workspaceId ?? '', {
+    skip: !workspaceId,
+    refetchOnMountOrArgChange: true,
+  });
   const data = overview.currentData;
   const loading = !data && !overview.isError;
-  const cachedAt = data && overview.fulfilledTimeStamp !== undefined && overview.fulfilledTimeStamp < mountedAt ? new Date(overview.fulfilledTimeStamp).toISOString() : null;
+  const cachedAt =
+    data && overview.fulfilledTimeStamp !== undefined && overview.fulfilledTimeStamp < mountedAt
+      ? new Date(overview.fulfilledTimeStamp).toISOString()
+      : null;
 
   const header = (
     <PageHeader
@@ -58,7 +65,9 @@ export default function DashboardPage() {
           ) : (
             'Today in this workspace'
           )}
-          {cachedAt && <CachedNumbersHint cachedAt={cachedAt} failed={overview.isError} onRetry={() => void overview.refetch()} />}
+          {cachedAt && (
+            <CachedNumbersHint cachedAt={cachedAt} failed={overview.isError} onRetry={() => void overview.refetch()} />
+          )}
         </>
       }
     />
@@ -68,7 +77,14 @@ export default function DashboardPage() {
     return (
       <>
         {header}
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void overview.refetch()}>Retry</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void overview.refetch()}>
+              Retry
+            </Button>
+          }
+        >
           {errorMessage(overview.error)}
         </Alert>
       </>
@@ -92,13 +108,22 @@ export default function DashboardPage() {
   return (
     <>
       {header}
-      <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(5, minmax(0, 1fr))' }, mb: 2.5 }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2.5,
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(5, minmax(0, 1fr))' },
+          mb: 2.5,
+        }}
+      >
         <StatCard
           label="Servers online"
           icon={<DnsOutlinedIcon />}
           loading={loading}
           value={data ? `${data.servers.online} / ${data.servers.total}` : ''}
-          detail={data ? (data.servers.offline === 0 ? 'All responding' : `${data.servers.offline} offline`) : undefined}
+          detail={
+            data ? (data.servers.offline === 0 ? 'All responding' : `${data.servers.offline} offline`) : undefined
+          }
         />
         <StatCard
           label="Sessions today"
@@ -112,26 +137,37 @@ export default function DashboardPage() {
           icon={<BoltOutlinedIcon />}
           loading={loading}
           value={data ? formatCount(data.toolCalls.today) : ''}
-          detail={data ? `${formatCount(data.toolCalls.tokens)} tokens (est.)` : undefined}
+          detail={
+            data
+              ? `${formatCount(data.toolCalls.tokens)} tokens, ${tokenDetail(data.toolCalls.tokens, data.toolCalls.definitionTokens, data.tokenCorrection)}`
+              : undefined
+          }
         />
         <StatCard
           label="Error rate"
           icon={<ErrorOutlineIcon />}
           loading={loading}
-          value={data ? formatRate(data.errorRate) : ''}
+          value={data ? (data.errorRate === null ? '—' : formatPercent(data.errorRate)) : ''}
           detail={data ? `${formatCount(data.toolCalls.errors)} failed calls` : undefined}
         />
         <StatCard
           label="Latency p95"
           icon={<SpeedOutlinedIcon />}
           loading={loading}
-          value={data ? (data.latencyP95Ms === null ? '—' : formatDuration(data.latencyP95Ms)) : ''}
-          detail={data ? (data.latencyP95Ms === null ? 'No finished calls today' : 'Slowest 5% of calls today') : undefined}
+          value={data ? formatMs(data.latencyP95Ms) : ''}
+          detail={
+            data ? (data.latencyP95Ms === null ? 'No finished calls today' : 'Slowest 5% of calls today') : undefined
+          }
         />
       </Box>
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
         <LatestActivity calls={data?.latestActivity ?? []} loading={loading} />
-        <ServersHealthCard online={data?.servers.online ?? 0} total={data?.servers.total ?? 0} servers={servers ?? []} loading={loading} />
+        <ServersHealthCard
+          online={data?.servers.online ?? 0}
+          total={data?.servers.total ?? 0}
+          servers={servers ?? []}
+          loading={loading}
+        />
       </Box>
       <Box sx={{ mt: 2.5 }}>
         <AgentCallUsage />

@@ -14,11 +14,11 @@ import { DeploymentLogViewer } from './DeploymentLogViewer';
 import { DeploymentStatusChip } from './DeploymentStatusChip';
 
 export interface DeploymentCardActions {
-  onDeploy(): void;
-  onRestart(): void;
-  onStop(): void;
-  onEdit(): void;
-  onDelete(): void;
+  onDeploy: () => void;
+  onRestart: () => void;
+  onStop: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
 }
 
 const LIVE = new Set(['pending', 'starting', 'running', 'restarting']);
@@ -28,7 +28,17 @@ function memoryText(bytes: number | null): string | null {
 }
 
 /** One hosted server: its program, live status, proxy URL, the actions, and its log. */
-export function DeploymentCard({ config, busy, highlighted, actions }: { config: DeploymentConfigDto; busy: boolean; highlighted: boolean; actions: DeploymentCardActions }) {
+export function DeploymentCard({
+  config,
+  busy,
+  highlighted,
+  actions,
+}: {
+  config: DeploymentConfigDto;
+  busy: boolean;
+  highlighted: boolean;
+  actions: DeploymentCardActions;
+}) {
   const deployment = config.latestDeployment;
   const live = deployment !== null && LIVE.has(deployment.status);
   const [showLog, setShowLog] = useState(highlighted);
@@ -37,14 +47,22 @@ export function DeploymentCard({ config, busy, highlighted, actions }: { config:
         deployment.pid !== null ? `pid ${deployment.pid}` : null,
         deployment.restarts > 0 ? `${deployment.restarts} restart${deployment.restarts === 1 ? '' : 's'}` : null,
         memoryText(deployment.memoryBytes),
-        deployment.sessionProcesses > 0 ? `${deployment.sessionProcesses} session process${deployment.sessionProcesses === 1 ? '' : 'es'}` : null,
+        deployment.sessionProcesses > 0
+          ? `${deployment.sessionProcesses} session process${deployment.sessionProcesses === 1 ? '' : 'es'}`
+          : null,
         deployment.status !== 'running' && deployment.signal ? `last exit: ${deployment.signal}` : null,
-        deployment.status !== 'running' && !deployment.signal && deployment.exitCode !== null ? `last exit code ${deployment.exitCode}` : null,
+        deployment.status !== 'running' && !deployment.signal && deployment.exitCode !== null
+          ? `last exit code ${deployment.exitCode}`
+          : null,
       ].filter(Boolean)
     : [];
 
   return (
-    <Card variant="outlined" data-testid="deployment-card" sx={{ borderColor: highlighted ? 'primary.main' : undefined }}>
+    <Card
+      variant="outlined"
+      data-testid="deployment-card"
+      sx={{ borderColor: highlighted ? 'primary.main' : undefined }}
+    >
       <CardContent>
         <Stack sx={{ alignItems: 'center', flexWrap: 'wrap' }} direction="row" spacing={1.5} useFlexGap>
           <Typography variant="h6" component="h3">
@@ -62,7 +80,10 @@ export function DeploymentCard({ config, busy, highlighted, actions }: { config:
             {config.description}
           </Typography>
         )}
-        <Typography variant="body2" sx={{ mt: 1, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', wordBreak: 'break-all' }}>
+        <Typography
+          variant="body2"
+          sx={{ mt: 1, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', wordBreak: 'break-all' }}
+        >
           {commandLine(config)}
         </Typography>
         {config.proxyUrl && (
@@ -70,14 +91,21 @@ export function DeploymentCard({ config, busy, highlighted, actions }: { config:
             <Typography variant="caption" color="text.secondary">
               Proxy URL
             </Typography>
-            <Typography variant="body2" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', wordBreak: 'break-all' }} data-testid="deployment-proxy-url">
+            <Typography
+              variant="body2"
+              sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', wordBreak: 'break-all' }}
+              data-testid="deployment-proxy-url"
+            >
               {config.proxyUrl}
             </Typography>
             <CopyButton text={config.proxyUrl} label="Copy proxy URL" />
           </Stack>
         )}
         {deployment?.lastError && deployment.status !== 'running' && (
-          <Alert severity={deployment.status === 'failed' || deployment.status === 'crashed' ? 'error' : 'warning'} sx={{ mt: 1.5 }}>
+          <Alert
+            severity={deployment.status === 'failed' || deployment.status === 'crashed' ? 'error' : 'warning'}
+            sx={{ mt: 1.5 }}
+          >
             {deployment.lastError}
             {deployment.lastStderr.length > 0 && (
               <Box component="pre" sx={{ m: 0, mt: 1, fontSize: 12, whiteSpace: 'pre-wrap' }}>

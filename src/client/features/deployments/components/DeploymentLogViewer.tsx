@@ -8,7 +8,11 @@ import { errorMessage } from '../../../api/apiError';
 import { useGetDeploymentLogsQuery, useLazyGetDeploymentLogsQuery } from '../deploymentsApi';
 import { formatTime } from '../../../components/dates/dateDisplay';
 
-const STREAM_COLOR: Record<DeploymentLogLine['stream'], string> = { stderr: 'text.primary', stdout: 'warning.main', system: 'info.main' };
+const STREAM_COLOR: Record<DeploymentLogLine['stream'], string> = {
+  stderr: 'text.primary',
+  stdout: 'warning.main',
+  system: 'info.main',
+};
 
 /**
  * The deployment's log: the last lines, then the live tail (appended by the live stream), and
@@ -31,9 +35,10 @@ export function DeploymentLogViewer({ deploymentId }: { deploymentId: string }) 
   }, [lines.length]);
 
   const fetchEarlier = async () => {
-    const first = lines[0]?.seq;
-    if (first === undefined) return;
-    const page = await loadEarlier({ deploymentId, before: first }).unwrap().catch(() => null);
+    if (lines.length === 0) return;
+    const page = await loadEarlier({ deploymentId, before: lines[0].seq })
+      .unwrap()
+      .catch(() => null);
     if (!page) return;
     setEarlier((current) => [...page.lines, ...current]);
     setMoreEarlier(page.hasEarlier);

@@ -2,7 +2,10 @@ import Chip from '@mui/material/Chip';
 import Box from '@mui/material/Box';
 import type { DeploymentStatus } from '../../../../contract/deployments';
 
-const LOOK: Record<DeploymentStatus | 'none', { label: string; color: 'default' | 'success' | 'warning' | 'error' | 'info' }> = {
+const LOOK: Record<
+  DeploymentStatus | 'none',
+  { label: string; color: 'default' | 'success' | 'warning' | 'error' | 'info' }
+> = {
   none: { label: 'Not deployed', color: 'default' },
   pending: { label: 'Pending', color: 'default' },
   starting: { label: 'Starting', color: 'info' },
@@ -24,7 +27,12 @@ export function DeploymentStatusChip({ status }: { status: DeploymentStatus | nu
       color={look.color}
       data-testid="deployment-status"
       data-status={status ?? 'none'}
-      icon={<Box component="span" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'currentColor', ml: '8px !important' }} />}
+      icon={
+        <Box
+          component="span"
+          sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'currentColor', ml: '8px !important' }}
+        />
+      }
     />
   );
 }

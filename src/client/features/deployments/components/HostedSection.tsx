@@ -25,7 +25,12 @@ import {
 import { DeploymentCard } from './DeploymentCard';
 import { DeploymentConfigDialog } from './DeploymentConfigDialog';
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; config: DeploymentConfigDto } | { kind: 'delete'; config: DeploymentConfigDto } | { kind: 'stop'; config: DeploymentConfigDto } | null;
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; config: DeploymentConfigDto }
+  | { kind: 'delete'; config: DeploymentConfigDto }
+  | { kind: 'stop'; config: DeploymentConfigDto }
+  | null;
 
 const asFormError = (error: unknown) => ({ message: errorMessage(error), fields: fieldErrors(error) });
 
@@ -54,12 +59,15 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
 
   const save = (config?: DeploymentConfigDto) => async (values: ConfigFormValues) => {
     const parsed = parseConfigForm(values);
-    if (!parsed.ok) return { message: Object.values(parsed.fields)[0], fields: parsed.fields };
+    if (!parsed.ok) return { message: Object.values(parsed.fields)[0] ?? '', fields: parsed.fields };
     try {
       if (config) await updateConfig({ workspaceId, configId: config.id, body: parsed.body }).unwrap();
       else await createConfig({ workspace_id: workspaceId, ...parsed.body }).unwrap();
       close();
-      toast({ title: config ? 'Hosted server updated' : 'Hosted server added', description: config ? 'The changes apply at the next deploy.' : `${parsed.body.name} is ready to deploy.` });
+      toast({
+        title: config ? 'Hosted server updated' : 'Hosted server added',
+        description: config ? 'The changes apply at the next deploy.' : `${parsed.body.name} is ready to deploy.`,
+      });
       return null;
     } catch (caught) {
       return asFormError(caught);
@@ -78,7 +86,11 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
     }
   };
 
-  const latest = (config: DeploymentConfigDto) => config.latestDeployment!;
+  // Restart and Stop are offered only for a config that has a deployment; a stale list says so instead of failing.
+  const latest = (config: DeploymentConfigDto) => {
+    if (!config.latestDeployment) throw new Error(`${config.name} has no deployment`);
+    return config.latestDeployment;
+  };
 
   return (
     <Box component="section" aria-labelledby="hosted-title" sx={{ mt: 5 }}>
@@ -88,7 +100,8 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
             Hosted
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            stdio MCP servers Toolscope runs for you, each reachable at its own proxy URL and traced like any other server.
+            stdio MCP servers Toolscope runs for you, each reachable at its own proxy URL and traced like any other
+            server.
           </Typography>
         </Box>
         <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })}>
@@ -97,14 +110,16 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
       </Stack>
       {settings && !settings.enabled && (
         <Alert severity="info" sx={{ mb: 2 }}>
-          Deployments are off on this Toolscope: you can prepare configs, but nothing runs until an operator sets TOOLSCOPE_DEPLOYMENTS=on.
+          Deployments are off on this Toolscope: you can prepare configs, but nothing runs until an operator sets
+          TOOLSCOPE_DEPLOYMENTS=on.
         </Alert>
       )}
       {error && <Alert severity="error">{errorMessage(error)}</Alert>}
       {isLoading && <Skeleton variant="rounded" height={160} />}
       {configs && configs.length === 0 && (
         <Typography variant="body2" color="text.secondary">
-          No hosted servers yet. Add one with the command you would run locally, for example npx -y @modelcontextprotocol/server-filesystem /data.
+          No hosted servers yet. Add one with the command you would run locally, for example npx -y
+          @modelcontextprotocol/server-filesystem /data.
         </Typography>
       )}
       <Stack spacing={2}>
@@ -113,10 +128,18 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
             key={config.id}
             config={config}
             busy={busyId === config.id}
-            highlighted={params.get('deploymentId') !== null && params.get('deploymentId') === config.latestDeployment?.id}
+            highlighted={
+              params.get('deploymentId') !== null && params.get('deploymentId') === config.latestDeployment?.id
+            }
             actions={{
-              onDeploy: () => void act(config, () => deploy({ workspaceId, configId: config.id }).unwrap(), 'Deploying'),
-              onRestart: () => void act(config, () => restart({ workspaceId, deploymentId: latest(config).id }).unwrap(), 'Restarting'),
+              onDeploy: () =>
+                void act(config, () => deploy({ workspaceId, configId: config.id }).unwrap(), 'Deploying'),
+              onRestart: () =>
+                void act(
+                  config,
+                  () => restart({ workspaceId, deploymentId: latest(config).id }).unwrap(),
+                  'Restarting',
+                ),
               onStop: () => setDialog({ kind: 'stop', config }),
               onEdit: () => setDialog({ kind: 'edit', config }),
               onDelete: () => setDialog({ kind: 'delete', config }),
@@ -125,7 +148,14 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
         ))}
       </Stack>
       {dialog?.kind === 'add' && (
-        <DeploymentConfigDialog title="New hosted server" submitLabel="Add" busyLabel="Adding..." allowedCommands={allowedCommands} onSubmit={save()} onClose={close} />
+        <DeploymentConfigDialog
+          title="New hosted server"
+          submitLabel="Add"
+          busyLabel="Adding..."
+          allowedCommands={allowedCommands}
+          onSubmit={save()}
+          onClose={close}
+        />
       )}
       {dialog?.kind === 'edit' && (
         <DeploymentConfigDialog
@@ -154,7 +184,8 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
             }
           }}
         >
-          Its program is stopped (stdin closed, then SIGTERM, then SIGKILL) and agents using its proxy URL get errors until you deploy it again.
+          Its program is stopped (stdin closed, then SIGTERM, then SIGKILL) and agents using its proxy URL get errors
+          until you deploy it again.
         </ConfirmDestructiveDialog>
       )}
       {dialog?.kind === 'delete' && (
@@ -173,7 +204,8 @@ export function HostedSection({ workspaceId }: { workspaceId: string | null }) {
             }
           }}
         >
-          Its program stops, and its tool server and proxy URL are removed. Recorded sessions of it are deleted with the server.
+          Its program stops, and its tool server and proxy URL are removed. Recorded sessions of it are deleted with the
+          server.
         </ConfirmDestructiveDialog>
       )}
     </Box>

@@ -38,7 +38,11 @@ export function ActivityLogDialog({ workspaceId, integration, canResend, onResen
       <DialogContent>
         {activities.isError && <Alert severity="error">{errorMessage(activities.error)}</Alert>}
         {!list && !activities.isError && <Skeleton variant="rounded" height={160} />}
-        {list && list.length === 0 && <Typography color="text.secondary">Nothing sent yet. Matching notifications and tests appear here.</Typography>}
+        {list && list.length === 0 && (
+          <Typography color="text.secondary">
+            Nothing sent yet. Matching notifications and tests appear here.
+          </Typography>
+        )}
         {list && list.length > 0 && (
           <TableContainer sx={{ maxHeight: 480 }}>
             <Table size="small" stickyHeader aria-label="Delivery attempts">

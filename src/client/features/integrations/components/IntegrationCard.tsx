@@ -24,22 +24,40 @@ interface IntegrationCardProps {
 }
 
 function target(integration: IntegrationDto): string {
-  const c = integration.config as Record<string, unknown>;
+  const c = integration.config;
   if (integration.kind === 'email') return Array.isArray(c.to) ? (c.to as string[]).join(', ') : '';
-  if (integration.kind === 'webhook') return String(c.url ?? '');
-  if (integration.kind === 'pagerduty') return `Routing key ${String(c.routingKey ?? '')}`;
-  return String(c.webhookUrl ?? '');
+  if (integration.kind === 'webhook') return textOf(c.url);
+  if (integration.kind === 'pagerduty') return `Routing key ${textOf(c.routingKey)}`;
+  return textOf(c.webhookUrl);
+}
+
+/** A config value shown as it is when it is text; blank when missing (or, unexpectedly, not text). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** One integration: where it sends, what it sends, whether the last delivery worked. */
-export function IntegrationCard({ integration, canManage, onToggle, onEdit, onTest, onActivity, onDelete, testing }: IntegrationCardProps) {
+export function IntegrationCard({
+  integration,
+  canManage,
+  onToggle,
+  onEdit,
+  onTest,
+  onActivity,
+  onDelete,
+  testing,
+}: IntegrationCardProps) {
   const { rules } = integration;
   return (
     <Card variant="outlined" component="article" aria-label={`${integration.name} integration`}>
       <CardContent>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>
           <Chip size="small" label={KIND_LABELS[integration.kind]} color="primary" variant="outlined" />
-          <Typography variant="h6" component="h2" sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          <Typography
+            variant="h6"
+            component="h2"
+            sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
             {integration.name}
           </Typography>
           <Switch
@@ -53,11 +71,15 @@ export function IntegrationCard({ integration, canManage, onToggle, onEdit, onTe
           {target(integration)}
         </Typography>
         <Typography variant="body2" sx={{ mt: 1 }}>
-          {rules.types.length === 0 ? 'Every notification type' : rules.types.join(', ')} · {rules.minSeverity} and above
+          {rules.types.length === 0 ? 'Every notification type' : rules.types.join(', ')} · {rules.minSeverity} and
+          above
         </Typography>
         <Box sx={{ mt: 1 }}>
           {integration.lastDeliveryAt ? (
-            <Typography variant="caption" color={integration.lastDeliveryStatus === 'failed' ? 'error.main' : 'text.secondary'}>
+            <Typography
+              variant="caption"
+              color={integration.lastDeliveryStatus === 'failed' ? 'error.main' : 'text.secondary'}
+            >
               Last delivery {integration.lastDeliveryStatus} <RelativeTime value={integration.lastDeliveryAt} />
             </Typography>
           ) : (

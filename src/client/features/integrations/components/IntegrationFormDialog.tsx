@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -14,6 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INTEGRATION_KINDS, type DeliveryOutcome } from '../../../../contract/integrations';
 import { NOTIFICATION_SEVERITIES, NOTIFICATION_TYPES, type NotificationType } from '../../../../contract/notifications';
+import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
 import { EMPTY_FORM, KIND_LABELS, validateForm, type IntegrationFormValues } from '../integrationForm';
 import { TestOutcomeAlert } from './TestOutcomeAlert';
@@ -29,7 +30,12 @@ interface IntegrationFormDialogProps {
   onClose: () => void;
 }
 
-const URL_LABEL = { slack: 'Slack incoming webhook URL', webhook: 'Receiver URL', pagerduty: 'Events API URL (optional)', email: '' } as const;
+const URL_LABEL = {
+  slack: 'Slack incoming webhook URL',
+  webhook: 'Receiver URL',
+  pagerduty: 'Events API URL (optional)',
+  email: '',
+} as const;
 const URL_HELP = {
   slack: 'From Slack: Apps → Incoming Webhooks → Add New Webhook to Workspace',
   webhook: 'Toolscope POSTs signed JSON (Standard Webhooks) to this URL',
@@ -45,19 +51,31 @@ const TYPE_LABELS: Record<NotificationType, string> = {
   security_alert: 'Security',
   performance_warning: 'Performance',
   deployment_update: 'Deployments',
+  tool_risk: 'Tool definition risk',
+  alert_rule: 'Alert rules',
 };
 
 /** Add or edit an integration: per-kind fields, which notifications go out, and a test send. */
-export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM, editing = false, onSubmit, onTest, onClose }: IntegrationFormDialogProps) {
+export function IntegrationFormDialog({
+  title,
+  submitLabel,
+  initial = EMPTY_FORM,
+  editing = false,
+  onSubmit,
+  onTest,
+  onClose,
+}: IntegrationFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [testing, setTesting] = useState(false);
   const [outcome, setOutcome] = useState<DeliveryOutcome | string | null>(null);
 
-  const set = <K extends keyof IntegrationFormValues>(field: K, value: IntegrationFormValues[K]) => setValues((v) => ({ ...v, [field]: value }));
-  const text = (field: 'name' | 'url' | 'secret' | 'recipients') => (event: { target: { value: string } }) => set(field, event.target.value);
+  const set = <K extends keyof IntegrationFormValues>(field: K, value: IntegrationFormValues[K]) =>
+    setValues((v) => ({ ...v, [field]: value }));
+  const text = (field: 'name' | 'url' | 'secret' | 'recipients') => (event: { target: { value: string } }) =>
+    set(field, event.target.value);
   const toggleType = (type: NotificationType) =>
     set('types', values.types.includes(type) ? values.types.filter((t) => t !== type) : [...values.types, type]);
 
@@ -67,7 +85,7 @@ export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM
     return Object.keys(found).length === 0;
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     if (busy || !check()) return;
     setBusy(true);
@@ -96,14 +114,31 @@ export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {general && <Alert severity="error">{general}</Alert>}
-            <TextField select label="Kind" name="kind" value={kind} disabled={editing || busy} onChange={(e) => set('kind', e.target.value as IntegrationFormValues['kind'])}>
+            <TextField
+              select
+              label="Kind"
+              name="kind"
+              value={kind}
+              disabled={editing || busy}
+              onChange={(e) => set('kind', e.target.value as IntegrationFormValues['kind'])}
+            >
               {INTEGRATION_KINDS.map((k) => (
                 <MenuItem key={k} value={k}>
                   {KIND_LABELS[k]}
                 </MenuItem>
               ))}
             </TextField>
-            <TextField label="Name" name="name" value={values.name} onChange={text('name')} required autoFocus disabled={busy} error={Boolean(errors.name)} helperText={errors.name} />
+            <TextField
+              label="Name"
+              name="name"
+              value={values.name}
+              onChange={text('name')}
+              required
+              autoFocus
+              disabled={busy}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+            />
             {kind !== 'email' && (
               <TextField
                 label={URL_LABEL[kind]}
@@ -168,7 +203,9 @@ export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM
                 ))}
               </Stack>
               <Typography variant="caption" color="text.secondary">
-                {values.types.length === 0 ? 'None chosen: every type is sent.' : `${values.types.length} type(s) chosen.`}
+                {values.types.length === 0
+                  ? 'None chosen: every type is sent.'
+                  : `${values.types.length} type(s) chosen.`}
               </Typography>
             </div>
             <TextField
@@ -178,7 +215,11 @@ export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM
               value={values.minSeverity}
               disabled={busy}
               onChange={(e) => set('minSeverity', e.target.value as IntegrationFormValues['minSeverity'])}
-              helperText={kind === 'pagerduty' ? 'PagerDuty is sent error and critical events, and resolves when a server is back online' : errors.rules}
+              helperText={
+                kind === 'pagerduty'
+                  ? 'PagerDuty is sent error and critical events, and resolves when a server is back online'
+                  : errors.rules
+              }
             >
               {NOTIFICATION_SEVERITIES.map((s) => (
                 <MenuItem key={s} value={s}>
@@ -186,7 +227,12 @@ export function IntegrationFormDialog({ title, submitLabel, initial = EMPTY_FORM
                 </MenuItem>
               ))}
             </TextField>
-            <FormControlLabel control={<Switch checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} disabled={busy} />} label="Enabled" />
+            <FormControlLabel
+              control={
+                <Switch checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} disabled={busy} />
+              }
+              label="Enabled"
+            />
             {outcome !== null && <TestOutcomeAlert outcome={outcome} />}
           </Stack>
         </DialogContent>

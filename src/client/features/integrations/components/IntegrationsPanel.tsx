@@ -7,12 +7,19 @@ import Stack from '@mui/material/Stack';
 import AddIcon from '@mui/icons-material/Add';
 import ExtensionOutlinedIcon from '@mui/icons-material/ExtensionOutlined';
 import type { DeliveryOutcome, IntegrationActivityDto, IntegrationDto } from '../../../../contract/integrations';
-import { errorMessage, fieldErrors } from '../../../api/apiError';
+import { errorMessage, fieldErrors, type FieldErrors } from '../../../api/apiError';
 import { ConfirmDestructiveDialog } from '../../../components/ConfirmDestructiveDialog';
 import { EmptyState } from '../../../components/EmptyState';
 import { useToast } from '../../../components/toast';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
-import { configOf, createBodyOf, formFieldOf, formFromIntegration, rulesOf, type IntegrationFormValues } from '../integrationForm';
+import {
+  configOf,
+  createBodyOf,
+  formFieldOf,
+  formFromIntegration,
+  rulesOf,
+  type IntegrationFormValues,
+} from '../integrationForm';
 import {
   useCreateIntegrationMutation,
   useDeleteIntegrationMutation,
@@ -40,9 +47,9 @@ interface IntegrationsPanelProps {
   canManage: boolean;
 }
 
-function asFailure(error: unknown, values: IntegrationFormValues): FormFailure {
-  const fields: Record<string, string> = {};
-  for (const [field, text] of Object.entries(fieldErrors(error))) fields[formFieldOf(field, values.kind)] = text;
+function asFailure(error: unknown): FormFailure {
+  const fields: FieldErrors = {};
+  for (const [field, text] of Object.entries(fieldErrors(error))) fields[formFieldOf(field)] = text;
   return { message: errorMessage(error), fields };
 }
 
@@ -66,28 +73,38 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
       setDialog(created.revealedSecret ? { kind: 'secret', secret: created.revealedSecret } : null);
       return null;
     } catch (caught) {
-      return asFailure(caught, values);
+      return asFailure(caught);
     }
   };
 
   const edit = (integration: IntegrationDto) => async (values: IntegrationFormValues) => {
     try {
-      await updateIntegration({ workspaceId, id: integration.id, body: { name: values.name.trim(), config: configOf(values), rules: rulesOf(values), enabled: values.enabled } }).unwrap();
+      await updateIntegration({
+        workspaceId,
+        id: integration.id,
+        body: { name: values.name.trim(), config: configOf(values), rules: rulesOf(values), enabled: values.enabled },
+      }).unwrap();
       toast({ title: 'Integration saved', description: `${values.name.trim()} is up to date.` });
       close();
       return null;
     } catch (caught) {
-      return asFailure(caught, values);
+      return asFailure(caught);
     }
   };
 
-  const testWith = (integration?: IntegrationDto) => async (values: IntegrationFormValues): Promise<DeliveryOutcome | string> => {
-    try {
-      return await testIntegration(integration ? { workspaceId, id: integration.id, config: configOf(values) } : { workspaceId, kind: values.kind, config: configOf(values) }).unwrap();
-    } catch (caught) {
-      return errorMessage(caught);
-    }
-  };
+  const testWith =
+    (integration?: IntegrationDto) =>
+    async (values: IntegrationFormValues): Promise<DeliveryOutcome | string> => {
+      try {
+        return await testIntegration(
+          integration
+            ? { workspaceId, id: integration.id, config: configOf(values) }
+            : { workspaceId, kind: values.kind, config: configOf(values) },
+        ).unwrap();
+      } catch (caught) {
+        return errorMessage(caught);
+      }
+    };
 
   const testSaved = async (integration: IntegrationDto) => {
     setTestingId(integration.id);
@@ -95,7 +112,10 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
       const outcome = await testIntegration({ workspaceId, id: integration.id }).unwrap();
       toast(
         outcome.ok
-          ? { title: 'Test delivered', description: `${integration.name} answered${outcome.statusCode ? ` ${outcome.statusCode}` : ''} in ${Math.round(outcome.latencyMs)} ms.` }
+          ? {
+              title: 'Test delivered',
+              description: `${integration.name} answered${outcome.statusCode ? ` ${outcome.statusCode}` : ''} in ${Math.round(outcome.latencyMs)} ms.`,
+            }
           : { title: 'Test failed', description: outcome.error ?? 'No details', variant: 'destructive' },
       );
     } catch (caught) {
@@ -128,7 +148,7 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
   const resend = (integration: IntegrationDto) => async (activity: IntegrationActivityDto) => {
     try {
       await resendDelivery({ workspaceId, id: integration.id, activityId: activity.id }).unwrap();
-      toast({ title: 'Sending again', description: `${activity.summary}` });
+      toast({ title: 'Sending again', description: activity.summary });
     } catch (caught) {
       toast({ title: 'Could not send again', description: errorMessage(caught), variant: 'destructive' });
     }
@@ -146,7 +166,10 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
       )}
       {integrations.isError && !list && <Alert severity="error">{errorMessage(integrations.error)}</Alert>}
       {!list && !integrations.isError && (
-        <Box aria-label="Loading integrations" sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+        <Box
+          aria-label="Loading integrations"
+          sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}
+        >
           {[0, 1].map((i) => (
             <Skeleton key={i} variant="rounded" height={170} />
           ))}
@@ -184,7 +207,15 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
           ))}
         </Box>
       )}
-      {dialog?.kind === 'add' && <IntegrationFormDialog title="Add integration" submitLabel="Add integration" onSubmit={create} onTest={testWith()} onClose={close} />}
+      {dialog?.kind === 'add' && (
+        <IntegrationFormDialog
+          title="Add integration"
+          submitLabel="Add integration"
+          onSubmit={create}
+          onTest={testWith()}
+          onClose={close}
+        />
+      )}
       {dialog?.kind === 'edit' && (
         <IntegrationFormDialog
           title={`Edit ${dialog.integration.name}`}
@@ -197,10 +228,22 @@ export function IntegrationsPanel({ workspaceId, canManage }: IntegrationsPanelP
         />
       )}
       {dialog?.kind === 'activity' && (
-        <ActivityLogDialog workspaceId={workspaceId} integration={dialog.integration} canResend={canManage} onResend={resend(dialog.integration)} onClose={close} />
+        <ActivityLogDialog
+          workspaceId={workspaceId}
+          integration={dialog.integration}
+          canResend={canManage}
+          onResend={(activity) => void resend(dialog.integration)(activity)}
+          onClose={close}
+        />
       )}
       {dialog?.kind === 'delete' && (
-        <ConfirmDestructiveDialog title={`Delete ${dialog.integration.name}?`} confirmLabel="Delete" busyLabel="Deleting…" onConfirm={remove(dialog.integration)} onClose={close}>
+        <ConfirmDestructiveDialog
+          title={`Delete ${dialog.integration.name}?`}
+          confirmLabel="Delete"
+          busyLabel="Deleting…"
+          onConfirm={remove(dialog.integration)}
+          onClose={close}
+        >
           It stops receiving notifications at once, and its delivery log is deleted with it.
         </ConfirmDestructiveDialog>
       )}

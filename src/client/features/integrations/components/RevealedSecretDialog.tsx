@@ -15,9 +15,16 @@ export function RevealedSecretDialog({ secret, onClose }: { secret: string; onCl
       <DialogTitle id="revealed-secret-title">Copy the signing secret</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Alert severity="warning">This is the only time Toolscope shows it. Your receiver verifies each request's webhook-signature with it.</Alert>
+          <Alert severity="warning">
+            This is the only time Toolscope shows it. Your receiver verifies each request's webhook-signature with it.
+          </Alert>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <TextField label="Signing secret" value={secret} fullWidth slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } } }} />
+            <TextField
+              label="Signing secret"
+              value={secret}
+              fullWidth
+              slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } } }}
+            />
             <CopyButton text={secret} label="Copy signing secret" />
           </Stack>
         </Stack>

@@ -15,7 +15,8 @@ export function TestOutcomeAlert({ outcome }: { outcome: DeliveryOutcome | strin
   }
   return (
     <Alert severity="error">
-      Test failed{outcome.statusCode ? ` with HTTP ${outcome.statusCode}` : ''} after {timing}: {outcome.error ?? 'no details'}
+      Test failed{outcome.statusCode ? ` with HTTP ${outcome.statusCode}` : ''} after {timing}:{' '}
+      {outcome.error ?? 'no details'}
     </Alert>
   );
 }

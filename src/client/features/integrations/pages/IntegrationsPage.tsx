@@ -14,7 +14,11 @@ export default function IntegrationsPage() {
   return (
     <>
       <PageHeader title="Integrations" subtitle="Send Toolscope's alerts to the tools your team uses" />
-      {workspaceId ? <IntegrationsPanel workspaceId={workspaceId} canManage={canManage} /> : <Alert severity="info">Choose or create a workspace to manage its integrations.</Alert>}
+      {workspaceId ? (
+        <IntegrationsPanel workspaceId={workspaceId} canManage={canManage} />
+      ) : (
+        <Alert severity="info">Choose or create a workspace to manage its integrations.</Alert>
+      )}
     </>
   );
 }

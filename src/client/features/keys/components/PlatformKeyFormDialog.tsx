@@ -57,9 +57,15 @@ export function PlatformKeyFormDialog({
   const submit = async () => {
     setBusy(true);
     setError(null);
-    const choice = EXPIRY_CHOICES.find((c) => c.value === expiry)!;
-    const expiresAt = choice.days === undefined ? undefined : choice.days === null ? null : new Date(Date.now() + choice.days * 86_400_000).toISOString();
-    const failure = await onSubmit({ name: name.trim(), scopes: { allServers, serverIds: allServers ? [] : serverIds }, expiresAt });
+    // undefined: keep the current expiry; null: never.
+    const days = EXPIRY_CHOICES.find((c) => c.value === expiry)?.days;
+    const expiresAt =
+      days === undefined ? undefined : days === null ? null : new Date(Date.now() + days * 86_400_000).toISOString();
+    const failure = await onSubmit({
+      name: name.trim(),
+      scopes: { allServers, serverIds: allServers ? [] : serverIds },
+      expiresAt,
+    });
     setBusy(false);
     if (failure) setError(failure);
   };
@@ -71,13 +77,30 @@ export function PlatformKeyFormDialog({
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {error && <Alert severity="error">{error}</Alert>}
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus slotProps={{ htmlInput: { maxLength: 100 } }} helperText="Which agent uses it, e.g. “CI research agent”" />
-          <FormControlLabel control={<Switch checked={allServers} onChange={(e) => setAllServers(e.target.checked)} />} label="All servers of this workspace (also ones added later)" />
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            autoFocus
+            slotProps={{ htmlInput: { maxLength: 100 } }}
+            helperText="Which agent uses it, e.g. “CI research agent”"
+          />
+          <FormControlLabel
+            control={<Switch checked={allServers} onChange={(e) => setAllServers(e.target.checked)} />}
+            label="All servers of this workspace (also ones added later)"
+          />
           {!allServers && (
             <FormGroup aria-label="Servers this key may call">
-              {servers.length === 0 && <Typography color="text.secondary">This workspace has no servers yet.</Typography>}
+              {servers.length === 0 && (
+                <Typography color="text.secondary">This workspace has no servers yet.</Typography>
+              )}
               {servers.map((server) => (
-                <FormControlLabel key={server.id} control={<Checkbox checked={serverIds.includes(server.id)} onChange={() => toggle(server.id)} />} label={server.name} />
+                <FormControlLabel
+                  key={server.id}
+                  control={<Checkbox checked={serverIds.includes(server.id)} onChange={() => toggle(server.id)} />}
+                  label={server.name}
+                />
               ))}
             </FormGroup>
           )}

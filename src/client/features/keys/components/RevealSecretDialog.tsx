@@ -22,12 +22,25 @@ export function RevealSecretDialog({ name, secret, onDone }: { name: string; sec
           This is the only time the key is shown. Copy it now and keep it in your agent’s secret store.
         </Alert>
         <CodeFrame copyText={secret} copyLabel="Copy platform key">
-          <Box component="pre" aria-label="New platform key" sx={{ m: 0, p: 1.5, pr: 6, fontFamily: MONOSPACE_FONT, fontSize: 13, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          <Box
+            component="pre"
+            aria-label="New platform key"
+            sx={{
+              m: 0,
+              p: 1.5,
+              pr: 6,
+              fontFamily: MONOSPACE_FONT,
+              fontSize: 13,
+              wordBreak: 'break-all',
+              whiteSpace: 'pre-wrap',
+            }}
+          >
             {secret}
           </Box>
         </CodeFrame>
         <Box component="p" sx={{ color: 'text.secondary', fontSize: 13, mb: 0 }}>
-          Agents send it as <code>Authorization: Bearer …</code> or, when their Authorization header is taken, as <code>X-Toolscope-Key</code>.
+          Agents send it as <code>Authorization: Bearer …</code> or, when their Authorization header is taken, as{' '}
+          <code>X-Toolscope-Key</code>.
         </Box>
       </DialogContent>
       <DialogActions>

@@ -4,7 +4,15 @@ import { DEFAULT_REVOKE_REASON, type PlatformKeyDto } from '../../../../contract
 import { ConfirmDestructiveDialog } from '../../../components/ConfirmDestructiveDialog';
 
 /** Revoke with a reason (SPEC §3: 'Revoked by user' when none is given). */
-export function RevokePlatformKeyDialog({ platformKey, onRevoke, onClose }: { platformKey: PlatformKeyDto; onRevoke: (reason: string) => Promise<string | null>; onClose: () => void }) {
+export function RevokePlatformKeyDialog({
+  platformKey,
+  onRevoke,
+  onClose,
+}: {
+  platformKey: PlatformKeyDto;
+  onRevoke: (reason: string) => Promise<string | null>;
+  onClose: () => void;
+}) {
   const [reason, setReason] = useState('');
   return (
     <ConfirmDestructiveDialog

@@ -15,10 +15,17 @@ import { errorMessage } from '../../../api/apiError';
 import { ConfirmDestructiveDialog } from '../../../components/ConfirmDestructiveDialog';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { useToast } from '../../../components/toast';
-import { useCreateWorkspaceKeyMutation, useDeleteWorkspaceKeyMutation, useGetWorkspaceKeysQuery, useUpdateWorkspaceKeyMutation } from '../keysApi';
+import {
+  useCreateWorkspaceKeyMutation,
+  useDeleteWorkspaceKeyMutation,
+  useGetWorkspaceKeysQuery,
+  useUpdateWorkspaceKeyMutation,
+} from '../keysApi';
 import { WorkspaceKeyDialog, type WorkspaceKeyValues } from './WorkspaceKeyDialog';
+import { TableScroll } from '../../../components/TableScroll';
 
-type Dialog = { kind: 'add' } | { kind: 'rotate'; key: WorkspaceKeyDto } | { kind: 'delete'; key: WorkspaceKeyDto } | null;
+type Dialog =
+  { kind: 'add' } | { kind: 'rotate'; key: WorkspaceKeyDto } | { kind: 'delete'; key: WorkspaceKeyDto } | null;
 
 /** Workspace keys: named upstream secrets for server headers ({{key:NAME}}), write-only. */
 export function WorkspaceKeysSection({ workspaceId, canManage }: { workspaceId: string; canManage: boolean }) {
@@ -48,7 +55,8 @@ export function WorkspaceKeysSection({ workspaceId, canManage }: { workspaceId: 
             Workspace keys
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            Secrets your tool servers need, e.g. <code>Authorization: Bearer {'{{key:GITHUB_TOKEN}}'}</code> in a server’s headers. Rotating one applies to the next request.
+            Secrets your tool servers need, e.g. <code>Authorization: Bearer {'{{key:GITHUB_TOKEN}}'}</code> in a
+            server’s headers. Rotating one applies to the next request.
           </Typography>
         </Box>
         {canManage && (
@@ -61,52 +69,68 @@ export function WorkspaceKeysSection({ workspaceId, canManage }: { workspaceId: 
       {list.isError && <Alert severity="error">{errorMessage(list.error)}</Alert>}
       {list.data && list.data.length === 0 && <Typography color="text.secondary">No workspace keys yet.</Typography>}
       {list.data && list.data.length > 0 && (
-        <Table size="small" aria-label="Workspace keys">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Description</TableCell>
-              <TableCell>Used by</TableCell>
-              <TableCell>Updated</TableCell>
-              <TableCell>Last used</TableCell>
-              {canManage && <TableCell align="right">Actions</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {list.data.map((key) => (
-              <TableRow key={key.id}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{key.name}</TableCell>
-                <TableCell>{key.description || '—'}</TableCell>
-                <TableCell>{key.usedBy.map((s) => s.name).join(', ') || '—'}</TableCell>
-                <TableCell>
-                  <RelativeTime value={key.updatedAt} />
-                </TableCell>
-                <TableCell>{key.lastUsedAt ? <RelativeTime value={key.lastUsedAt} /> : 'Never'}</TableCell>
-                {canManage && (
-                  <TableCell align="right">
-                    <Button size="small" onClick={() => setDialog({ kind: 'rotate', key })}>
-                      Rotate
-                    </Button>
-                    <Button size="small" color="error" onClick={() => setDialog({ kind: 'delete', key })}>
-                      Delete
-                    </Button>
-                  </TableCell>
-                )}
+        <TableScroll label="Workspace keys">
+          <Table size="small" aria-label="Workspace keys">
+            <TableHead>
+              <TableRow>
+                <TableCell>Name</TableCell>
+                <TableCell>Description</TableCell>
+                <TableCell>Allowed hosts</TableCell>
+                <TableCell>Used by</TableCell>
+                <TableCell>Updated</TableCell>
+                <TableCell>Last used</TableCell>
+                {canManage && <TableCell align="right">Actions</TableCell>}
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {list.data.map((key) => (
+                <TableRow key={key.id}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{key.name}</TableCell>
+                  <TableCell>{key.description || '—'}</TableCell>
+                  <TableCell>{key.allowedHosts.join(', ') || 'None (no server can use it)'}</TableCell>
+                  <TableCell>{key.usedBy.map((s) => s.name).join(', ') || '—'}</TableCell>
+                  <TableCell>
+                    <RelativeTime value={key.updatedAt} />
+                  </TableCell>
+                  <TableCell>{key.lastUsedAt ? <RelativeTime value={key.lastUsedAt} /> : 'Never'}</TableCell>
+                  {canManage && (
+                    <TableCell align="right">
+                      <Button size="small" onClick={() => setDialog({ kind: 'rotate', key })}>
+                        Rotate
+                      </Button>
+                      <Button size="small" color="error" onClick={() => setDialog({ kind: 'delete', key })}>
+                        Delete
+                      </Button>
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableScroll>
       )}
       {dialog?.kind === 'add' && (
         <WorkspaceKeyDialog
-          onSubmit={(v: WorkspaceKeyValues) => attempt(() => createKey({ workspaceId, body: v }).unwrap(), 'Key added', `${v.name} can be referenced as {{key:${v.name}}}.`)()}
+          onSubmit={(v: WorkspaceKeyValues) =>
+            attempt(
+              () => createKey({ workspaceId, body: v }).unwrap(),
+              'Key added',
+              `${v.name} can be referenced as {{key:${v.name}}}.`,
+            )()
+          }
           onClose={close}
         />
       )}
       {dialog?.kind === 'rotate' && (
         <WorkspaceKeyDialog
           existing={dialog.key}
-          onSubmit={(v) => attempt(() => updateKey({ workspaceId, keyId: dialog.key.id, body: { value: v.value } }).unwrap(), 'Key rotated', `The next upstream request uses the new ${dialog.key.name}.`)()}
+          onSubmit={(v) =>
+            attempt(
+              () => updateKey({ workspaceId, keyId: dialog.key.id, body: { value: v.value } }).unwrap(),
+              'Key rotated',
+              `The next upstream request uses the new ${dialog.key.name}.`,
+            )()
+          }
           onClose={close}
         />
       )}
@@ -115,7 +139,11 @@ export function WorkspaceKeysSection({ workspaceId, canManage }: { workspaceId: 
           title={`Delete ${dialog.key.name}?`}
           confirmLabel="Delete key"
           busyLabel="Deleting..."
-          onConfirm={attempt(() => deleteKey({ workspaceId, keyId: dialog.key.id }).unwrap(), 'Key deleted', `${dialog.key.name} was deleted.`)}
+          onConfirm={attempt(
+            () => deleteKey({ workspaceId, keyId: dialog.key.id }).unwrap(),
+            'Key deleted',
+            `${dialog.key.name} was deleted.`,
+          )}
           onClose={close}
         >
           Servers whose headers reference it must stop doing so first.

@@ -12,7 +12,11 @@ export function WorkspaceSecurityTab({ workspace }: { workspace: WorkspaceDto })
   const serverChoices = (servers.data ?? []).map((s) => ({ id: s.id, name: s.name }));
   return (
     <Box>
-      <RequirePlatformKeySwitch workspaceId={workspace.id} required={workspace.requirePlatformKey === true} canManage={canManage} />
+      <RequirePlatformKeySwitch
+        workspaceId={workspace.id}
+        required={workspace.requirePlatformKey === true}
+        canManage={canManage}
+      />
       <PlatformKeysSection workspaceId={workspace.id} canManage={canManage} servers={serverChoices} />
       <WorkspaceKeysSection workspaceId={workspace.id} canManage={canManage} />
     </Box>

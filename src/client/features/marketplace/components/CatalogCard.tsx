@@ -7,10 +7,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import type { CatalogSummary } from '../../../../contract/marketplace';
+import { lineClamp } from '../../../components/lineClamp';
 import { RUN_KIND_LABELS } from '../catalogFilter';
 
 export function initialsOfTitle(title: string): string {
-  const words = title.replace(/\(.*?\)/g, '').split(/[\s_-]+/).filter(Boolean);
+  const words = title
+    .replace(/\(.*?\)/g, '')
+    .split(/[\s_-]+/)
+    .filter(Boolean);
   return ((words[0]?.[0] ?? '?') + (words[1]?.[0] ?? '')).toUpperCase();
 }
 
@@ -18,9 +22,34 @@ export function initialsOfTitle(title: string): string {
 export function CatalogCard({ entry }: { entry: CatalogSummary }) {
   return (
     <Card variant="outlined" sx={{ height: '100%', borderRadius: 3 }}>
-      <CardActionArea component={RouterLink} to={`/marketplace/${entry.slug}`} sx={{ height: '100%', p: 2, display: 'flex', flexDirection: 'column', alignItems: 'stretch', justifyContent: 'flex-start', gap: 1.25 }}>
+      <CardActionArea
+        component={RouterLink}
+        to={`/marketplace/${entry.slug}`}
+        sx={{
+          height: '100%',
+          p: 2,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'stretch',
+          justifyContent: 'flex-start',
+          gap: 1.25,
+        }}
+      >
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-          <Avatar src={entry.iconUrl ?? undefined} alt="" variant="rounded" slotProps={{ img: { referrerPolicy: 'no-referrer', loading: 'lazy' } }} sx={{ bgcolor: 'primary.dark', color: 'primary.contrastText', width: 40, height: 40, fontSize: 16, fontWeight: 700 }}>
+          <Avatar
+            src={entry.iconUrl ?? undefined}
+            alt=""
+            variant="rounded"
+            slotProps={{ img: { referrerPolicy: 'no-referrer', loading: 'lazy' } }}
+            sx={{
+              bgcolor: 'primary.dark',
+              color: 'primary.contrastText',
+              width: 40,
+              height: 40,
+              fontSize: 16,
+              fontWeight: 700,
+            }}
+          >
             {initialsOfTitle(entry.title)}
           </Avatar>
           <Stack sx={{ minWidth: 0 }}>
@@ -32,7 +61,7 @@ export function CatalogCard({ entry }: { entry: CatalogSummary }) {
             </Typography>
           </Stack>
         </Stack>
-        <Typography variant="body2" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', minHeight: '2.8em' }}>
+        <Typography variant="body2" color="text.secondary" sx={{ ...lineClamp(2), minHeight: '2.8em' }}>
           {entry.description}
         </Typography>
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75 }}>
@@ -42,7 +71,9 @@ export function CatalogCard({ entry }: { entry: CatalogSummary }) {
           {entry.transports.map((transport) => (
             <Chip key={transport} size="small" label={transport} />
           ))}
-          {entry.needsSecrets && <Chip size="small" color="warning" variant="outlined" icon={<KeyOutlinedIcon />} label="Needs secrets" />}
+          {entry.needsSecrets && (
+            <Chip size="small" color="warning" variant="outlined" icon={<KeyOutlinedIcon />} label="Needs secrets" />
+          )}
         </Stack>
       </CardActionArea>
     </Card>

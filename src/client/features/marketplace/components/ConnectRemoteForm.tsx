@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { CatalogDetail } from '../../../../contract/marketplace';
-import { errorMessage } from '../../../api/apiError';
+import { errorMessage, type FieldErrors } from '../../../api/apiError';
 import { useAppSelector } from '../../../app/hooks';
 import { useToast } from '../../../components/toast';
 import { selectCurrentWorkspace } from '../../workspaces/workspaceSlice';
@@ -25,19 +25,24 @@ export function ConnectRemoteForm({ entry }: { entry: CatalogDetail }) {
   const { toast } = useToast();
   const workspace = useAppSelector(selectCurrentWorkspace);
   const remotes = entry.server.remotes ?? [];
-  const [remoteIndex, setRemoteIndex] = useState(() => Math.max(0, remotes.findIndex((r) => r.type === 'streamable-http')));
-  const remote = remotes[remoteIndex];
+  const [remoteIndex, setRemoteIndex] = useState(() =>
+    Math.max(
+      0,
+      remotes.findIndex((r) => r.type === 'streamable-http'),
+    ),
+  );
+  const remote = remotes.at(remoteIndex);
   const inputs = remote ? remoteInputs(remote) : [];
   const [name, setName] = useState(entry.title);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [connect, state] = useConnectCatalogServerMutation();
   if (!remote) return null;
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const local: Record<string, string> = {};
+    const local: FieldErrors = {};
     if (!name.trim()) local.name = 'Name is required';
     for (const input of inputs) if (input.required && !values[input.key]?.trim()) local[input.key] = 'Required';
     setErrors(local);
@@ -51,17 +56,23 @@ export function ConnectRemoteForm({ entry }: { entry: CatalogDetail }) {
     try {
       await connect({
         workspaceId: workspace.id,
-        body: { url, name: name.trim(), description: entry.description, transport: remote.type, ...(Object.keys(headers).length ? { headers } : {}) },
+        body: {
+          url,
+          name: name.trim(),
+          description: entry.description,
+          transport: remote.type,
+          ...(Object.keys(headers).length ? { headers } : {}),
+        },
       }).unwrap();
       toast({ title: 'Server connected', description: `${name.trim()} is now a tool server of ${workspace.name}.` });
-      navigate('/servers');
+      void navigate('/servers');
     } catch (caught) {
       setFailure(errorMessage(caught));
     }
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label={`Connect ${entry.title}`}>
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} aria-label={`Connect ${entry.title}`}>
       {failure && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {failure}
@@ -69,7 +80,12 @@ export function ConnectRemoteForm({ entry }: { entry: CatalogDetail }) {
       )}
       <Stack spacing={2}>
         {remotes.length > 1 && (
-          <TextField select label="Endpoint" value={remoteIndex} onChange={(e) => setRemoteIndex(Number(e.target.value))}>
+          <TextField
+            select
+            label="Endpoint"
+            value={remoteIndex}
+            onChange={(e) => setRemoteIndex(Number(e.target.value))}
+          >
             {remotes.map((r, i) => (
               <MenuItem key={r.url + r.type} value={i}>
                 {`${r.type} · ${r.url}`}
@@ -77,7 +93,13 @@ export function ConnectRemoteForm({ entry }: { entry: CatalogDetail }) {
             ))}
           </TextField>
         )}
-        <TextField label="Name in this workspace" value={name} onChange={(e) => setName(e.target.value)} error={Boolean(errors.name)} helperText={errors.name} />
+        <TextField
+          label="Name in this workspace"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={Boolean(errors.name)}
+          helperText={errors.name}
+        />
         {inputs.map((input) => (
           <TextField
             key={input.key}
@@ -88,11 +110,16 @@ export function ConnectRemoteForm({ entry }: { entry: CatalogDetail }) {
             value={values[input.key] ?? ''}
             onChange={(e) => setValues((v) => ({ ...v, [input.key]: e.target.value }))}
             error={Boolean(errors[input.key])}
-            helperText={errors[input.key] ?? (input.secret ? `${input.description} Stored encrypted, never shown again.` : input.description)}
+            helperText={
+              errors[input.key] ??
+              (input.secret ? `${input.description} Stored encrypted, never shown again.` : input.description)
+            }
           />
         ))}
         <Typography variant="body2" color="text.secondary">
-          {workspace ? `Registers ${remote.url} in ${workspace.name}; agents then use its Toolscope proxy URL.` : 'Choose a workspace first.'}
+          {workspace
+            ? `Registers ${remote.url} in ${workspace.name}; agents then use its Toolscope proxy URL.`
+            : 'Choose a workspace first.'}
         </Typography>
         <Box>
           <Button type="submit" variant="contained" disabled={state.isLoading || !workspace}>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { CatalogDetail } from '../../../../contract/marketplace';
 import { packageLaunch, packageSecretKeyName } from '../../../../contract/packageLaunch';
-import { errorMessage, fieldErrors } from '../../../api/apiError';
+import { errorMessage, fieldErrors, type FieldErrors } from '../../../api/apiError';
 import { useAppSelector } from '../../../app/hooks';
 import { CodeFrame } from '../../../components/CodeFrame';
 import { useToast } from '../../../components/toast';
@@ -26,27 +26,38 @@ export function DeployPackageForm({ entry }: { entry: CatalogDetail }) {
   const { toast } = useToast();
   const workspace = useAppSelector(selectCurrentWorkspace);
   const settings = useGetConfigQuery().data?.deployments;
-  const deployable = (entry.server.packages ?? []).map((pkg, index) => ({ pkg, index, launch: packageLaunch(pkg) })).filter((p) => p.launch !== null);
+  const deployable = (entry.server.packages ?? [])
+    .map((pkg, index) => ({ pkg, index, launch: packageLaunch(pkg) }))
+    .filter((p) => p.launch !== null);
   const [choice, setChoice] = useState(0);
   const [name, setName] = useState(entry.title);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Partial<Record<string, string>>>({});
+  // The required arguments the catalog leaves open (e.g. Filesystem's allowed_directory).
+  const [argumentValues, setArgumentValues] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [deploy, state] = useDeployCatalogPackageMutation();
-  const selected = deployable[choice];
+  const selected = deployable.at(choice);
   if (!selected?.launch) return null;
-  const launch = selected.launch;
+  const given = Object.fromEntries(
+    Object.entries(argumentValues).flatMap(([key, value]) => (value?.trim() ? [[key, value.trim()]] : [])),
+  );
+  // The command shown is the one the server will run, with the arguments typed so far.
+  const launch = packageLaunch(selected.pkg, given) ?? selected.launch;
   const commandLine = [launch.command, ...launch.args].join(' ');
   const allowed = !settings || settings.allowedCommands.includes(launch.command);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
-    const local: Record<string, string> = {};
+    const local: FieldErrors = {};
     if (!name.trim()) local.name = 'Name is required';
     setErrors(local);
     setFailure(null);
     if (Object.keys(local).length > 0) return;
-    if (!workspace) return setFailure('No workspace selected');
+    if (!workspace) {
+      setFailure('No workspace selected');
+      return;
+    }
     const env: Record<string, string> = {};
     const secrets: Record<string, string> = {};
     for (const input of launch.env) {
@@ -54,13 +65,23 @@ export function DeployPackageForm({ entry }: { entry: CatalogDetail }) {
       if (value) (input.secret ? secrets : env)[input.name] = value;
     }
     try {
-      await deploy({ workspaceId: workspace.id, body: { slug: entry.slug, name: name.trim(), packageIndex: selected.index, env, secrets } }).unwrap();
-      toast({ title: 'Deployment started', description: `${name.trim()} is starting in ${workspace.name}; it appears under Hosted on Tool Servers.` });
-      navigate('/servers');
+      await deploy({
+        workspaceId: workspace.id,
+        body: { slug: entry.slug, name: name.trim(), packageIndex: selected.index, env, secrets, arguments: given },
+      }).unwrap();
+      toast({
+        title: 'Deployment started',
+        description: `${name.trim()} is starting in ${workspace.name}; it appears under Hosted on Tool Servers.`,
+      });
+      void navigate('/servers');
     } catch (caught) {
       const fields = fieldErrors(caught);
-      // The server names fields "secrets.NAME" / "env.NAME": show each at its input.
-      setErrors(Object.fromEntries(Object.entries(fields ?? {}).map(([key, text]) => [key.replace(/^(secrets|env)\./, ''), text])));
+      // The server names fields "secrets.NAME" / "env.NAME" / "arguments.KEY": show each at its input.
+      setErrors(
+        Object.fromEntries(
+          Object.entries(fields).map(([key, text]) => [key.replace(/^(secrets|env|arguments)\./, ''), text]),
+        ),
+      );
       setFailure(errorMessage(caught));
     }
   };
@@ -68,12 +89,14 @@ export function DeployPackageForm({ entry }: { entry: CatalogDetail }) {
   if (settings && !settings.enabled) {
     return (
       <Alert severity="info">
-        Deployments are off on this Toolscope, so it cannot run this package for you. An operator turns them on with TOOLSCOPE_DEPLOYMENTS=on; until then, run the command below on a machine of yours behind an MCP HTTP bridge and add its URL on Tool Servers.
+        Deployments are off on this Toolscope, so it cannot run this package for you. An operator turns them on with
+        TOOLSCOPE_DEPLOYMENTS=on; until then, run the command below on a machine of yours behind an MCP HTTP bridge and
+        add its URL on Tool Servers.
       </Alert>
     );
   }
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label={`Deploy ${entry.title}`}>
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} aria-label={`Deploy ${entry.title}`}>
       {failure && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {failure}
@@ -95,7 +118,25 @@ export function DeployPackageForm({ entry }: { entry: CatalogDetail }) {
         {!allowed && (
           <Alert severity="warning">{`This Toolscope does not allow the command ${launch.command}. An operator can add it to TOOLSCOPE_DEPLOYMENT_COMMANDS.`}</Alert>
         )}
-        <TextField label="Name in this workspace" value={name} onChange={(e) => setName(e.target.value)} error={Boolean(errors.name)} helperText={errors.name} />
+        <TextField
+          label="Name in this workspace"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={Boolean(errors.name)}
+          helperText={errors.name}
+        />
+        {launch.arguments.map((input) => (
+          <TextField
+            key={`argument:${input.key}`}
+            label={input.key}
+            required
+            autoComplete="off"
+            value={argumentValues[input.key] ?? ''}
+            onChange={(e) => setArgumentValues((v) => ({ ...v, [input.key]: e.target.value }))}
+            error={Boolean(errors[input.key])}
+            helperText={errors[input.key] ?? (input.description || 'A value the package needs on its command line')}
+          />
+        ))}
         {launch.env.map((input) => (
           <TextField
             key={input.name}
@@ -109,7 +150,14 @@ export function DeployPackageForm({ entry }: { entry: CatalogDetail }) {
             error={Boolean(errors[input.name])}
             helperText={
               errors[input.name] ??
-              [input.description, input.secret ? `Stored as the workspace key ${packageSecretKeyName(entry.server.name, input.name)}; leave empty to keep a stored one.` : ''].filter(Boolean).join(' ')
+              [
+                input.description,
+                input.secret
+                  ? `Stored as the workspace key ${packageSecretKeyName(entry.server.name, input.name)}; leave empty to keep a stored one.`
+                  : '',
+              ]
+                .filter(Boolean)
+                .join(' ')
             }
           />
         ))}

@@ -11,6 +11,7 @@ import { runKindOf, type CatalogPackage } from '../../../../contract/marketplace
 import { CodeFrame } from '../../../components/CodeFrame';
 import { RUN_KIND_LABELS } from '../catalogFilter';
 import { packageCommand } from '../runCommand';
+import { TableScroll } from '../../../components/TableScroll';
 
 /** A package: the command that runs it and the environment variables it reads. */
 export function PackageInstructions({ pkg }: { pkg: CatalogPackage }) {
@@ -32,32 +33,38 @@ export function PackageInstructions({ pkg }: { pkg: CatalogPackage }) {
       </CodeFrame>
       {env.length > 0 && (
         <Box sx={{ overflowX: 'auto', mt: 1.5 }}>
-          <Table size="small" aria-label={`Environment variables of ${pkg.identifier}`}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Variable</TableCell>
-                <TableCell>What it is</TableCell>
-                <TableCell>Needed</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {env.map((variable) => (
-                <TableRow key={variable.name}>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{variable.name}</TableCell>
-                  <TableCell>
-                    {variable.description}
-                    {variable.default ? ` (default ${variable.default})` : ''}
-                  </TableCell>
-                  <TableCell>
-                    <Stack direction="row" spacing={0.5}>
-                      <Chip size="small" label={variable.isRequired === false ? 'Optional' : 'Required'} variant="outlined" />
-                      {variable.isSecret && <Chip size="small" color="warning" label="Secret" variant="outlined" />}
-                    </Stack>
-                  </TableCell>
+          <TableScroll label={`Environment variables of ${pkg.identifier}`}>
+            <Table size="small" aria-label={`Environment variables of ${pkg.identifier}`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Variable</TableCell>
+                  <TableCell>What it is</TableCell>
+                  <TableCell>Needed</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {env.map((variable) => (
+                  <TableRow key={variable.name}>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>{variable.name}</TableCell>
+                    <TableCell>
+                      {variable.description}
+                      {variable.default ? ` (default ${variable.default})` : ''}
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" spacing={0.5}>
+                        <Chip
+                          size="small"
+                          label={variable.isRequired === false ? 'Optional' : 'Required'}
+                          variant="outlined"
+                        />
+                        {variable.isSecret && <Chip size="small" color="warning" label="Secret" variant="outlined" />}
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableScroll>
         </Box>
       )}
     </Box>

@@ -42,15 +42,36 @@ export default function MarketplaceDetailPage() {
       <>
         {back}
         {pendingHeader}
-        <EmptyState icon={<StorefrontOutlinedIcon />} title="Not in the marketplace" description={`No server called “${slug}” is in this marketplace's catalog.`} action={{ label: 'Back to the marketplace', to: '/marketplace' }} />
+        <EmptyState
+          icon={<StorefrontOutlinedIcon />}
+          title="Not in the marketplace"
+          description={`No server called “${slug}” is in this marketplace's catalog.`}
+          action={{ label: 'Back to the marketplace', to: '/marketplace' }}
+        />
       </>
     );
   }
-  if (entry.isError && !entry.data) return (<>{back}{pendingHeader}<Alert severity="error">{errorMessage(entry.error)}</Alert></>);
+  if (entry.isError && !entry.data)
+    return (
+      <>
+        {back}
+        {pendingHeader}
+        <Alert severity="error">{errorMessage(entry.error)}</Alert>
+      </>
+    );
   const data = entry.data;
-  if (!data) return (<>{back}{pendingHeader}<Skeleton variant="rounded" height={360} aria-label="Loading server" /></>);
+  if (!data)
+    return (
+      <>
+        {back}
+        {pendingHeader}
+        <Skeleton variant="rounded" height={360} aria-label="Loading server" />
+      </>
+    );
 
   const server = data.server;
+  // Only an http(s) link is offered: a catalog entry is third-party text.
+  const repository = server.repository && isHttpUrl(server.repository.url) ? server.repository : null;
   const packages = server.packages ?? [];
   const remotes = server.remotes ?? [];
   const runnable = packages.filter((p) => ['npm', 'pypi', 'oci', 'docker'].includes(p.registryType.toLowerCase()));
@@ -63,7 +84,13 @@ export default function MarketplaceDetailPage() {
         <Card sx={{ flex: 1, minWidth: 0, width: '100%' }}>
           <CardContent>
             <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
-              <Avatar src={data.iconUrl ?? undefined} alt="" variant="rounded" slotProps={{ img: { referrerPolicy: 'no-referrer' } }} sx={{ width: 56, height: 56, bgcolor: 'primary.dark', color: 'primary.contrastText', fontWeight: 700 }}>
+              <Avatar
+                src={data.iconUrl ?? undefined}
+                alt=""
+                variant="rounded"
+                slotProps={{ img: { referrerPolicy: 'no-referrer' } }}
+                sx={{ width: 56, height: 56, bgcolor: 'primary.dark', color: 'primary.contrastText', fontWeight: 700 }}
+              >
                 {initialsOfTitle(data.title)}
               </Avatar>
               <Box sx={{ minWidth: 0 }}>
@@ -81,13 +108,18 @@ export default function MarketplaceDetailPage() {
               </Box>
             </Stack>
             <Stack spacing={0.5} sx={{ mb: 2 }}>
-              {isHttpUrl(server.repository?.url) && (
-                <Link href={server.repository!.url} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>
-                  {`Repository: ${server.repository!.url}${server.repository!.subfolder ? ` (${server.repository!.subfolder})` : ''}`}
+              {repository && (
+                <Link href={repository.url} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>
+                  {`Repository: ${repository.url}${repository.subfolder ? ` (${repository.subfolder})` : ''}`}
                 </Link>
               )}
               {isHttpUrl(server.websiteUrl) && (
-                <Link href={server.websiteUrl} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>
+                <Link
+                  href={server.websiteUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  sx={{ overflowWrap: 'anywhere' }}
+                >
                   {`Website: ${server.websiteUrl}`}
                 </Link>
               )}
@@ -99,7 +131,10 @@ export default function MarketplaceDetailPage() {
                 </Typography>
                 {remotes.map((remote) => (
                   <Box key={remote.url + remote.type} sx={{ mb: 1 }}>
-                    <Typography variant="body2" sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}>{`${remote.type} · ${remote.url}`}</Typography>
+                    <Typography
+                      variant="body2"
+                      sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+                    >{`${remote.type} · ${remote.url}`}</Typography>
                     {(remote.headers ?? []).map((h) => (
                       <Typography key={h.name} variant="caption" color="text.secondary" component="div">
                         {`Header ${h.name}${h.isSecret ? ' (secret)' : ''}${h.isRequired ? ', required' : ''}: ${h.description ?? ''}`}
@@ -124,7 +159,13 @@ export default function MarketplaceDetailPage() {
                 <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                   Tools
                 </Typography>
-                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75 }} component="ul" aria-label="Tools" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                <Stack
+                  direction="row"
+                  sx={{ flexWrap: 'wrap', gap: 0.75 }}
+                  component="ul"
+                  aria-label="Tools"
+                  style={{ listStyle: 'none', padding: 0, margin: 0 }}
+                >
                   {data.tools.map((tool) => (
                     <li key={tool}>
                       <Chip size="small" label={tool} sx={{ fontFamily: 'monospace' }} />
@@ -153,12 +194,15 @@ export default function MarketplaceDetailPage() {
                   <DeployPackageForm entry={data} />
                 ) : (
                   <Alert severity="info">
-                    This package is not a stdio program Toolscope can start. Run the command beside on a machine of yours behind an MCP HTTP bridge, then add its URL on Tool Servers.
+                    This package is not a stdio program Toolscope can start. Run the command beside on a machine of
+                    yours behind an MCP HTTP bridge, then add its URL on Tool Servers.
                   </Alert>
                 )}
               </>
             ) : (
-              <Alert severity="info">This entry has no remote endpoint and no package Toolscope knows how to run.</Alert>
+              <Alert severity="info">
+                This entry has no remote endpoint and no package Toolscope knows how to run.
+              </Alert>
             )}
           </CardContent>
         </Card>

@@ -29,7 +29,9 @@ function useColumns(): [React.RefObject<HTMLDivElement | null>, number] {
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => setColumns(Math.max(1, Math.floor((entry.contentRect.width + 16) / (MIN_CARD_WIDTH + 16)))));
+    const observer = new ResizeObserver(([entry]) =>
+      setColumns(Math.max(1, Math.floor((entry.contentRect.width + 16) / (MIN_CARD_WIDTH + 16)))),
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -46,7 +48,9 @@ export default function MarketplacePage() {
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const category = params.get('category') ?? '';
-  const runKind = (RUN_KINDS as readonly string[]).includes(params.get('run') ?? '') ? (params.get('run') as RunKind) : '';
+  const runKind = (RUN_KINDS as readonly string[]).includes(params.get('run') ?? '')
+    ? (params.get('run') as RunKind)
+    : '';
   const deferredQuery = useDeferredValue(query);
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -58,18 +62,27 @@ export default function MarketplacePage() {
   const entries = catalog.data?.servers;
   const texts = useMemo(() => (entries ?? []).map(searchTextOf), [entries]);
   const categories = useMemo(() => [...new Set((entries ?? []).map((e) => e.category))].sort(), [entries]);
-  const results = useMemo(() => filterCatalog(entries ?? [], texts, { query: deferredQuery, category, runKind }), [entries, texts, deferredQuery, category, runKind]);
+  const results = useMemo(
+    () => filterCatalog(entries ?? [], texts, { query: deferredQuery, category, runKind }),
+    [entries, texts, deferredQuery, category, runKind],
+  );
   const [gridRef, columns] = useColumns();
   const rows = useMemo(() => {
     const out: CatalogSummary[][] = [];
     for (let i = 0; i < results.length; i += columns) out.push(results.slice(i, i + columns));
     return out;
   }, [results, columns]);
-  const height = Math.min(rows.length * CARD_ROW_HEIGHT + 8, typeof window === 'undefined' ? 800 : Math.max(420, window.innerHeight - 280));
+  const height = Math.min(
+    rows.length * CARD_ROW_HEIGHT + 8,
+    typeof window === 'undefined' ? 800 : Math.max(420, window.innerHeight - 280),
+  );
 
   return (
     <>
-      <PageHeader title="Marketplace" subtitle="Ready-made MCP tool servers: connect a remote one in a click, or run a package" />
+      <PageHeader
+        title="Marketplace"
+        subtitle="Ready-made MCP tool servers: connect a remote one in a click, or run a package"
+      />
       {catalog.data?.warning && (
         <Alert severity="warning" sx={{ mb: 2 }}>
           {catalog.data.warning}
@@ -82,9 +95,24 @@ export default function MarketplacePage() {
           value={query}
           onChange={(e) => setParam('q', e.target.value)}
           fullWidth
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': 'Search the marketplace' } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search the marketplace' },
+          }}
         />
-        <TextField select label="Category" value={category} onChange={(e) => setParam('category', e.target.value)} sx={{ minWidth: 200 }}>
+        <TextField
+          select
+          label="Category"
+          value={category}
+          onChange={(e) => setParam('category', e.target.value)}
+          sx={{ minWidth: 200 }}
+        >
           <MenuItem value="">All categories</MenuItem>
           {categories.map((c) => (
             <MenuItem key={c} value={c}>
@@ -92,7 +120,13 @@ export default function MarketplacePage() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField select label="Runs as" value={runKind} onChange={(e) => setParam('run', e.target.value)} sx={{ minWidth: 160 }}>
+        <TextField
+          select
+          label="Runs as"
+          value={runKind}
+          onChange={(e) => setParam('run', e.target.value)}
+          sx={{ minWidth: 160 }}
+        >
           <MenuItem value="">Any</MenuItem>
           {RUN_KINDS.map((kind) => (
             <MenuItem key={kind} value={kind}>
@@ -103,7 +137,10 @@ export default function MarketplacePage() {
       </Stack>
       {catalog.isError && !entries && <Alert severity="error">{errorMessage(catalog.error)}</Alert>}
       {!entries && !catalog.isError && (
-        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))', gap: 2 }} aria-label="Loading the marketplace">
+        <Box
+          sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))', gap: 2 }}
+          aria-label="Loading the marketplace"
+        >
           {Array.from({ length: 6 }, (_, i) => (
             <Skeleton key={i} variant="rounded" height={170} sx={{ borderRadius: 3 }} />
           ))}
@@ -116,7 +153,12 @@ export default function MarketplacePage() {
       )}
       <Box ref={gridRef}>
         {entries && results.length === 0 && (
-          <EmptyState icon={<StorefrontOutlinedIcon />} title="No server matches" description="Try fewer words, another category or any run kind." action={{ label: 'Connect your own server', to: '/servers' }} />
+          <EmptyState
+            icon={<StorefrontOutlinedIcon />}
+            title="No server matches"
+            description="Try fewer words, another category or any run kind."
+            action={{ label: 'Connect your own server', to: '/servers' }}
+          />
         )}
         {results.length > 0 && (
           <VirtualRows
@@ -126,7 +168,15 @@ export default function MarketplacePage() {
             height={height}
             getKey={(index) => rows[index].map((e) => e.slug).join('|')}
             renderRow={(index) => (
-              <Box sx={{ display: 'grid', gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: 2, pb: 2, pr: 0.5 }}>
+              <Box
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+                  gap: 2,
+                  pb: 2,
+                  pr: 0.5,
+                }}
+              >
                 {rows[index].map((entry) => (
                   <CatalogCard key={entry.slug} entry={entry} />
                 ))}

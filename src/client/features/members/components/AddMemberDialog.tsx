@@ -40,7 +40,10 @@ const ROLE_OPTIONS: { value: AddableRole; label: string; hint: string }[] = [
 export function AddMemberDialog({ onSubmit, onClose }: AddMemberDialogProps) {
   const [values, setValues] = useState<AddMemberValues>({ email: '', role: 'member' });
   const blank = !values.email.trim();
-  const { busy, fields, general, submit } = useFormDialogSubmit(() => onSubmit({ email: values.email.trim(), role: values.role }), blank);
+  const { busy, fields, general, submit } = useFormDialogSubmit(
+    () => onSubmit({ email: values.email.trim(), role: values.role }),
+    blank,
+  );
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="add-member-title">
@@ -48,7 +51,8 @@ export function AddMemberDialog({ onSubmit, onClose }: AddMemberDialogProps) {
         <DialogTitle id="add-member-title">Add member</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
-            They need a Toolscope account already; they are told by a notification once added.
+            They get an invitation by email (and a notification, if they have an account) and join when they accept it;
+            an address without a Toolscope account can sign up with it and accept. Invitations lapse after 14 days.
           </DialogContentText>
           <Stack spacing={2.5}>
             {general && <Alert severity="error">{general}</Alert>}

@@ -23,7 +23,8 @@ type Dialog = { kind: 'add' } | { kind: 'remove'; member: MemberDto } | null;
 /** A 404 means "no account uses that email": said at the email field, where the user can fix it. */
 function asAddFailure(error: unknown): AddMemberFailure {
   const fields = { ...fieldErrors(error) };
-  if (isApiError(error) && error.status === 404 && !fields.email) fields.email = error.serverMessage ?? errorMessage(error);
+  if (isApiError(error) && error.status === 404 && !fields.email)
+    fields.email = error.serverMessage ?? errorMessage(error);
   return { message: errorMessage(error), fields };
 }
 
@@ -45,12 +46,19 @@ export function MembersPanel({ workspace }: { workspace: WorkspaceDto }) {
 
   const add = async (values: AddMemberValues) => {
     try {
-      const answer = (await addMember({ workspaceId, body: values }).unwrap()) as unknown as MemberDto | { invitation: { email: string; role: string } };
+      const answer = (await addMember({ workspaceId, body: values }).unwrap()) as unknown as
+        MemberDto | { invitation: { email: string; role: string } };
       close();
       if ('invitation' in answer) {
-        toast({ title: 'Invitation sent', description: `${answer.invitation.email} is invited to ${workspace.name} as ${answer.invitation.role}; they join when they accept.` });
+        toast({
+          title: 'Invitation sent',
+          description: `${answer.invitation.email} is invited to ${workspace.name} as ${answer.invitation.role}; they join when they accept.`,
+        });
       } else {
-        toast({ title: 'Member added', description: `${answer.fullName || answer.email} joined ${workspace.name} as ${answer.role}.` });
+        toast({
+          title: 'Member added',
+          description: `${answer.fullName || answer.email} joined ${workspace.name} as ${answer.role}.`,
+        });
       }
       return null;
     } catch (caught) {
@@ -62,7 +70,10 @@ export function MembersPanel({ workspace }: { workspace: WorkspaceDto }) {
     try {
       await removeMember({ workspaceId, userId: member.userId }).unwrap();
       close();
-      toast({ title: 'Member removed', description: `${member.fullName || member.email} no longer has access to ${workspace.name}.` });
+      toast({
+        title: 'Member removed',
+        description: `${member.fullName || member.email} no longer has access to ${workspace.name}.`,
+      });
       return null;
     } catch (caught) {
       return errorMessage(caught);
@@ -84,7 +95,11 @@ export function MembersPanel({ workspace }: { workspace: WorkspaceDto }) {
     <Box>
       {canManage && (
         <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
-          <Button variant="contained" startIcon={<PersonAddAlt1OutlinedIcon />} onClick={() => setDialog({ kind: 'add' })}>
+          <Button
+            variant="contained"
+            startIcon={<PersonAddAlt1OutlinedIcon />}
+            onClick={() => setDialog({ kind: 'add' })}
+          >
             Add member
           </Button>
         </Stack>
@@ -107,7 +122,12 @@ export function MembersPanel({ workspace }: { workspace: WorkspaceDto }) {
       {canManage && <PendingInvitations workspaceId={workspaceId} />}
       {dialog?.kind === 'add' && <AddMemberDialog onSubmit={add} onClose={close} />}
       {dialog?.kind === 'remove' && (
-        <RemoveMemberDialog memberName={dialog.member.fullName || dialog.member.email} workspaceName={workspace.name} onConfirm={remove(dialog.member)} onClose={close} />
+        <RemoveMemberDialog
+          memberName={dialog.member.fullName || dialog.member.email}
+          workspaceName={workspace.name}
+          onConfirm={remove(dialog.member)}
+          onClose={close}
+        />
       )}
     </Box>
   );

@@ -16,7 +16,7 @@ import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { MemberDto } from '../../../../contract/members';
 import type { MemberRole } from '../../../../contract/workspaces';
 import { RelativeTime } from '../../../components/RelativeTime';
-import { generatedAvatarUrl } from '../../auth/userMapping';
+import { generatedAvatarUrl } from '../../auth';
 import { MemberRoleChip } from './MemberRoleChip';
 
 interface MembersTableProps {
@@ -33,7 +33,13 @@ interface MembersTableProps {
 const ROLE_LABELS: Record<MemberRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 
 /** The workspace's people: name, email, role and when they joined. */
-export function MembersTable({ members, currentUserId, onRemove, onRoleChange, canGrantOwner = false }: MembersTableProps) {
+export function MembersTable({
+  members,
+  currentUserId,
+  onRemove,
+  onRoleChange,
+  canGrantOwner = false,
+}: MembersTableProps) {
   return (
     <TableContainer component={Paper} variant="outlined" sx={{ borderRadius: 3 }}>
       <Table aria-label="Workspace members">
@@ -56,7 +62,11 @@ export function MembersTable({ members, currentUserId, onRemove, onRoleChange, c
               <TableRow key={member.userId} aria-label={name} hover>
                 <TableCell>
                   <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
-                    <Avatar src={generatedAvatarUrl(member.userId, member.email, member.fullName)} alt="" sx={{ width: 32, height: 32 }} />
+                    <Avatar
+                      src={generatedAvatarUrl(member.userId, member.email, member.fullName)}
+                      alt=""
+                      sx={{ width: 32, height: 32 }}
+                    />
                     <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
                       {name}
                       {isYou && (
@@ -77,16 +87,18 @@ export function MembersTable({ members, currentUserId, onRemove, onRoleChange, c
                     <Select
                       size="small"
                       value={member.role}
-                      onChange={(event) => onRoleChange(member, event.target.value as MemberRole)}
+                      onChange={(event) => onRoleChange(member, event.target.value)}
                       inputProps={{ 'aria-label': `Role of ${name}` }}
                       data-testid="member-role"
                       sx={{ minWidth: 120 }}
                     >
-                      {(canGrantOwner ? (['owner', 'admin', 'member'] as const) : (['admin', 'member'] as const)).map((role) => (
-                        <MenuItem key={role} value={role}>
-                          {ROLE_LABELS[role]}
-                        </MenuItem>
-                      ))}
+                      {(canGrantOwner ? (['owner', 'admin', 'member'] as const) : (['admin', 'member'] as const)).map(
+                        (role) => (
+                          <MenuItem key={role} value={role}>
+                            {ROLE_LABELS[role]}
+                          </MenuItem>
+                        ),
+                      )}
                     </Select>
                   ) : (
                     <MemberRoleChip role={member.role} />
@@ -101,7 +113,12 @@ export function MembersTable({ members, currentUserId, onRemove, onRoleChange, c
                   <TableCell align="right">
                     {removable && (
                       <Tooltip title="Remove from workspace">
-                        <IconButton size="small" color="error" aria-label={`Remove ${name}`} onClick={() => onRemove(member)}>
+                        <IconButton
+                          size="small"
+                          color="error"
+                          aria-label={`Remove ${name}`}
+                          onClick={() => onRemove(member)}
+                        >
                           <PersonRemoveOutlinedIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>

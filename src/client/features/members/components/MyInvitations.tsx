@@ -5,27 +5,43 @@ import { errorMessage } from '../../../api/apiError';
 import { useAppDispatch } from '../../../app/hooks';
 import { useToast } from '../../../components/toast';
 import { switchWorkspace } from '../../workspaces/workspaceSlice';
-import { useAcceptInvitationMutation, useDeclineInvitationMutation, useGetMyInvitationsQuery, type MyInvitation } from '../memberRolesApi';
+import { VerifyEmailNotice } from './VerifyEmailNotice';
+import {
+  useAcceptInvitationMutation,
+  useDeclineInvitationMutation,
+  useGetMyInvitationsQuery,
+  type MyInvitation,
+} from '../memberRolesApi';
 
 /**
  * The signed-in user's pending invitations, each with Accept and Decline. Accepting switches to
  * the workspace joined. `workspaceId` narrows the list to one workspace's invitation.
  */
-export function MyInvitations({ workspaceId, onAccepted }: { workspaceId?: string; onAccepted?: (workspaceId: string) => void }) {
+export function MyInvitations({
+  workspaceId,
+  onAccepted,
+}: {
+  workspaceId?: string;
+  onAccepted?: (workspaceId: string) => void;
+}) {
   const dispatch = useAppDispatch();
   const { toast } = useToast();
   const mine = useGetMyInvitationsQuery();
   const [accept] = useAcceptInvitationMutation();
   const [decline] = useDeclineInvitationMutation();
   const invitations = (mine.data ?? []).filter((i) => !workspaceId || i.workspaceId === workspaceId);
-  if (invitations.length === 0) return null;
+  // Invitations of an unverified address are not listed (the server keeps them until it is proved).
+  if (invitations.length === 0) return workspaceId ? null : <VerifyEmailNotice />;
 
   const answer = async (invitation: MyInvitation, yes: boolean) => {
     try {
       if (yes) {
         await accept(invitation.id).unwrap();
         await dispatch(switchWorkspace(invitation.workspaceId));
-        toast({ title: 'Invitation accepted', description: `You joined ${invitation.workspaceName} as ${invitation.role}.` });
+        toast({
+          title: 'Invitation accepted',
+          description: `You joined ${invitation.workspaceName} as ${invitation.role}.`,
+        });
         onAccepted?.(invitation.workspaceId);
       } else {
         await decline(invitation.id).unwrap();

@@ -8,7 +8,12 @@ import Typography from '@mui/material/Typography';
 import { errorMessage } from '../../../api/apiError';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { useToast } from '../../../components/toast';
-import { useCancelInvitationMutation, useGetPendingInvitationsQuery, useResendInvitationMutation, type PendingInvitation } from '../memberRolesApi';
+import {
+  useCancelInvitationMutation,
+  useGetPendingInvitationsQuery,
+  useResendInvitationMutation,
+  type PendingInvitation,
+} from '../memberRolesApi';
 
 /** Invitations not answered yet, with resend and cancel (owners and admins). */
 export function PendingInvitations({ workspaceId }: { workspaceId: string }) {
@@ -23,9 +28,16 @@ export function PendingInvitations({ workspaceId }: { workspaceId: string }) {
     try {
       if (kind === 'resend') await resend({ workspaceId, email: invitation.email, role: invitation.role }).unwrap();
       else await cancel({ workspaceId, invitationId: invitation.id }).unwrap();
-      toast({ title: kind === 'resend' ? 'Invitation sent again' : 'Invitation cancelled', description: invitation.email });
+      toast({
+        title: kind === 'resend' ? 'Invitation sent again' : 'Invitation cancelled',
+        description: invitation.email,
+      });
     } catch (caught) {
-      toast({ title: kind === 'resend' ? 'Could not resend' : 'Could not cancel', description: errorMessage(caught), variant: 'destructive' });
+      toast({
+        title: kind === 'resend' ? 'Could not resend' : 'Could not cancel',
+        description: errorMessage(caught),
+        variant: 'destructive',
+      });
     }
   };
 
@@ -48,10 +60,19 @@ export function PendingInvitations({ workspaceId }: { workspaceId: string }) {
               }
             />
             <Stack direction="row" spacing={1}>
-              <Button size="small" onClick={() => void act(invitation, 'resend')} aria-label={`Resend invitation to ${invitation.email}`}>
+              <Button
+                size="small"
+                onClick={() => void act(invitation, 'resend')}
+                aria-label={`Resend invitation to ${invitation.email}`}
+              >
                 Resend
               </Button>
-              <Button size="small" color="error" onClick={() => void act(invitation, 'cancel')} aria-label={`Cancel invitation to ${invitation.email}`}>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => void act(invitation, 'cancel')}
+                aria-label={`Cancel invitation to ${invitation.email}`}
+              >
                 Cancel
               </Button>
             </Stack>

@@ -11,8 +11,15 @@ interface RemoveMemberDialogProps {
 /** Asks before taking someone out of the workspace: they lose access at once. */
 export function RemoveMemberDialog({ memberName, workspaceName, onConfirm, onClose }: RemoveMemberDialogProps) {
   return (
-    <ConfirmDestructiveDialog title={`Remove ${memberName}?`} confirmLabel="Remove member" busyLabel="Removing..." onConfirm={onConfirm} onClose={onClose}>
-      {memberName} loses access to {workspaceName} at once: its servers, sessions and analytics. You can add them again later.
+    <ConfirmDestructiveDialog
+      title={`Remove ${memberName}?`}
+      confirmLabel="Remove member"
+      busyLabel="Removing..."
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
+      {memberName} loses access to {workspaceName} at once: its servers, sessions and analytics. You can add them again
+      later.
     </ConfirmDestructiveDialog>
   );
 }

@@ -17,10 +17,15 @@ export default function MembersPage() {
   const workspace = useAppSelector(selectCurrentWorkspace);
   return (
     <>
-      <PageHeader title="Members" subtitle={workspace ? `The people who share ${workspace.name}` : 'The people who share this workspace'} />
+      <PageHeader
+        title="Members"
+        subtitle={workspace ? `The people who share ${workspace.name}` : 'The people who share this workspace'}
+      />
       <MyInvitations />
       {!workspaceId && <Alert severity="info">Choose or create a workspace to see its members.</Alert>}
-      {workspaceId && !workspace && !list.isError && <Skeleton variant="rounded" height={160} aria-label="Loading members" />}
+      {workspaceId && !workspace && !list.isError && (
+        <Skeleton variant="rounded" height={160} aria-label="Loading members" />
+      )}
       {workspace && <MembersPanel workspace={workspace} />}
     </>
   );

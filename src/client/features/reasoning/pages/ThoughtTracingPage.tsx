@@ -17,7 +17,7 @@ import { errorMessage } from '../../../api/apiError';
 import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
-import { formatClient, sessionPath } from '../../sessions/formatting';
+import { formatClient, sessionPath } from '../../../components/formatting';
 import { useGetLiveToolCallsQuery, useGetSessionsQuery } from '../../sessions/sessionsApi';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
 import { CallWaterfall } from '../components/CallWaterfall';
@@ -30,11 +30,18 @@ export default function ThoughtTracingPage() {
   const [search, setSearch] = useSearchParams();
   const recent = useGetSessionsQuery(workspaceId ? { workspaceId, limit: RECENT_SESSIONS } : skipToken);
   const chosen = search.get('sessionId') ?? recent.data?.sessions[0]?.id ?? null;
-  const calls = useGetLiveToolCallsQuery(workspaceId && chosen ? { workspaceId, session_id: chosen, limit: LIVE_PAGE_MAX } : skipToken);
+  const calls = useGetLiveToolCallsQuery(
+    workspaceId && chosen ? { workspaceId, session_id: chosen, limit: LIVE_PAGE_MAX } : skipToken,
+  );
   // The endpoint answers newest first; a chain reads oldest first.
   const chain = useMemo(() => [...(calls.data?.toolCalls ?? [])].reverse(), [calls.data]);
 
-  const header = <PageHeader title="Tool Reasoning" subtitle="Each session's chain of tool calls: order, timing, failures, what came next, and why" />;
+  const header = (
+    <PageHeader
+      title="Tool Reasoning"
+      subtitle="Each session's chain of tool calls: order, timing, failures, what came next, and why"
+    />
+  );
   if (!workspaceId) {
     return (
       <>
@@ -48,7 +55,14 @@ export default function ThoughtTracingPage() {
     return (
       <>
         {header}
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void failed.refetch()}>Retry</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void failed.refetch()}>
+              Retry
+            </Button>
+          }
+        >
           {errorMessage(failed.error)}
         </Alert>
       </>
@@ -73,7 +87,14 @@ export default function ThoughtTracingPage() {
     <>
       {header}
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mb: 2, flexWrap: 'wrap' }}>
-        <TextField select size="small" label="Session" value={options.some((s) => s.id === chosen) ? chosen : ''} onChange={(e) => setSearch({ sessionId: e.target.value })} sx={{ minWidth: 320 }}>
+        <TextField
+          select
+          size="small"
+          label="Session"
+          value={options.some((s) => s.id === chosen) ? chosen : ''}
+          onChange={(e) => setSearch({ sessionId: e.target.value })}
+          sx={{ minWidth: 320 }}
+        >
           {options.map((s) => (
             <MenuItem key={s.id} value={s.id}>
               {`${formatClient(s.clientName, s.clientVersion)} · ${s.serverName ?? 'server'} · ${formatDateTime(s.startedAt)} · ${s.callCount} calls`}

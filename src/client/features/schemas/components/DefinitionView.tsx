@@ -8,21 +8,33 @@ const TOP_LEVEL_KEY = /^ {2}"((?:[^"\\]|\\.)*)":/;
  * as HTML). Lines of the top-level fields in `highlight` are marked, so a drift is easy to spot.
  */
 export function DefinitionView({ definition, highlight = [] }: { definition: unknown; highlight?: string[] }) {
-  const text = JSON.stringify(definition, null, 2) ?? '';
+  const text = (JSON.stringify(definition, null, 2) as string | undefined) ?? '';
   const marked = new Set(highlight);
+  const lines: { line: string; changed: boolean }[] = [];
   let currentKey: string | null = null;
-  const lines = text.split('\n').map((line) => {
+  for (const line of text.split('\n')) {
     const match = TOP_LEVEL_KEY.exec(line);
     if (match) currentKey = JSON.parse(`"${match[1]}"`) as string;
     else if (line === '}' || line === '{') currentKey = null;
-    return { line, changed: currentKey !== null && marked.has(currentKey) };
-  });
+    lines.push({ line, changed: currentKey !== null && marked.has(currentKey) });
+  }
   return (
     <CodeFrame copyText={text} copyLabel="Copy definition">
       <Box
         component="pre"
         aria-label="Definition"
-        sx={{ m: 0, py: 1.5, maxHeight: 420, overflow: 'auto', colorScheme: 'dark', fontFamily: MONOSPACE_FONT, fontSize: 12.5, lineHeight: 1.55 }}
+        // A scrollable region must take keyboard focus, or a keyboard user cannot scroll it (WCAG 2.1.1).
+        tabIndex={0}
+        sx={{
+          m: 0,
+          py: 1.5,
+          maxHeight: 420,
+          overflow: 'auto',
+          colorScheme: 'dark',
+          fontFamily: MONOSPACE_FONT,
+          fontSize: 12.5,
+          lineHeight: 1.55,
+        }}
       >
         {lines.map(({ line, changed }, index) => (
           <Box

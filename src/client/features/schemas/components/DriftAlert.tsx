@@ -23,12 +23,18 @@ export function DriftAlert({ schema, latest, previous, busy, onAccept, onRollbac
   return (
     <Alert severity="warning" variant="outlined" role="alert" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
       <AlertTitle>Schema drift detected</AlertTitle>
-      The upstream now serves a different {KIND_SINGULAR[schema.kind]} than the one last seen or approved. Review the change: a silent change to a
-      description or its inputs can alter what an agent does.
+      The upstream now serves a different {KIND_SINGULAR[schema.kind]} than the one last seen or approved. Review the
+      change: a silent change to a description or its inputs can alter what an agent does.
       {fields.length > 0 && (
         <Box sx={{ display: 'flex', gap: 0.75, flexWrap: 'wrap', my: 1.5 }} aria-label="Changed fields">
           {fields.map((field) => (
-            <Chip key={field} size="small" color="warning" label={field} sx={{ fontFamily: 'ui-monospace, monospace' }} />
+            <Chip
+              key={field}
+              size="small"
+              color="warning"
+              label={field}
+              sx={{ fontFamily: 'ui-monospace, monospace' }}
+            />
           ))}
         </Box>
       )}
@@ -39,7 +45,13 @@ export function DriftAlert({ schema, latest, previous, busy, onAccept, onRollbac
         </Button>
         {/* Pinned to the previous version already: rolling back to it again would do nothing. */}
         {previous && schema.pinnedVersion !== previous.version && (
-          <Button size="small" variant="outlined" color="warning" disabled={busy} onClick={() => onRollback(previous.version)}>
+          <Button
+            size="small"
+            variant="outlined"
+            color="warning"
+            disabled={busy}
+            onClick={() => onRollback(previous.version)}
+          >
             Roll back to v{previous.version}
           </Button>
         )}

@@ -23,7 +23,11 @@ export function PatchDiff({ lines }: { lines: DiffLine[] }) {
     );
   }
   return (
-    <Box component="ul" aria-label="Changes" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.75 }}>
+    <Box
+      component="ul"
+      aria-label="Changes"
+      sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.75 }}
+    >
       {lines.map((line, index) => {
         const look = LOOK[line.change];
         return (
@@ -50,8 +54,22 @@ export function PatchDiff({ lines }: { lines: DiffLine[] }) {
                   </Box>
                 </>
               )}
-              {line.change === 'added' && <>: <Box component="ins" sx={{ color: 'success.light', textDecoration: 'none' }}>{line.after}</Box></>}
-              {line.change === 'removed' && <>: <Box component="del" sx={{ color: 'error.light' }}>{line.before}</Box></>}
+              {line.change === 'added' && (
+                <>
+                  :{' '}
+                  <Box component="ins" sx={{ color: 'success.light', textDecoration: 'none' }}>
+                    {line.after}
+                  </Box>
+                </>
+              )}
+              {line.change === 'removed' && (
+                <>
+                  :{' '}
+                  <Box component="del" sx={{ color: 'error.light' }}>
+                    {line.before}
+                  </Box>
+                </>
+              )}
               {(line.change === 'moved' || line.change === 'copied') && <> from {line.before}</>}
               {line.change === 'tested' && <> equals {line.after}</>}
             </Box>

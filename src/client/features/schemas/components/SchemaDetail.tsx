@@ -10,6 +10,7 @@ import { useGetSchemaVersionsQuery, useRollbackSchemaMutation } from '../../serv
 import { changedTopLevelFields, KIND_SINGULAR } from '../schemaDiff';
 import { DefinitionView } from './DefinitionView';
 import { DriftAlert } from './DriftAlert';
+import { RiskFindings } from './RiskFindings';
 import { VersionHistory } from './VersionHistory';
 
 /** One schema: drift, the definition agents see, and its history with rollback. */
@@ -41,19 +42,30 @@ export function SchemaDetail({ workspaceId, schema }: { workspaceId: string; sch
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, minWidth: 0 }}>
       <Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-          <Typography variant="h5" component="h2" sx={{ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' }}>
+          <Typography
+            variant="h5"
+            component="h2"
+            sx={{ fontFamily: 'ui-monospace, monospace', overflowWrap: 'anywhere' }}
+          >
             {schema.name}
           </Typography>
           <Chip size="small" label={KIND_SINGULAR[schema.kind]} variant="outlined" />
           <Chip size="small" label={`v${schema.currentVersion}`} />
-          {schema.pinnedVersion !== null && <Chip size="small" color="primary" label={`pinned to v${schema.pinnedVersion}`} />}
+          {schema.pinnedVersion !== null && (
+            <Chip size="small" color="primary" label={`pinned to v${schema.pinnedVersion}`} />
+          )}
         </Box>
         {typeof schema.definition.description === 'string' && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ mt: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+          >
             {schema.definition.description}
           </Typography>
         )}
       </Box>
+      <RiskFindings schema={schema} />
       {schema.drifted && (
         <DriftAlert
           schema={schema}
@@ -73,7 +85,10 @@ export function SchemaDetail({ workspaceId, schema }: { workspaceId: string; sch
         <Typography variant="subtitle1" component="h3" sx={{ mb: 1, fontWeight: 600 }}>
           {pinned ? `Definition served (v${pinned.version})` : 'Current definition'}
         </Typography>
-        <DefinitionView definition={pinned ? pinned.definition : schema.definition} highlight={pinned ? [] : highlight} />
+        <DefinitionView
+          definition={pinned ? pinned.definition : schema.definition}
+          highlight={pinned ? [] : highlight}
+        />
       </Box>
       <Box>
         <Typography variant="subtitle1" component="h3" sx={{ mb: 1.5, fontWeight: 600 }}>
@@ -81,7 +96,9 @@ export function SchemaDetail({ workspaceId, schema }: { workspaceId: string; sch
         </Typography>
         {versionsQuery.isError && <Alert severity="error">{errorMessage(versionsQuery.error)}</Alert>}
         {!versionsQuery.currentData && !versionsQuery.isError && <Skeleton variant="rounded" height={120} />}
-        {versions.length > 0 && <VersionHistory schema={schema} versions={versions} busy={busy} onRollback={(v) => void runRollback(v)} />}
+        {versions.length > 0 && (
+          <VersionHistory schema={schema} versions={versions} busy={busy} onRollback={(v) => void runRollback(v)} />
+        )}
       </Box>
     </Box>
   );

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
@@ -14,27 +15,53 @@ function versionNote(schema: SchemaDto): string | undefined {
 }
 
 /** A server's schemas grouped by kind; drifted ones carry a badge. */
-export function SchemaList({ schemas, selectedId, onSelect }: { schemas: SchemaDto[]; selectedId: string | null; onSelect: (id: string) => void }) {
+export function SchemaList({
+  schemas,
+  selectedId,
+  onSelect,
+}: {
+  schemas: SchemaDto[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
   return (
-    <List dense disablePadding aria-label="Schemas" sx={{ '& .MuiListSubheader-root': { bgcolor: 'background.paper', lineHeight: '32px' } }}>
+    <List
+      dense
+      disablePadding
+      aria-label="Schemas"
+      sx={{ '& .MuiListSubheader-root': { bgcolor: 'background.paper', lineHeight: '32px' } }}
+    >
       {SCHEMA_KINDS.map((kind) => {
         const ofKind = schemas.filter((s) => s.kind === kind);
         if (ofKind.length === 0) return null;
         return (
           <Box component="li" key={kind} sx={{ listStyle: 'none' }}>
             <Box component="ul" sx={{ p: 0 }}>
-              <ListSubheader>
+              <ListSubheader component="li">
                 {KIND_LABELS[kind]} · {ofKind.length}
               </ListSubheader>
               {ofKind.map((schema) => (
-                <ListItemButton key={schema.id} selected={schema.id === selectedId} onClick={() => onSelect(schema.id)} sx={{ borderRadius: 1.5, mx: 0.5 }}>
-                  <ListItemText
-                    primary={schema.name}
-                    secondary={versionNote(schema)}
-                    slotProps={{ primary: { sx: { fontFamily: 'ui-monospace, monospace', fontSize: 13, overflowWrap: 'anywhere' } } }}
-                  />
-                  {schema.drifted && <Chip size="small" color="warning" label="Drift" sx={{ ml: 1 }} />}
-                </ListItemButton>
+                <ListItem key={schema.id} disablePadding sx={{ display: 'block' }}>
+                  <ListItemButton
+                    selected={schema.id === selectedId}
+                    onClick={() => onSelect(schema.id)}
+                    sx={{ borderRadius: 1.5, mx: 0.5 }}
+                  >
+                    <ListItemText
+                      primary={schema.name}
+                      secondary={versionNote(schema)}
+                      slotProps={{
+                        primary: {
+                          sx: { fontFamily: 'ui-monospace, monospace', fontSize: 13, overflowWrap: 'anywhere' },
+                        },
+                      }}
+                    />
+                    {schema.riskFindings.some((f) => f.severity === 'high') && (
+                      <Chip size="small" color="error" label="Risk" sx={{ ml: 1 }} />
+                    )}
+                    {schema.drifted && <Chip size="small" color="warning" label="Drift" sx={{ ml: 1 }} />}
+                  </ListItemButton>
+                </ListItem>
               ))}
             </Box>
           </Box>

@@ -30,9 +30,27 @@ export function VersionHistory({ schema, versions, busy, onRollback }: VersionHi
             component="li"
             key={version.id}
             aria-label={`Version ${version.version}`}
-            sx={{ position: 'relative', pl: 3, pb: 2.5, borderLeft: '2px solid', borderColor: 'divider', ml: 1, '&:last-of-type': { pb: 0 } }}
+            sx={{
+              position: 'relative',
+              pl: 3,
+              pb: 2.5,
+              borderLeft: '2px solid',
+              borderColor: 'divider',
+              ml: 1,
+              '&:last-of-type': { pb: 0 },
+            }}
           >
-            <Box sx={{ position: 'absolute', left: -7, top: 4, width: 12, height: 12, borderRadius: '50%', bgcolor: isServed ? 'primary.main' : 'divider' }} />
+            <Box
+              sx={{
+                position: 'absolute',
+                left: -7,
+                top: 4,
+                width: 12,
+                height: 12,
+                borderRadius: '50%',
+                bgcolor: isServed ? 'primary.main' : 'divider',
+              }}
+            />
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 0.75 }}>
               <Typography variant="subtitle2">v{version.version}</Typography>
               {version.version === schema.currentVersion && <Chip size="small" label="latest" variant="outlined" />}
@@ -44,7 +62,9 @@ export function VersionHistory({ schema, versions, busy, onRollback }: VersionHi
               <Box sx={{ flex: 1 }} />
               {!isServed && (
                 <Button size="small" disabled={busy} onClick={() => onRollback(version.version)}>
-                  {version.version === schema.currentVersion ? `Serve v${version.version} (unpin)` : `Roll back to v${version.version}`}
+                  {version.version === schema.currentVersion
+                    ? `Serve v${version.version} (unpin)`
+                    : `Roll back to v${version.version}`}
                 </Button>
               )}
             </Box>

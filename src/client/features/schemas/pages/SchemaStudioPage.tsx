@@ -18,32 +18,13 @@ import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSkeleton } from '../../../components/PageSkeleton';
 import { useToast } from '../../../components/toast';
-import { useGetConfigQuery } from '../../flags/configApi';
-import { useFlag } from '../../flags/useFlag';
 import { useDiscoverSchemasMutation, useGetSchemasQuery } from '../../servers/serversApi';
 import { useServersList } from '../../servers/useServersList';
 import { SchemaDetail } from '../components/SchemaDetail';
 import { SchemaList } from '../components/SchemaList';
 
-/** Schema Studio (/schema-studio, behind show_schema_studio): schemas, versions, patches, drift. */
+/** Schema Studio (/schema-studio, behind show_schema_studio: the router's FlaggedPage gates it): schemas, versions, patches, drift. */
 export default function SchemaStudioPage() {
-  const enabled = useFlag('show_schema_studio');
-  const { isLoading: configLoading } = useGetConfigQuery();
-  // The flag's default is off: wait for the server's answer rather than flash "not enabled".
-  if (configLoading) return <PageSkeleton />;
-  if (!enabled) {
-    return (
-      <>
-        <PageHeader title="Schema Studio" />
-        <EmptyState
-          icon={<DataObjectOutlinedIcon />}
-          title="Schema Studio is not enabled"
-          description="Schema Studio is not enabled for this workspace. Your servers' schemas are still discovered and checked for drift."
-          action={{ label: 'Back to tool servers', to: '/servers' }}
-        />
-      </>
-    );
-  }
   return <SchemaStudio />;
 }
 
@@ -54,7 +35,10 @@ function SchemaStudio() {
   // A server id from a stale link (not in this workspace) falls back to the first server.
   const server = servers?.find((s) => s.id === params.get('serverId')) ?? servers?.[0] ?? null;
   const serverId = server?.id ?? null;
-  const schemasQuery = useGetSchemasQuery({ workspaceId: workspaceId ?? '', serverId: serverId ?? '' }, { skip: !workspaceId || !server });
+  const schemasQuery = useGetSchemasQuery(
+    { workspaceId: workspaceId ?? '', serverId: serverId ?? '' },
+    { skip: !workspaceId || !server },
+  );
   const [discover, { isLoading: discovering }] = useDiscoverSchemasMutation();
   // In the order the list shows them (tools, prompts, resources, templates), so the first one
   // selected is the first one seen.
@@ -64,7 +48,7 @@ function SchemaStudio() {
   );
   const schemaId = params.get('schemaId');
   // Drifted schemas first: they are what someone opening the studio most needs to see.
-  const selected = schemas.find((s) => s.id === schemaId) ?? schemas.find((s) => s.drifted) ?? schemas[0] ?? null;
+  const selected = schemas.find((s) => s.id === schemaId) ?? schemas.find((s) => s.drifted) ?? schemas.at(0) ?? null;
 
   const select = (changes: Record<string, string | null>) =>
     setParams((current) => {
@@ -95,7 +79,12 @@ function SchemaStudio() {
           <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
             <FormControl size="small" sx={{ minWidth: 220 }}>
               <InputLabel id="schema-server-label">Server</InputLabel>
-              <Select labelId="schema-server-label" label="Server" value={server?.id ?? ''} onChange={(event) => select({ serverId: event.target.value, schemaId: null })}>
+              <Select
+                labelId="schema-server-label"
+                label="Server"
+                value={server?.id ?? ''}
+                onChange={(event) => select({ serverId: event.target.value, schemaId: null })}
+              >
                 {servers.map((s) => (
                   <MenuItem key={s.id} value={s.id}>
                     {s.name}
@@ -103,7 +92,12 @@ function SchemaStudio() {
                 ))}
               </Select>
             </FormControl>
-            <Button variant="outlined" startIcon={<SearchOutlinedIcon />} onClick={() => void runDiscovery()} disabled={discovering || !server}>
+            <Button
+              variant="outlined"
+              startIcon={<SearchOutlinedIcon />}
+              onClick={() => void runDiscovery()}
+              disabled={discovering || !server}
+            >
               {discovering ? 'Discovering...' : 'Discover now'}
             </Button>
           </Box>
@@ -152,8 +146,26 @@ function SchemaStudio() {
         />
       )}
       {selected && workspaceId && (
-        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: 'minmax(240px, 300px) minmax(0, 1fr)' }, alignItems: 'start' }}>
-          <Card variant="outlined" sx={{ borderRadius: 3, py: 1, maxHeight: { md: 'calc(100vh - 220px)' }, overflow: 'auto', colorScheme: 'dark', position: { md: 'sticky' }, top: { md: 88 } }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2.5,
+            gridTemplateColumns: { xs: '1fr', md: 'minmax(240px, 300px) minmax(0, 1fr)' },
+            alignItems: 'start',
+          }}
+        >
+          <Card
+            variant="outlined"
+            sx={{
+              borderRadius: 3,
+              py: 1,
+              maxHeight: { md: 'calc(100vh - 220px)' },
+              overflow: 'auto',
+              colorScheme: 'dark',
+              position: { md: 'sticky' },
+              top: { md: 88 },
+            }}
+          >
             <Typography variant="caption" color="text.secondary" sx={{ px: 2 }}>
               {schemas.length} schema(s) · {schemas.filter((s) => s.drifted).length} drifted
             </Typography>

@@ -26,7 +26,15 @@ export function ProxyUrlField({ proxyUrl }: { proxyUrl: string }) {
         <Typography
           component="code"
           data-testid="proxy-url"
-          sx={{ flex: 1, minWidth: 0, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+            fontSize: 13,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: 'nowrap',
+          }}
           title={proxyUrl}
         >
           {proxyUrl}

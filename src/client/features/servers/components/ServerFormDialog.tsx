@@ -21,6 +21,8 @@ export interface ServerFormValues {
   transport: ServerTransport;
   /** Absent: keep what is stored. `{}`: remove the stored headers. Else: replace them. */
   headers?: Record<string, string>;
+  /** Browser pages (origins) that may call the proxy URL (CORS); [] = none but Toolscope's own. */
+  allowedOrigins: string[];
 }
 
 /** What the form starts from: the server as the API shows it (headers are write-only: only whether some are set). */
@@ -30,6 +32,7 @@ export interface ServerFormInitial {
   description: string;
   transport: ServerTransport;
   hasCredentials: boolean;
+  allowedOrigins: string[];
 }
 
 const URL_HELP: Record<ServerTransport, string> = {
@@ -47,7 +50,22 @@ interface ServerFormDialogProps {
   onClose: () => void;
 }
 
-const EMPTY: ServerFormInitial = { url: '', name: '', description: '', transport: 'streamable-http', hasCredentials: false };
+const EMPTY: ServerFormInitial = {
+  url: '',
+  name: '',
+  description: '',
+  transport: 'streamable-http',
+  hasCredentials: false,
+  allowedOrigins: [],
+};
+
+/** One origin per line (commas work too); blank lines dropped. The server checks each. */
+export function originsFromText(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+}
 
 type StoredHeaders = 'keep' | 'replace' | 'remove';
 
@@ -56,8 +74,21 @@ type StoredHeaders = 'keep' | 'replace' | 'remove';
  * headers (write-only: a stored header shows as set, never its value); the server's field errors
  * show at the field.
  */
-export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPTY, onSubmit, onClose }: ServerFormDialogProps) {
-  const [values, setValues] = useState({ url: initial.url, name: initial.name, description: initial.description, transport: initial.transport });
+export function ServerFormDialog({
+  title,
+  submitLabel,
+  busyLabel,
+  initial = EMPTY,
+  onSubmit,
+  onClose,
+}: ServerFormDialogProps) {
+  const [values, setValues] = useState({
+    url: initial.url,
+    name: initial.name,
+    description: initial.description,
+    transport: initial.transport,
+    allowedOrigins: initial.allowedOrigins.join('\n'),
+  });
   const [stored, setStored] = useState<StoredHeaders>(initial.hasCredentials ? 'keep' : 'replace');
   const [rows, setRows] = useState<HeaderRow[]>([]);
   const [headerError, setHeaderError] = useState<string | undefined>(undefined);
@@ -75,12 +106,21 @@ export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPT
       headers = Object.keys(parsed.headers).length > 0 || initial.hasCredentials ? parsed.headers : undefined;
     }
     setHeaderError(undefined);
-    return onSubmit({ url: values.url.trim(), name: values.name.trim(), description: values.description.trim(), transport: values.transport, ...(headers ? { headers } : {}) });
+    return onSubmit({
+      url: values.url.trim(),
+      name: values.name.trim(),
+      description: values.description.trim(),
+      transport: values.transport,
+      allowedOrigins: originsFromText(values.allowedOrigins),
+      ...(headers ? { headers } : {}),
+    });
   }, blank);
 
-  const change = (field: 'url' | 'name' | 'description') => (event: { target: { value: string } }) =>
+  // The server names a bad origin by its index (allowedOrigins.2): shown at the one field.
+  const originsError =
+    fields.allowedOrigins ?? Object.entries(fields).find(([key]) => key.startsWith('allowedOrigins.'))?.[1];
+  const change = (field: 'url' | 'name' | 'description' | 'allowedOrigins') => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
-
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="server-form-title">
@@ -106,7 +146,9 @@ export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPT
               label="Transport"
               name="transport"
               value={values.transport}
-              onChange={(event) => setValues((current) => ({ ...current, transport: event.target.value as ServerTransport }))}
+              onChange={(event) =>
+                setValues((current) => ({ ...current, transport: event.target.value as ServerTransport }))
+              }
               disabled={busy}
               error={Boolean(fields.transport)}
               helperText={fields.transport ?? 'How Toolscope talks to this server'}
@@ -135,15 +177,33 @@ export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPT
               error={Boolean(fields.description)}
               helperText={fields.description}
             />
+            <TextField
+              label="Allowed browser origins"
+              name="allowedOrigins"
+              value={values.allowedOrigins}
+              onChange={change('allowedOrigins')}
+              placeholder="http://localhost:6274"
+              multiline
+              minRows={1}
+              disabled={busy}
+              error={Boolean(originsError)}
+              helperText={
+                originsError ??
+                'Web pages that may call the proxy URL from a browser, one origin per line (e.g. the MCP Inspector). Empty: none.'
+              }
+            />
             <Box>
               <Typography variant="subtitle2">Upstream authentication</Typography>
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                Headers Toolscope adds to every call to this server, e.g. Authorization: Bearer … Stored encrypted; never shown again.
+                Headers Toolscope adds to every call to this server, e.g. Authorization: Bearer … Stored encrypted;
+                never shown again.
               </Typography>
               {initial.hasCredentials && stored !== 'replace' ? (
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
                   <Typography variant="body2" role="status">
-                    {stored === 'keep' ? 'Headers are set (values hidden).' : 'The stored headers will be removed when you save.'}
+                    {stored === 'keep'
+                      ? 'Headers are set (values hidden).'
+                      : 'The stored headers will be removed when you save.'}
                   </Typography>
                   <Button size="small" onClick={() => setStored('replace')} disabled={busy}>
                     Replace
@@ -160,7 +220,12 @@ export function ServerFormDialog({ title, submitLabel, busyLabel, initial = EMPT
                 </Box>
               ) : (
                 <>
-                  <UpstreamHeadersFields rows={rows} onChange={setRows} disabled={busy} error={headerError ?? fields.headers} />
+                  <UpstreamHeadersFields
+                    rows={rows}
+                    onChange={setRows}
+                    disabled={busy}
+                    error={headerError ?? fields.headers}
+                  />
                   {initial.hasCredentials && (
                     <Button size="small" onClick={() => setStored('keep')} disabled={busy}>
                       Keep the stored headers

@@ -21,7 +21,8 @@ export function headersFromRows(rows: readonly HeaderRow[]): { headers: Record<s
     const name = row.name.trim();
     if (!name && !row.value) continue;
     if (!name) return { error: 'Every header needs a name' };
-    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase())) return { error: `${name} is given twice` };
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase()))
+      return { error: `${name} is given twice` };
     if (!row.value) return { error: `${name} needs a value` };
     headers[name] = row.value;
   }
@@ -42,12 +43,29 @@ interface UpstreamHeadersFieldsProps {
  * Linear). Write-only: values are typed here and sent once; the API never returns them.
  */
 export function UpstreamHeadersFields({ rows, onChange, disabled, error }: UpstreamHeadersFieldsProps) {
-  const update = (index: number, patch: Partial<HeaderRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const update = (index: number, patch: Partial<HeaderRow>) =>
+    onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   return (
     <Box role="group" aria-label="Upstream authentication headers">
       {rows.map((row, index) => (
-        <Box key={index} sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 2fr) minmax(0, 3fr) auto' }, gap: 1, mb: 1, alignItems: 'start' }}>
-          <TextField size="small" label="Header name" value={row.name} onChange={(e) => update(index, { name: e.target.value })} disabled={disabled} slotProps={{ htmlInput: { maxLength: 100, autoComplete: 'off' } }} />
+        <Box
+          key={index}
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 2fr) minmax(0, 3fr) auto' },
+            gap: 1,
+            mb: 1,
+            alignItems: 'start',
+          }}
+        >
+          <TextField
+            size="small"
+            label="Header name"
+            value={row.name}
+            onChange={(e) => update(index, { name: e.target.value })}
+            disabled={disabled}
+            slotProps={{ htmlInput: { maxLength: 100, autoComplete: 'off' } }}
+          />
           <TextField
             size="small"
             label="Value"
@@ -59,12 +77,21 @@ export function UpstreamHeadersFields({ rows, onChange, disabled, error }: Upstr
             slotProps={{ htmlInput: { maxLength: 8192, autoComplete: 'new-password' } }}
             sx={{ gridColumn: { xs: '1 / 2', sm: 'auto' }, gridRow: { xs: index * 2 + 2, sm: 'auto' } }}
           />
-          <IconButton aria-label={`Remove header ${row.name || index + 1}`} onClick={() => onChange(rows.filter((_, i) => i !== index))} disabled={disabled}>
+          <IconButton
+            aria-label={`Remove header ${row.name || index + 1}`}
+            onClick={() => onChange(rows.filter((_, i) => i !== index))}
+            disabled={disabled}
+          >
             <DeleteIcon fontSize="small" />
           </IconButton>
         </Box>
       ))}
-      <Button size="small" startIcon={<AddIcon />} onClick={() => onChange([...rows, { name: rows.length === 0 ? 'Authorization' : '', value: '' }])} disabled={disabled || rows.length >= 20}>
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => onChange([...rows, { name: rows.length === 0 ? 'Authorization' : '', value: '' }])}
+        disabled={disabled || rows.length >= 20}
+      >
         Add header
       </Button>
       {error && (

@@ -25,6 +25,7 @@ import {
 } from '../serversApi';
 import { startSchemaDiscovery } from '../startSchemaDiscovery';
 import { useServersList } from '../useServersList';
+import { useUpstreamOAuthReturn } from '../useUpstreamOAuthReturn';
 import { useFlag } from '../../flags/useFlag';
 import { HostedSection } from '../../deployments';
 
@@ -45,6 +46,7 @@ export default function ServersPage() {
   const [deleteServer] = useDeleteServerMutation();
   const [checkHealth] = useCheckServerHealthMutation();
   const showDeployments = useFlag('show_deployments');
+  useUpstreamOAuthReturn();
   const close = () => setDialog(null);
 
   const add = async (values: ServerFormValues) => {
@@ -53,7 +55,10 @@ export default function ServersPage() {
     try {
       const server = await registerServer({ workspaceId, body: values }).unwrap();
       close();
-      toast({ title: 'Server added', description: `${server.name} is registered. Point your agents at its proxy URL.` });
+      toast({
+        title: 'Server added',
+        description: `${server.name} is registered. Point your agents at its proxy URL.`,
+      });
       if (server.schemaCount === 0) startSchemaDiscovery({ workspaceId, serverId: server.id }, { dispatch, toast });
       return null;
     } catch (caught) {
@@ -88,9 +93,16 @@ export default function ServersPage() {
     try {
       const result = await checkHealth({ workspaceId: server.workspaceId, serverId: server.id }).unwrap();
       if (result.healthy) {
-        toast({ title: 'Server is healthy', description: `${server.name} answered${result.latencyMs === null ? '' : ` in ${Math.round(result.latencyMs)} ms`}.` });
+        toast({
+          title: 'Server is healthy',
+          description: `${server.name} answered${result.latencyMs === null ? '' : ` in ${Math.round(result.latencyMs)} ms`}.`,
+        });
       } else {
-        toast({ title: 'Health check failed', description: result.error ?? `${server.name} did not answer.`, variant: 'destructive' });
+        toast({
+          title: 'Health check failed',
+          description: result.error ?? `${server.name} did not answer.`,
+          variant: 'destructive',
+        });
       }
     } catch (caught) {
       toast({ title: 'Health check failed', description: errorMessage(caught), variant: 'destructive' });
@@ -128,7 +140,14 @@ export default function ServersPage() {
         </EmptyState>
       )}
       {servers && servers.length > 0 && (
-        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 520px), 1fr))', alignItems: 'start' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2.5,
+            gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 520px), 1fr))',
+            alignItems: 'start',
+          }}
+        >
           {servers.map((server) => (
             <ServerCard
               key={server.id}
@@ -143,25 +162,45 @@ export default function ServersPage() {
         </Box>
       )}
       {showDeployments && <HostedSection workspaceId={workspaceId} />}
-      {dialog?.kind === 'add' && <ServerFormDialog title="Add tool server" submitLabel="Add server" busyLabel="Adding..." onSubmit={add} onClose={close} />}
+      {dialog?.kind === 'add' && (
+        <ServerFormDialog
+          title="Add tool server"
+          submitLabel="Add server"
+          busyLabel="Adding..."
+          onSubmit={add}
+          onClose={close}
+        />
+      )}
       {dialog?.kind === 'edit' && (
         <ServerFormDialog
           title={`Edit ${dialog.server.name}`}
           submitLabel="Save changes"
           busyLabel="Saving..."
-          initial={{ url: dialog.server.url, name: dialog.server.name, description: dialog.server.description, transport: dialog.server.transport, hasCredentials: dialog.server.hasCredentials }}
+          initial={{
+            url: dialog.server.url,
+            name: dialog.server.name,
+            description: dialog.server.description,
+            transport: dialog.server.transport,
+            hasCredentials: dialog.server.hasCredentials,
+            allowedOrigins: dialog.server.allowedOrigins,
+          }}
           onSubmit={edit(dialog.server)}
           onClose={close}
         />
       )}
-      {dialog?.kind === 'delete' && <DeleteServerDialog serverName={dialog.server.name} onConfirm={remove(dialog.server)} onClose={close} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteServerDialog serverName={dialog.server.name} onConfirm={remove(dialog.server)} onClose={close} />
+      )}
     </>
   );
 }
 
 function ServersSkeleton() {
   return (
-    <Box aria-label="Loading servers" sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' } }}>
+    <Box
+      aria-label="Loading servers"
+      sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' } }}
+    >
       {[0, 1].map((i) => (
         <Skeleton key={i} variant="rounded" height={260} sx={{ borderRadius: 3 }} />
       ))}

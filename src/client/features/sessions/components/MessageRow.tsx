@@ -3,13 +3,18 @@ import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { MessageDto, ToolCallDto } from '../../../../contract/sessions';
 import { isFailedCall } from '../../../../contract/sessions';
-import { formatBytes, formatDuration } from '../formatting';
-import { PayloadView } from './PayloadView';
+import { formatBytes, formatDuration } from '../../../components/formatting';
+import { PayloadView } from '../../../components/toolCalls/PayloadView';
 
 interface MessageRowProps {
   message: MessageDto;
   /** ms since the session started. */
   offsetMs: number;
+  /**
+   * The message's place in the replay (1, 2, 3…). Not `seq`: a session any instance may record is
+   * numbered by the clock (sessionSeq.ts), so its seq reads as a millisecond offset.
+   */
+  number: number;
   /** The tool call this message requests or answers, if any. */
   toolCall?: ToolCallDto;
   current: boolean;
@@ -18,15 +23,19 @@ interface MessageRowProps {
 function isError(message: MessageDto, toolCall?: ToolCallDto): boolean {
   if (message.kind === 'error') return true;
   // A tool can fail inside a successful JSON-RPC response (result.isError).
-  return message.kind === 'response' && (toolCall !== undefined && isFailedCall(toolCall.status));
+  return message.kind === 'response' && toolCall !== undefined && isFailedCall(toolCall.status);
 }
 
 /** One JSON-RPC message of the timeline. Its payload is shown as text only. */
-export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowProps) {
+export function MessageRow({ message, offsetMs, number, toolCall, current }: MessageRowProps) {
   const error = isError(message, toolCall);
   const fromAgent = message.direction === 'client_to_server';
   // The JSON-RPC id is named "id", the message's place in the session "#": two numbers, two names.
-  const title = message.method ?? (message.kind === 'response' || message.kind === 'error' ? `${message.kind} to id ${message.jsonrpcId ?? '?'}` : message.kind);
+  const title =
+    message.method ??
+    (message.kind === 'response' || message.kind === 'error'
+      ? `${message.kind} to id ${message.jsonrpcId ?? '?'}`
+      : message.kind);
   return (
     <Box
       component="li"
@@ -51,7 +60,12 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         <Typography variant="caption" color="text.secondary" sx={{ minWidth: 96 }}>
           {fromAgent ? 'agent → server' : 'server → agent'}
         </Typography>
-        <Chip size="small" label={message.kind} color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'} variant="outlined" />
+        <Chip
+          size="small"
+          label={message.kind}
+          color={error ? 'error' : message.kind === 'request' ? 'primary' : 'default'}
+          variant="outlined"
+        />
         <Typography variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
           {title}
         </Typography>
@@ -65,15 +79,21 @@ export function MessageRow({ message, offsetMs, toolCall, current }: MessageRowP
         )}
         {toolCall && message.kind !== 'request' && (
           <Typography variant="caption" color={isFailedCall(toolCall.status) ? 'error.main' : 'text.secondary'}>
-            {isFailedCall(toolCall.status) ? `failed after ${formatDuration(toolCall.durationMs)}` : `took ${formatDuration(toolCall.durationMs)}`}
+            {isFailedCall(toolCall.status)
+              ? `failed after ${formatDuration(toolCall.durationMs)}`
+              : `took ${formatDuration(toolCall.durationMs)}`}
           </Typography>
         )}
         <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
-          {`#${message.seq} · ${formatBytes(message.sizeBytes)}`}
+          {`#${number} · ${formatBytes(message.sizeBytes)}`}
         </Typography>
       </Box>
       {error && toolCall?.errorMessage && (
-        <Typography variant="body2" color="error.main" sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        <Typography
+          variant="body2"
+          color="error.main"
+          sx={{ mt: 0.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >
           {toolCall.errorMessage}
         </Typography>
       )}

@@ -19,8 +19,19 @@ export function Pager({ page, pageSize, total, pageSizes, onPage, onPageSize }: 
   const last = Math.min(total, (page + 1) * pageSize);
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
   return (
-    <Box component="nav" aria-label="Pages" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1.5, mt: 1.5, flexWrap: 'wrap' }}>
-      <TextField select size="small" label="Per page" value={pageSize} onChange={(e) => onPageSize(Number(e.target.value))} sx={{ width: 110 }}>
+    <Box
+      component="nav"
+      aria-label="Pages"
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1.5, mt: 1.5, flexWrap: 'wrap' }}
+    >
+      <TextField
+        select
+        size="small"
+        label="Per page"
+        value={pageSize}
+        onChange={(e) => onPageSize(Number(e.target.value))}
+        sx={{ width: 110 }}
+      >
         {pageSizes.map((size) => (
           <MenuItem key={size} value={size}>
             {size}

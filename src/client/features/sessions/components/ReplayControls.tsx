@@ -16,11 +16,16 @@ interface ReplayControlsProps {
   playing: boolean;
   position: number;
   count: number;
+  /**
+   * Progress notifications stored as their stream's first and last only (docs/proxy.md): why the
+   * session's message count is higher than the replay's steps. Said beside the counter.
+   */
+  groupedProgress?: number;
   speed: number;
   send: (event: ReplayEvent) => void;
 }
 
-export function ReplayControls({ playing, position, count, speed, send }: ReplayControlsProps) {
+export function ReplayControls({ playing, position, count, groupedProgress = 0, speed, send }: ReplayControlsProps) {
   return (
     <Box role="toolbar" aria-label="Replay" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
       <Tooltip title="Back to the start">
@@ -29,7 +34,11 @@ export function ReplayControls({ playing, position, count, speed, send }: Replay
         </IconButton>
       </Tooltip>
       <Tooltip title="Previous message">
-        <IconButton aria-label="Step back" onClick={() => send({ type: 'STEP_BACK' })} disabled={playing || position === 0}>
+        <IconButton
+          aria-label="Step back"
+          onClick={() => send({ type: 'STEP_BACK' })}
+          disabled={playing || position === 0}
+        >
           <SkipPreviousIcon />
         </IconButton>
       </Tooltip>
@@ -47,7 +56,14 @@ export function ReplayControls({ playing, position, count, speed, send }: Replay
           <SkipNextIcon />
         </IconButton>
       </Tooltip>
-      <TextField select size="small" label="Speed" value={speed} onChange={(e) => send({ type: 'SPEED', speed: Number(e.target.value) })} sx={{ width: 96 }}>
+      <TextField
+        select
+        size="small"
+        label="Speed"
+        value={speed}
+        onChange={(e) => send({ type: 'SPEED', speed: Number(e.target.value) })}
+        sx={{ width: 96 }}
+      >
         {REPLAY_SPEEDS.map((s) => (
           <MenuItem key={s} value={s}>
             {`${s}×`}
@@ -55,9 +71,16 @@ export function ReplayControls({ playing, position, count, speed, send }: Replay
         ))}
       </TextField>
       <Box sx={{ flex: 1, minWidth: 160, display: 'flex', alignItems: 'center', gap: 1 }}>
-        <LinearProgress variant="determinate" value={count === 0 ? 0 : (position / count) * 100} sx={{ flex: 1 }} aria-label="Replay progress" />
+        <LinearProgress
+          variant="determinate"
+          value={count === 0 ? 0 : (position / count) * 100}
+          sx={{ flex: 1 }}
+          aria-label="Replay progress"
+        />
         <Typography variant="caption" color="text.secondary" aria-live="polite">
           {`${position} / ${count}`}
+          {groupedProgress > 0 &&
+            ` · ${groupedProgress} more progress notification${groupedProgress === 1 ? '' : 's'} grouped`}
         </Typography>
       </Box>
     </Box>

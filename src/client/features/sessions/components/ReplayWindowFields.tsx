@@ -22,7 +22,13 @@ function fromLocalInput(value: string): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-export function ReplayWindowFields({ value, onChange }: { value: ReplayWindow; onChange: (next: ReplayWindow) => void }) {
+export function ReplayWindowFields({
+  value,
+  onChange,
+}: {
+  value: ReplayWindow;
+  onChange: (next: ReplayWindow) => void;
+}) {
   const invalid = Boolean(value.startTime && value.endTime && value.startTime > value.endTime);
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>

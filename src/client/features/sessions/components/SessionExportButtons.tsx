@@ -32,7 +32,10 @@ export function SessionExportButtons({ workspaceId, query, total, disabled }: Pr
       const stamp = new Date().toISOString().slice(0, 16).replace(/:/g, '');
       downloadFile(text, `sessions-${stamp}Z.${format}`, TYPES[format]);
       if (total > SESSION_EXPORT_MAX) {
-        toast({ title: `Exported the first ${SESSION_EXPORT_MAX.toLocaleString()} of ${total.toLocaleString()} sessions`, description: 'Narrow the filters to export the rest.' });
+        toast({
+          title: `Exported the first ${SESSION_EXPORT_MAX.toLocaleString()} of ${total.toLocaleString()} sessions`,
+          description: 'Narrow the filters to export the rest.',
+        });
       }
     } catch (error) {
       toast({ title: 'Export failed', description: errorMessage(error), variant: 'destructive' });

@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import SearchIcon from '@mui/icons-material/Search';
 import type { ServerDto } from '../../../../contract/servers';
-import { ServerFilterSelect } from '../../servers/components/ServerFilterSelect';
+import { ServerFilterSelect } from '../../../components/servers/ServerFilterSelect';
+import { useEditedText } from '../../../components/useEditedCopy';
 import { customRangeError, type ErrorsFilter, type SessionFilterState, type TimeRange } from '../sessionFilters';
 
 /** Typing settles for this long before the search runs. */
@@ -17,7 +18,14 @@ interface SessionFiltersProps {
   onChange: (next: Partial<SessionFilterState>) => void;
 }
 
-const RANGE_LABELS: Record<TimeRange, string> = { all: 'Any time', '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days', custom: 'Custom range…' };
+const RANGE_LABELS: Record<TimeRange, string> = {
+  all: 'Any time',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  custom: 'Custom range…',
+};
 
 /** An ISO time as a datetime-local field's value (the browser's local time, to the minute). */
 function toLocalInput(iso: string): string {
@@ -35,12 +43,9 @@ function fromLocalInput(value: string): string {
 }
 
 export function SessionFilters({ filters, servers, onChange }: SessionFiltersProps) {
-  const [search, setSearch] = useState(filters.q);
-  const [client, setClient] = useState(filters.client);
-
-  // Keep the boxes in step when the URL changes from outside (back button, a link).
-  useEffect(() => setSearch(filters.q), [filters.q]);
-  useEffect(() => setClient(filters.client), [filters.client]);
+  // The boxes follow the URL when it changes (the debounced search landed, back button, a link).
+  const [search, setSearch] = useEditedText(filters.q);
+  const [client, setClient] = useEditedText(filters.client);
 
   useEffect(() => {
     if (search === filters.q && client === filters.client) return undefined;
@@ -51,28 +56,74 @@ export function SessionFilters({ filters, servers, onChange }: SessionFiltersPro
   const rangeError = customRangeError(filters);
   return (
     <>
-      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1fr 1fr 1fr 1fr 1fr' }, mb: 2, '& > :first-of-type': { gridColumn: { xs: '1 / -1', md: 'auto' } } }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 1.5,
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: '2fr 1fr 1fr 1fr 1fr 1fr' },
+          mb: 2,
+          '& > :first-of-type': { gridColumn: { xs: '1 / -1', md: 'auto' } },
+        }}
+      >
         <TextField
           size="small"
           label="Search tool calls, prompts and resources"
           placeholder="Tool, prompt or resource argument, e.g. read_file"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          slotProps={{ htmlInput: { maxLength: 200 }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+          slotProps={{
+            htmlInput: { maxLength: 200 },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
-        <ServerFilterSelect servers={servers} value={filters.serverId} onChange={(serverId) => onChange({ serverId })} />
-        <TextField size="small" label="Client" placeholder="e.g. claude" value={client} onChange={(e) => setClient(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
-        <TextField select size="small" label="Status" value={filters.status} onChange={(e) => onChange({ status: e.target.value as SessionFilterState['status'] })}>
+        <ServerFilterSelect
+          servers={servers}
+          value={filters.serverId}
+          onChange={(serverId) => onChange({ serverId })}
+        />
+        <TextField
+          size="small"
+          label="Client"
+          placeholder="e.g. claude"
+          value={client}
+          onChange={(e) => setClient(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 200 } }}
+        />
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={filters.status}
+          onChange={(e) => onChange({ status: e.target.value as SessionFilterState['status'] })}
+        >
           <MenuItem value="">Any status</MenuItem>
           <MenuItem value="active">Active</MenuItem>
           <MenuItem value="ended">Ended</MenuItem>
         </TextField>
-        <TextField select size="small" label="Errors" value={filters.errors} onChange={(e) => onChange({ errors: e.target.value as ErrorsFilter })}>
+        <TextField
+          select
+          size="small"
+          label="Errors"
+          value={filters.errors}
+          onChange={(e) => onChange({ errors: e.target.value as ErrorsFilter })}
+        >
           <MenuItem value="">With or without errors</MenuItem>
           <MenuItem value="with">With errors</MenuItem>
           <MenuItem value="without">Without errors</MenuItem>
         </TextField>
-        <TextField select size="small" label="Started" value={filters.range} onChange={(e) => onChange({ range: e.target.value as TimeRange })}>
+        <TextField
+          select
+          size="small"
+          label="Started"
+          value={filters.range}
+          onChange={(e) => onChange({ range: e.target.value as TimeRange })}
+        >
           {(Object.keys(RANGE_LABELS) as TimeRange[]).map((range) => (
             <MenuItem key={range} value={range}>
               {RANGE_LABELS[range]}
@@ -81,7 +132,16 @@ export function SessionFilters({ filters, servers, onChange }: SessionFiltersPro
         </TextField>
       </Box>
       {filters.range === 'custom' && (
-        <Box role="group" aria-label="Custom range" sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' }, mb: 2 }}>
+        <Box
+          role="group"
+          aria-label="Custom range"
+          sx={{
+            display: 'grid',
+            gap: 1.5,
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' },
+            mb: 2,
+          }}
+        >
           <TextField
             size="small"
             type="datetime-local"

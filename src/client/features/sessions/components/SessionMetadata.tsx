@@ -7,7 +7,13 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import type { SessionDto } from '../../../../contract/sessions';
 import { CopyButton } from '../../../components/CopyButton';
-import { formatClient, formatDateTime, formatDuration, formatProtocol, serverPath } from '../formatting';
+import {
+  formatClient,
+  formatDateTime,
+  formatDuration,
+  formatProtocol,
+  serverPath,
+} from '../../../components/formatting';
 
 function Field({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
@@ -25,9 +31,16 @@ function Field({ label, children, wide = false }: { label: string; children: Rea
 export function SessionMetadata({ session }: { session: SessionDto }) {
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
+      <Box
+        component="dl"
+        sx={{ m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, 1fr)' } }}
+      >
         <Field label="Status">
-          <Chip size="small" label={session.status === 'active' ? 'Active' : 'Ended'} color={session.status === 'active' ? 'success' : 'default'} />
+          <Chip
+            size="small"
+            label={session.status === 'active' ? 'Active' : 'Ended'}
+            color={session.status === 'active' ? 'success' : 'default'}
+          />
         </Field>
         <Field label="Server">
           <Link component={RouterLink} to={serverPath(session.serverId)}>
@@ -37,11 +50,19 @@ export function SessionMetadata({ session }: { session: SessionDto }) {
         <Field label="Client">{formatClient(session.clientName, session.clientVersion)}</Field>
         <Field label="Protocol">{`${formatProtocol(session.protocolVersion)} · ${session.transport}`}</Field>
         <Field label="Started">{formatDateTime(session.startedAt)}</Field>
-        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>{formatDateTime(session.endedAt ?? session.lastActivityAt)}</Field>
+        <Field label={session.endedAt ? 'Ended' : 'Last activity'}>
+          {formatDateTime(session.endedAt ?? session.lastActivityAt)}
+        </Field>
         <Field label="Duration">{formatDuration(session.durationMs)}</Field>
         <Field label="Messages / calls / errors">
           {`${session.messageCount.toLocaleString()} / ${session.callCount.toLocaleString()} / `}
-          <Box component="span" sx={{ color: session.errorCount > 0 ? 'error.main' : undefined, fontWeight: session.errorCount > 0 ? 600 : undefined }}>
+          <Box
+            component="span"
+            sx={{
+              color: session.errorCount > 0 ? 'error.main' : undefined,
+              fontWeight: session.errorCount > 0 ? 600 : undefined,
+            }}
+          >
             {session.errorCount.toLocaleString()}
           </Box>
         </Field>

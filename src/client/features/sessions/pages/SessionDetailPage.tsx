@@ -13,12 +13,13 @@ import { useAppSelector } from '../../../app/hooks';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSkeleton } from '../../../components/PageSkeleton';
 import { selectCurrentWorkspaceId } from '../../workspaces/workspaceSlice';
+import { DeleteSessionButton } from '../components/DeleteSessionButton';
 import { MessageTimeline } from '../components/MessageTimeline';
 import { ReplayControls } from '../components/ReplayControls';
 import { ReplayWindowFields, type ReplayWindow } from '../components/ReplayWindowFields';
 import { SessionMetadata } from '../components/SessionMetadata';
-import { ToolCallCard } from '../components/ToolCallCard';
-import { reasoningPath } from '../formatting';
+import { ToolCallCard } from '../../../components/toolCalls/ToolCallCard';
+import { reasoningPath } from '../../../components/formatting';
 import { replayMachine } from '../replay/replayMachine';
 import { useGetSessionQuery, useGetSessionReplayQuery } from '../sessionsApi';
 import { useLiveSessionRefresh } from '../useLiveSessionRefresh';
@@ -35,8 +36,12 @@ export default function SessionDetailPage() {
   // A window that ends before it starts stays in the fields (marked) but is not asked for.
   const windowIsValid = !(timeWindow.startTime && timeWindow.endTime && timeWindow.startTime > timeWindow.endTime);
   const session = useGetSessionQuery(workspaceId ? { workspaceId, sessionId } : skipToken);
-  const replay = useGetSessionReplayQuery(workspaceId ? { workspaceId, sessionId, limit: REPLAY_PAGE_SIZE, offset, ...(windowIsValid ? timeWindow : {}) } : skipToken);
-  const [player, send] = useMachine(replayMachine);
+  const replay = useGetSessionReplayQuery(
+    workspaceId
+      ? { workspaceId, sessionId, limit: REPLAY_PAGE_SIZE, offset, ...(windowIsValid ? timeWindow : {}) }
+      : skipToken,
+  );
+  const [player, send, playerRef] = useMachine(replayMachine);
   const keepPlaying = useRef(false);
 
   const page = replay.data;
@@ -49,16 +54,23 @@ export default function SessionDetailPage() {
     }
   }, [page, send]);
 
-  // At the end of a page while playing, carry on with the next page.
   const playing = player.matches('playing');
   const { position } = player.context;
+  // At the end of a page while playing, carry on with the next page. The player never rests in
+  // `playing` at the end (it goes back to `idle` in the same step), so the move is what says so.
   useEffect(() => {
-    if (!page || !playing || position < page.messages.length) return;
-    if (offset + REPLAY_PAGE_SIZE < page.total) {
-      keepPlaying.current = true;
-      setOffset(offset + REPLAY_PAGE_SIZE);
-    }
-  }, [page, playing, position, offset]);
+    if (!page) return undefined;
+    let wasPlaying = playerRef.getSnapshot().matches('playing');
+    const subscription = playerRef.subscribe((snapshot) => {
+      const playedToEnd = wasPlaying && snapshot.matches('idle') && snapshot.context.position >= page.messages.length;
+      wasPlaying = snapshot.matches('playing');
+      if (playedToEnd && offset + REPLAY_PAGE_SIZE < page.total) {
+        keepPlaying.current = true;
+        setOffset(offset + REPLAY_PAGE_SIZE);
+      }
+    });
+    return () => subscription.unsubscribe();
+  }, [page, offset, playerRef]);
 
   // An active session grows while it is open: follow it, unless the user is replaying.
   useLiveSessionRefresh(sessionId, player.matches('idle') && session.data?.status === 'active', () => {
@@ -66,7 +78,20 @@ export default function SessionDetailPage() {
     void replay.refetch();
   });
 
-  const header = <PageHeader title="Session" subtitle="Every message in order, with a replay" actions={<Button component={RouterLink} to="/sessions">All sessions</Button>} />;
+  const header = (
+    <PageHeader
+      title="Session"
+      subtitle="Every message in order, with a replay"
+      actions={
+        <>
+          {workspaceId && session.data && <DeleteSessionButton workspaceId={workspaceId} session={session.data} />}
+          <Button component={RouterLink} to="/sessions">
+            All sessions
+          </Button>
+        </>
+      }
+    />
+  );
   if (!workspaceId) {
     return (
       <>
@@ -82,7 +107,13 @@ export default function SessionDetailPage() {
         {header}
         <Alert
           severity={missing ? 'warning' : 'error'}
-          action={missing ? undefined : <Button color="inherit" size="small" onClick={() => void session.refetch()}>Retry</Button>}
+          action={
+            missing ? undefined : (
+              <Button color="inherit" size="small" onClick={() => void session.refetch()}>
+                Retry
+              </Button>
+            )
+          }
         >
           {missing ? 'This session does not exist in this workspace.' : errorMessage(session.error)}
         </Alert>
@@ -100,15 +131,39 @@ export default function SessionDetailPage() {
       {header}
       <SessionMetadata session={session.data} />
       {/* minmax(0, …): a column never grows past its share for a long unbroken payload line (the page must not scroll sideways). */}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' },
+          alignItems: 'start',
+        }}
+      >
         <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
             Timeline
           </Typography>
           <ReplayWindowFields value={timeWindow} onChange={changeWindow} />
-          <ReplayControls playing={playing} position={position} count={page?.messages.length ?? 0} speed={player.context.speed} send={send} />
+          <ReplayControls
+            playing={playing}
+            position={position}
+            count={page?.messages.length ?? 0}
+            groupedProgress={(page?.messages ?? []).reduce(
+              (sum, message) => sum + Math.max(0, (message.progressCount ?? 0) - 2),
+              0,
+            )}
+            speed={player.context.speed}
+            send={send}
+          />
           {replay.isError ? (
-            <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void replay.refetch()}>Retry</Button>}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void replay.refetch()}>
+                  Retry
+                </Button>
+              }
+            >
               {errorMessage(replay.error)}
             </Alert>
           ) : !page ? (
@@ -118,17 +173,32 @@ export default function SessionDetailPage() {
           ) : (
             <>
               <Box sx={{ maxHeight: 720, overflow: 'auto', mt: 1 }}>
-                <MessageTimeline messages={page.messages} toolCalls={page.toolCalls} position={position} sessionStartedAt={session.data.startedAt} follow={!player.matches('idle')} />
+                <MessageTimeline
+                  messages={page.messages}
+                  toolCalls={page.toolCalls}
+                  position={position}
+                  sessionStartedAt={session.data.startedAt}
+                  firstNumber={offset + 1}
+                  follow={!player.matches('idle')}
+                />
               </Box>
               {page.total > REPLAY_PAGE_SIZE && (
                 <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 1, mt: 1 }}>
                   <Typography variant="body2" color="text.secondary">
                     {`Messages ${(offset + 1).toLocaleString()}–${Math.min(page.total, offset + REPLAY_PAGE_SIZE).toLocaleString()} of ${page.total.toLocaleString()}`}
                   </Typography>
-                  <Button size="small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - REPLAY_PAGE_SIZE))}>
+                  <Button
+                    size="small"
+                    disabled={offset === 0}
+                    onClick={() => setOffset(Math.max(0, offset - REPLAY_PAGE_SIZE))}
+                  >
                     Earlier
                   </Button>
-                  <Button size="small" disabled={offset + REPLAY_PAGE_SIZE >= page.total} onClick={() => setOffset(offset + REPLAY_PAGE_SIZE)}>
+                  <Button
+                    size="small"
+                    disabled={offset + REPLAY_PAGE_SIZE >= page.total}
+                    onClick={() => setOffset(offset + REPLAY_PAGE_SIZE)}
+                  >
                     Later
                   </Button>
                 </Box>
@@ -145,8 +215,12 @@ export default function SessionDetailPage() {
               Tool reasoning
             </Button>
           </Box>
-          {page && page.toolCalls.length === 0 && <Typography color="text.secondary">No tool calls in these messages.</Typography>}
-          {page?.toolCalls.map((call) => <ToolCallCard key={call.id} call={call} />)}
+          {page && page.toolCalls.length === 0 && (
+            <Typography color="text.secondary">No tool calls in these messages.</Typography>
+          )}
+          {page?.toolCalls.map((call) => (
+            <ToolCallCard key={call.id} call={call} />
+          ))}
         </Paper>
       </Box>
     </>

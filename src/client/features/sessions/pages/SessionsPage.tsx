@@ -21,8 +21,20 @@ import { Pager } from '../components/Pager';
 import { SessionExportButtons } from '../components/SessionExportButtons';
 import { SessionFilters } from '../components/SessionFilters';
 import { SessionHeaderRow, SessionRow } from '../components/SessionRow';
-import { customRangeError, hasActiveFilters, nextSort, PAGE_SIZES, readFilters, toFilterQuery, toListQuery, writeFilters, type SessionFilterState } from '../sessionFilters';
+import {
+  customRangeError,
+  hasActiveFilters,
+  nextSort,
+  PAGE_SIZES,
+  readFilters,
+  toFilterQuery,
+  toListQuery,
+  writeFilters,
+  type SessionFilterState,
+} from '../sessionFilters';
+import { RetentionNotice } from '../../../components/RetentionNotice';
 import { useGetSessionsQuery } from '../sessionsApi';
+import { useAnchorTime } from '../../../components/useAnchorTime';
 
 const ROW_HEIGHT = 49;
 /** On a phone a row is a card of five labelled lines (SessionRow). */
@@ -37,10 +49,11 @@ export default function SessionsPage() {
   const [search, setSearch] = useSearchParams();
   const filters = useMemo(() => readFilters(search), [search]);
   // A relative range ("last 24 hours") is anchored when the filters change, not on every render.
-  const { query, exportQuery } = useMemo(() => {
-    const now = Date.now();
-    return { query: toListQuery(filters, now), exportQuery: toFilterQuery(filters, now) };
-  }, [filters]);
+  const now = useAnchorTime(search.toString());
+  const { query, exportQuery } = useMemo(
+    () => ({ query: toListQuery(filters, now), exportQuery: toFilterQuery(filters, now) }),
+    [filters, now],
+  );
   // A custom range ending before it starts is not asked for: its fields say what is wrong.
   const rangeError = customRangeError(filters);
   const sessions = useGetSessionsQuery(workspaceId && !rangeError ? { workspaceId, ...query } : skipToken);
@@ -61,7 +74,16 @@ export default function SessionsPage() {
     <PageHeader
       title="Sessions"
       subtitle="Every agent connection through the proxy: sort, filter, search and export"
-      actions={workspaceId ? <SessionExportButtons workspaceId={workspaceId} query={exportQuery} total={sessions.data?.total ?? 0} disabled={!sessions.data || sessions.data.total === 0 || rangeError !== null} /> : undefined}
+      actions={
+        workspaceId ? (
+          <SessionExportButtons
+            workspaceId={workspaceId}
+            query={exportQuery}
+            total={sessions.data?.total ?? 0}
+            disabled={!sessions.data || sessions.data.total === 0 || rangeError !== null}
+          />
+        ) : undefined
+      }
     />
   );
   if (!workspaceId) {
@@ -89,13 +111,33 @@ export default function SessionsPage() {
       ) : (
         <>
           <SessionFilters filters={filters} servers={servers.data ?? []} onChange={update} />
+          <RetentionNotice
+            retention={data?.retention}
+            subject="sessions"
+            rangeChosen={filters.range !== 'all' && (filters.range !== 'custom' || Boolean(filters.from))}
+          />
           {sessions.isError ? (
-            <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => void sessions.refetch()}>Retry</Button>}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void sessions.refetch()}>
+                  Retry
+                </Button>
+              }
+            >
               {errorMessage(sessions.error)}
             </Alert>
           ) : (
-            <Paper variant="outlined" sx={{ opacity: sessions.isFetching && data ? 0.7 : 1, transition: 'opacity 120ms' }} aria-busy={sessions.isFetching}>
-              <SessionHeaderRow sort={filters.sort} order={filters.order} onSort={(column) => update(nextSort(filters, column))} />
+            <Paper
+              variant="outlined"
+              sx={{ opacity: sessions.isFetching && data ? 0.7 : 1, transition: 'opacity 120ms' }}
+              aria-busy={sessions.isFetching}
+            >
+              <SessionHeaderRow
+                sort={filters.sort}
+                order={filters.order}
+                onSort={(column) => update(nextSort(filters, column))}
+              />
               {rangeError ? null : !data ? (
                 <Box role="progressbar" aria-label="Loading sessions" sx={{ px: 2, pb: 2 }}>
                   {Array.from({ length: 8 }, (_, i) => (
@@ -114,7 +156,10 @@ export default function SessionsPage() {
                   label="Sessions"
                   count={data.sessions.length}
                   estimateSize={rowHeight}
-                  height={Math.min(phone ? LIST_HEIGHT + 2 * PHONE_ROW_HEIGHT : LIST_HEIGHT, data.sessions.length * rowHeight + 2)}
+                  height={Math.min(
+                    phone ? LIST_HEIGHT + 2 * PHONE_ROW_HEIGHT : LIST_HEIGHT,
+                    data.sessions.length * rowHeight + 2,
+                  )}
                   getKey={(index) => data.sessions[index].id}
                   renderRow={(index) => <SessionRow session={data.sessions[index]} />}
                 />
@@ -122,7 +167,14 @@ export default function SessionsPage() {
             </Paper>
           )}
           {data && data.total > 0 && (
-            <Pager page={filters.page} pageSize={filters.pageSize} total={data.total} pageSizes={PAGE_SIZES} onPage={(page) => update({ page })} onPageSize={(pageSize) => update({ pageSize })} />
+            <Pager
+              page={filters.page}
+              pageSize={filters.pageSize}
+              total={data.total}
+              pageSizes={PAGE_SIZES}
+              onPage={(page) => update({ page })}
+              onPageSize={(pageSize) => update({ pageSize })}
+            />
           )}
         </>
       )}

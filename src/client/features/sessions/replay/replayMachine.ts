@@ -60,7 +60,10 @@ export const replayMachine = setup({
     idle: {
       on: {
         PLAY: { target: 'playing', actions: 'startOver' },
-        STEP: [{ guard: 'atEnd', target: 'paused', actions: ['rewind', 'revealNext'] }, { target: 'paused', actions: 'revealNext' }],
+        STEP: [
+          { guard: 'atEnd', target: 'paused', actions: ['rewind', 'revealNext'] },
+          { target: 'paused', actions: 'revealNext' },
+        ],
         RESTART: { target: 'paused', actions: 'rewind' },
       },
     },

@@ -46,7 +46,14 @@ export function AvatarPicker({ onSave, random }: AvatarPickerProps) {
       <Typography id={labelId} variant="subtitle2" sx={{ mb: 1 }}>
         Choose an avatar
       </Typography>
-      <RadioGroup row aria-labelledby={labelId} name="avatar" value={selectedId} onChange={(_, value) => setSelectedId(value)} sx={{ gap: 1, mb: 2 }}>
+      <RadioGroup
+        row
+        aria-labelledby={labelId}
+        name="avatar"
+        value={selectedId}
+        onChange={(_, value) => setSelectedId(value)}
+        sx={{ gap: 1, mb: 2 }}
+      >
         {choices.map((choice) => {
           const checked = choice.id === selectedId;
           return (
@@ -62,7 +69,12 @@ export function AvatarPicker({ onSave, random }: AvatarPickerProps) {
                 border: 2,
                 borderColor: checked ? 'primary.main' : 'divider',
                 cursor: 'pointer',
-                '&:focus-within': { outline: 2, outlineColor: 'primary.light', outlineStyle: 'solid', outlineOffset: 2 },
+                '&:focus-within': {
+                  outline: 2,
+                  outlineColor: 'primary.light',
+                  outlineStyle: 'solid',
+                  outlineOffset: 2,
+                },
               }}
             >
               <Radio
@@ -80,7 +92,7 @@ export function AvatarPicker({ onSave, random }: AvatarPickerProps) {
         <Button variant="outlined" startIcon={<ShuffleIcon />} onClick={shuffle} disabled={busy}>
           Shuffle
         </Button>
-        <Button variant="contained" onClick={save} disabled={!selected || busy}>
+        <Button variant="contained" onClick={() => void save()} disabled={!selected || busy}>
           {busy ? 'Saving…' : 'Save avatar'}
         </Button>
       </Stack>

@@ -21,13 +21,29 @@ import { NOTIFICATION_TYPES, type NotificationType } from '../../../../contract/
 import { errorMessage } from '../../../api/apiError';
 import { formatDateTime, knownTimeZones, useDateDisplay } from '../../../components/dates/dateDisplay';
 import { useToast } from '../../../components/toast';
+import { useClock } from '../../../components/useClock';
 import { useGetWorkspacesQuery } from '../../workspaces/workspacesApi';
 import { NOTIFICATION_TYPE_LABELS } from '../notificationTypeLabels';
 import { useGetPreferencesQuery, useUpdatePreferencesMutation } from '../settingsApi';
 
-const DATE_FORMAT_LABELS: Record<DateFormat, string> = { locale: 'Browser default', iso: '2025-11-25', dmy: '25/11/2025', mdy: '11/25/2025' };
-const TIME_FORMAT_LABELS: Record<TimeFormat, string> = { locale: 'Browser default', '24h': '24-hour (14:05)', '12h': '12-hour (2:05 PM)' };
+const DATE_FORMAT_LABELS: Record<DateFormat, string> = {
+  locale: 'Browser default',
+  iso: '2025-11-25',
+  dmy: '25/11/2025',
+  mdy: '11/25/2025',
+};
+const TIME_FORMAT_LABELS: Record<TimeFormat, string> = {
+  locale: 'Browser default',
+  '24h': '24-hour (14:05)',
+  '12h': '12-hour (2:05 PM)',
+};
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The time now in the chosen formats, kept current by the shared clock (only this redraws each second). */
+function NowInFormat({ display }: { display: ReturnType<typeof useDateDisplay> }) {
+  const now = useClock(1_000);
+  return <time data-testid="preferences-clock">{formatDateTime(now, display)}</time>;
+}
 
 /** Preferences (flag show_personal_preferences): each change is saved at once, with a toast. */
 export function PreferencesTab() {
@@ -36,7 +52,7 @@ export function PreferencesTab() {
   const workspaces = useGetWorkspacesQuery();
   const [update] = useUpdatePreferencesMutation();
   const display = useDateDisplay();
-  const zones = useMemo(knownTimeZones, []);
+  const zones = useMemo(() => knownTimeZones(), []);
 
   const save = async (changes: UpdatePreferencesBody, what: string) => {
     try {
@@ -47,13 +63,17 @@ export function PreferencesTab() {
     }
   };
 
-  if (preferences.isError && !preferences.data) return <Alert severity="error">{errorMessage(preferences.error)}</Alert>;
+  if (preferences.isError && !preferences.data)
+    return <Alert severity="error">{errorMessage(preferences.error)}</Alert>;
   const prefs = preferences.data;
   if (!prefs) return <Skeleton variant="rounded" height={320} aria-label="Loading preferences" />;
   const emailTypes = new Set<NotificationType>(prefs.emailNotificationTypes ?? []);
   const toggleEmail = (type: NotificationType, on: boolean) => {
     const next = NOTIFICATION_TYPES.filter((t) => (t === type ? on : emailTypes.has(t)));
-    void save({ emailNotificationTypes: next }, `${NOTIFICATION_TYPE_LABELS[type]} ${on ? 'will' : 'will not'} also come by email.`);
+    void save(
+      { emailNotificationTypes: next },
+      `${NOTIFICATION_TYPE_LABELS[type]} ${on ? 'will' : 'will not'} also come by email.`,
+    );
   };
 
   return (
@@ -67,17 +87,38 @@ export function PreferencesTab() {
             <Autocomplete
               options={zones}
               value={prefs.timezone ?? null}
-              onChange={(_, zone) => void save({ timezone: zone ?? null }, zone ? `Times are shown in ${zone}.` : `Times follow this browser (${browserZone()}).`)}
-              renderInput={(params) => <TextField {...params} label="Time zone" helperText={`Every date in Toolscope is shown in this zone. Empty: this browser's (${browserZone()}).`} />}
+              onChange={(_, zone) =>
+                void save(
+                  { timezone: zone ?? null },
+                  zone ? `Times are shown in ${zone}.` : `Times follow this browser (${browserZone()}).`,
+                )
+              }
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label="Time zone"
+                  helperText={`Every date in Toolscope is shown in this zone. Empty: this browser's (${browserZone()}).`}
+                />
+              )}
             />
-            <TextField select label="Date format" value={prefs.dateFormat ?? 'locale'} onChange={(e) => void save({ dateFormat: e.target.value as DateFormat }, 'Date format changed.')}>
+            <TextField
+              select
+              label="Date format"
+              value={prefs.dateFormat ?? 'locale'}
+              onChange={(e) => void save({ dateFormat: e.target.value as DateFormat }, 'Date format changed.')}
+            >
               {Object.entries(DATE_FORMAT_LABELS).map(([value, label]) => (
                 <MenuItem key={value} value={value}>
                   {label}
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select label="Time format" value={prefs.timeFormat ?? 'locale'} onChange={(e) => void save({ timeFormat: e.target.value as TimeFormat }, 'Time format changed.')}>
+            <TextField
+              select
+              label="Time format"
+              value={prefs.timeFormat ?? 'locale'}
+              onChange={(e) => void save({ timeFormat: e.target.value as TimeFormat }, 'Time format changed.')}
+            >
               {Object.entries(TIME_FORMAT_LABELS).map(([value, label]) => (
                 <MenuItem key={value} value={value}>
                   {label}
@@ -85,7 +126,7 @@ export function PreferencesTab() {
               ))}
             </TextField>
             <Typography variant="body2" color="text.secondary" aria-live="polite">
-              Now: <time data-testid="preferences-clock">{formatDateTime(Date.now(), display)}</time>
+              Now: <NowInFormat display={display} />
             </Typography>
           </Stack>
         </CardContent>
@@ -116,7 +157,12 @@ export function PreferencesTab() {
                 row
                 aria-labelledby="stream-default-label"
                 value={prefs.activityStreamDefault ?? 'live'}
-                onChange={(_, value) => void save({ activityStreamDefault: value as ActivityStreamDefault }, `The activity stream will open ${value}.`)}
+                onChange={(_, value) =>
+                  void save(
+                    { activityStreamDefault: value as ActivityStreamDefault },
+                    `The activity stream will open ${value}.`,
+                  )
+                }
               >
                 <FormControlLabel value="live" control={<Radio />} label="Live" />
                 <FormControlLabel value="paused" control={<Radio />} label="Paused" />
@@ -135,7 +181,13 @@ export function PreferencesTab() {
           </Typography>
           <FormGroup>
             {NOTIFICATION_TYPES.map((type) => (
-              <FormControlLabel key={type} control={<Checkbox checked={emailTypes.has(type)} onChange={(e) => toggleEmail(type, e.target.checked)} />} label={NOTIFICATION_TYPE_LABELS[type]} />
+              <FormControlLabel
+                key={type}
+                control={
+                  <Checkbox checked={emailTypes.has(type)} onChange={(e) => toggleEmail(type, e.target.checked)} />
+                }
+                label={NOTIFICATION_TYPE_LABELS[type]}
+              />
             ))}
           </FormGroup>
         </CardContent>

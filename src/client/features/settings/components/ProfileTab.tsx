@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type SyntheticEvent } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,11 +9,13 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { errorMessage, fieldErrors } from '../../../api/apiError';
+import { errorMessage, fieldErrors, type FieldErrors } from '../../../api/apiError';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useToast } from '../../../components/toast';
+import { useEditedText } from '../../../components/useEditedCopy';
 import { selectCurrentUser } from '../../auth/authSlice';
-import { setTemporaryAvatar } from '../../auth/temporaryAvatar';
+import { setTemporaryAvatar } from '../../auth';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import type { AvatarChoice } from '../avatarChoices';
 import { useUpdateProfileMutation } from '../settingsApi';
 // DiceBear's styles weigh ~500 kB: they load with the picker, not with every settings tab.
@@ -25,17 +27,13 @@ export function ProfileTab() {
   const { toast } = useToast();
   const user = useAppSelector(selectCurrentUser);
   const [updateProfile, { isLoading }] = useUpdateProfileMutation();
-  const [firstName, setFirstName] = useState(user?.firstName ?? '');
-  const [lastName, setLastName] = useState(user?.lastName ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   // The profile may arrive after the first render (a reload straight onto this page).
-  useEffect(() => {
-    setFirstName(user?.firstName ?? '');
-    setLastName(user?.lastName ?? '');
-  }, [user?.firstName, user?.lastName]);
+  const [firstName, setFirstName] = useEditedText(user?.firstName ?? '');
+  const [lastName, setLastName] = useEditedText(user?.lastName ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
 
   const unchanged = firstName.trim() === (user?.firstName ?? '') && lastName.trim() === (user?.lastName ?? '');
-  const saveName = async (event: FormEvent) => {
+  const saveName = async (event: SyntheticEvent) => {
     event.preventDefault();
     const local: Record<string, string> = {};
     if (!firstName.trim()) local.firstName = 'Required';
@@ -70,7 +68,12 @@ export function ProfileTab() {
       <Card>
         <CardContent>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2.5} sx={{ mb: 3, alignItems: { sm: 'center' } }}>
-            <Avatar src={user?.avatarUrl} alt={name} slotProps={{ img: { referrerPolicy: user?.avatarIsExternal ? 'no-referrer' : undefined } }} sx={{ width: 72, height: 72 }} />
+            <Avatar
+              src={user?.avatarUrl}
+              alt={name}
+              slotProps={{ img: { referrerPolicy: user?.avatarIsExternal ? 'no-referrer' : undefined } }}
+              sx={{ width: 72, height: 72 }}
+            />
             <Box sx={{ minWidth: 0 }}>
               <Typography variant="h6" component="h2" noWrap>
                 {name}
@@ -80,12 +83,37 @@ export function ProfileTab() {
               </Typography>
             </Box>
           </Stack>
-          <Box component="form" noValidate onSubmit={saveName} aria-label="Your name">
+          <Box component="form" noValidate onSubmit={(event) => void saveName(event)} aria-label="Your name">
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-              <TextField label="First name" name="firstName" value={firstName} onChange={(e) => setFirstName(e.target.value)} error={Boolean(errors.firstName)} helperText={errors.firstName} fullWidth autoComplete="given-name" />
-              <TextField label="Last name" name="lastName" value={lastName} onChange={(e) => setLastName(e.target.value)} error={Boolean(errors.lastName)} helperText={errors.lastName} fullWidth autoComplete="family-name" />
+              <TextField
+                label="First name"
+                name="firstName"
+                value={firstName}
+                onChange={(e) => setFirstName(e.target.value)}
+                error={Boolean(errors.firstName)}
+                helperText={errors.firstName}
+                fullWidth
+                autoComplete="given-name"
+              />
+              <TextField
+                label="Last name"
+                name="lastName"
+                value={lastName}
+                onChange={(e) => setLastName(e.target.value)}
+                error={Boolean(errors.lastName)}
+                helperText={errors.lastName}
+                fullWidth
+                autoComplete="family-name"
+              />
             </Stack>
-            <TextField label="Email" value={user?.email ?? ''} fullWidth disabled helperText="Your sign-in email" sx={{ mb: 2 }} />
+            <TextField
+              label="Email"
+              value={user?.email ?? ''}
+              fullWidth
+              disabled
+              helperText="Your sign-in email"
+              sx={{ mb: 2 }}
+            />
             <Button type="submit" variant="contained" disabled={unchanged || isLoading}>
               {isLoading ? 'Saving…' : 'Save name'}
             </Button>
@@ -106,6 +134,7 @@ export function ProfileTab() {
           </Suspense>
         </CardContent>
       </Card>
+      <DeleteAccountCard />
     </Stack>
   );
 }

@@ -4,8 +4,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { PasswordForm } from './PasswordForm';
 import { SignInsList } from './SignInsList';
+import { IdentityProviderCard } from './IdentityProviderCard';
 
-/** Security (flag show_personal_security): password and active sign-ins. */
+/** Security (flag show_personal_security): password, active sign-ins, the identity provider. */
 export function SecurityTab() {
   return (
     <Stack spacing={3}>
@@ -31,6 +32,7 @@ export function SecurityTab() {
           <SignInsList />
         </CardContent>
       </Card>
+      <IdentityProviderCard />
     </Stack>
   );
 }

@@ -35,7 +35,10 @@ export function SignInsList() {
   const signOutEverywhereElse = async () => {
     try {
       const { revoked } = await revokeOthers().unwrap();
-      toast({ title: 'Signed out everywhere else', description: revoked === 1 ? '1 other sign-in was ended.' : `${revoked} other sign-ins were ended.` });
+      toast({
+        title: 'Signed out everywhere else',
+        description: revoked === 1 ? '1 other sign-in was ended.' : `${revoked} other sign-ins were ended.`,
+      });
     } catch (caught) {
       toast({ title: 'Could not sign out other devices', description: errorMessage(caught), variant: 'destructive' });
     }
@@ -54,7 +57,13 @@ export function SignInsList() {
             sx={{ px: 0, gap: 2, flexWrap: 'wrap' }}
             secondaryAction={
               signIn.current ? undefined : (
-                <Button size="small" color="error" variant="outlined" onClick={() => void revokeOne(signIn)} aria-label={`Sign out ${signIn.device} (${signIn.ip ?? 'unknown address'})`}>
+                <Button
+                  size="small"
+                  color="error"
+                  variant="outlined"
+                  onClick={() => void revokeOne(signIn)}
+                  aria-label={`Sign out ${signIn.device} (${signIn.ip ?? 'unknown address'})`}
+                >
                   Sign out
                 </Button>
               )
@@ -79,7 +88,13 @@ export function SignInsList() {
           </ListItem>
         ))}
       </List>
-      <Button sx={{ mt: 2 }} variant="outlined" color="error" disabled={others.length === 0 || othersState.isLoading} onClick={() => void signOutEverywhereElse()}>
+      <Button
+        sx={{ mt: 2 }}
+        variant="outlined"
+        color="error"
+        disabled={others.length === 0 || othersState.isLoading}
+        onClick={() => void signOutEverywhereElse()}
+      >
         Sign out everywhere else
       </Button>
     </Box>

@@ -35,7 +35,13 @@ export default function SettingsPage() {
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         {tabs.map((t) => (
-          <Tab key={t.id} value={t.id} label={t.label} id={`settings-tab-${t.id}`} aria-controls={`settings-panel-${t.id}`} />
+          <Tab
+            key={t.id}
+            value={t.id}
+            label={t.label}
+            id={`settings-tab-${t.id}`}
+            aria-controls={`settings-panel-${t.id}`}
+          />
         ))}
       </Tabs>
       <div role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>

@@ -23,7 +23,16 @@ interface ExporterCardProps {
 }
 
 /** One exporter: where it sends, what, and its counters (refreshed while shown). */
-export function ExporterCard({ workspaceId, exporter, canManage, testing, onToggle, onTest, onEdit, onDelete }: ExporterCardProps) {
+export function ExporterCard({
+  workspaceId,
+  exporter,
+  canManage,
+  testing,
+  onToggle,
+  onTest,
+  onEdit,
+  onDelete,
+}: ExporterCardProps) {
   const metrics = useGetExporterMetricsQuery({ workspaceId, id: exporter.id }, { pollingInterval: 10_000 }).currentData;
   const counters: [string, number | undefined][] = [
     ['Spans', metrics?.exportedSpans],
@@ -35,7 +44,11 @@ export function ExporterCard({ workspaceId, exporter, canManage, testing, onTogg
     <Card variant="outlined" component="article" aria-label={`${exporter.name} exporter`}>
       <CardContent>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>
-          <Typography variant="h6" component="h3" sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          <Typography
+            variant="h6"
+            component="h3"
+            sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
             {exporter.name}
           </Typography>
           <Switch
@@ -53,9 +66,14 @@ export function ExporterCard({ workspaceId, exporter, canManage, testing, onTogg
           {exporter.signals.map((s) => (
             <Chip key={s} size="small" label={s} color="primary" variant="outlined" />
           ))}
-          {exporter.samplingRatio < 1 && <Chip size="small" label={`${Math.round(exporter.samplingRatio * 100)} % sampled`} variant="outlined" />}
+          {exporter.samplingRatio < 1 && (
+            <Chip size="small" label={`${Math.round(exporter.samplingRatio * 100)} % sampled`} variant="outlined" />
+          )}
         </Stack>
-        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 0.5, mt: 2, mb: 0 }}>
+        <Box
+          component="dl"
+          sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 0.5, mt: 2, mb: 0 }}
+        >
           {counters.map(([label, value]) => (
             <Box key={label}>
               <Typography component="dt" variant="caption" color="text.secondary">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -14,7 +14,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import { EXPORTER_PRESETS, OTLP_PROTOCOLS, TELEMETRY_SIGNALS, type OtlpProtocol, type TelemetrySignal } from '../../../../contract/telemetry';
+import {
+  EXPORTER_PRESETS,
+  OTLP_PROTOCOLS,
+  TELEMETRY_SIGNALS,
+  type OtlpProtocol,
+  type TelemetrySignal,
+} from '../../../../contract/telemetry';
+import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
 
 export interface ExporterFormValues {
@@ -27,11 +34,19 @@ export interface ExporterFormValues {
   enabled: boolean;
 }
 
-export const EMPTY_EXPORTER: ExporterFormValues = { name: '', endpoint: '', protocol: 'http/protobuf', headers: [], signals: ['traces', 'metrics'], samplingRatio: '1', enabled: true };
+export const EMPTY_EXPORTER: ExporterFormValues = {
+  name: '',
+  endpoint: '',
+  protocol: 'http/protobuf',
+  headers: [],
+  signals: ['traces', 'metrics'],
+  samplingRatio: '1',
+  enabled: true,
+};
 
 /** Every problem the browser can see, keyed by field. */
-export function validateExporter(values: ExporterFormValues): Record<string, string> {
-  const errors: Record<string, string> = {};
+export function validateExporter(values: ExporterFormValues): FieldErrors {
+  const errors: FieldErrors = {};
   if (!values.name.trim()) errors.name = 'Name the exporter';
   try {
     const url = new URL(values.endpoint.trim());
@@ -40,7 +55,8 @@ export function validateExporter(values: ExporterFormValues): Record<string, str
     errors.endpoint = 'Expected the collector URL, e.g. http://localhost:4318';
   }
   const ratio = Number(values.samplingRatio);
-  if (values.samplingRatio.trim() === '' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1) errors.samplingRatio = 'A number from 0 to 1';
+  if (values.samplingRatio.trim() === '' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    errors.samplingRatio = 'A number from 0 to 1';
   if (values.signals.length === 0) errors.signals = 'Choose traces, metrics or both';
   if (values.headers.some((h) => !h.name.trim())) errors.headers = 'Every header needs a name';
   return errors;
@@ -55,13 +71,20 @@ interface ExporterFormDialogProps {
 }
 
 /** Add or edit an OTLP exporter, starting from a backend preset. */
-export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTER, onSubmit, onClose }: ExporterFormDialogProps) {
+export function ExporterFormDialog({
+  title,
+  submitLabel,
+  initial = EMPTY_EXPORTER,
+  onSubmit,
+  onClose,
+}: ExporterFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [preset, setPreset] = useState('');
-  const set = <K extends keyof ExporterFormValues>(field: K, value: ExporterFormValues[K]) => setValues((v) => ({ ...v, [field]: value }));
+  const set = <K extends keyof ExporterFormValues>(field: K, value: ExporterFormValues[K]) =>
+    setValues((v) => ({ ...v, [field]: value }));
 
   const applyPreset = (id: string) => {
     setPreset(id);
@@ -77,7 +100,7 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
     }));
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SyntheticEvent) => {
     event.preventDefault();
     if (busy) return;
     const found = validateExporter(values);
@@ -101,14 +124,30 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {general && <Alert severity="error">{general}</Alert>}
-            <TextField select label="Start from" value={preset} onChange={(e) => applyPreset(e.target.value)} disabled={busy} helperText={chosenPreset?.help ?? 'A preset fills in the endpoint and the headers a backend expects'}>
+            <TextField
+              select
+              label="Start from"
+              value={preset}
+              onChange={(e) => applyPreset(e.target.value)}
+              disabled={busy}
+              helperText={chosenPreset?.help ?? 'A preset fills in the endpoint and the headers a backend expects'}
+            >
               {EXPORTER_PRESETS.map((p) => (
                 <MenuItem key={p.id} value={p.id}>
                   {p.label}
                 </MenuItem>
               ))}
             </TextField>
-            <TextField label="Name" name="name" value={values.name} onChange={(e) => set('name', e.target.value)} required disabled={busy} error={Boolean(errors.name)} helperText={errors.name} />
+            <TextField
+              label="Name"
+              name="name"
+              value={values.name}
+              onChange={(e) => set('name', e.target.value)}
+              required
+              disabled={busy}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+            />
             <TextField
               label="Endpoint"
               name="endpoint"
@@ -119,7 +158,14 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
               error={Boolean(errors.endpoint)}
               helperText={errors.endpoint ?? 'The base URL: /v1/traces and /v1/metrics are added'}
             />
-            <TextField select label="Protocol" name="protocol" value={values.protocol} onChange={(e) => set('protocol', e.target.value as OtlpProtocol)} disabled={busy}>
+            <TextField
+              select
+              label="Protocol"
+              name="protocol"
+              value={values.protocol}
+              onChange={(e) => set('protocol', e.target.value as OtlpProtocol)}
+              disabled={busy}
+            >
               {OTLP_PROTOCOLS.map((p) => (
                 <MenuItem key={p} value={p}>
                   {p}
@@ -138,7 +184,12 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
                     label="Header name"
                     value={header.name}
                     disabled={busy}
-                    onChange={(e) => set('headers', values.headers.map((h, j) => (j === i ? { ...h, name: e.target.value } : h)))}
+                    onChange={(e) =>
+                      set(
+                        'headers',
+                        values.headers.map((h, j) => (j === i ? { ...h, name: e.target.value } : h)),
+                      )
+                    }
                   />
                   <TextField
                     size="small"
@@ -148,9 +199,23 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
                     value={header.value}
                     disabled={busy}
                     sx={{ flex: 1 }}
-                    onChange={(e) => set('headers', values.headers.map((h, j) => (j === i ? { ...h, value: e.target.value } : h)))}
+                    onChange={(e) =>
+                      set(
+                        'headers',
+                        values.headers.map((h, j) => (j === i ? { ...h, value: e.target.value } : h)),
+                      )
+                    }
                   />
-                  <IconButton aria-label={`Remove header ${header.name || i + 1}`} onClick={() => set('headers', values.headers.filter((_, j) => j !== i))} disabled={busy}>
+                  <IconButton
+                    aria-label={`Remove header ${header.name || i + 1}`}
+                    onClick={() =>
+                      set(
+                        'headers',
+                        values.headers.filter((_, j) => j !== i),
+                      )
+                    }
+                    disabled={busy}
+                  >
                     <DeleteOutlineIcon />
                   </IconButton>
                 </Stack>
@@ -160,7 +225,12 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
                   {errors.headers}
                 </Typography>
               )}
-              <Button size="small" sx={{ mt: 1 }} onClick={() => set('headers', [...values.headers, { name: '', value: '' }])} disabled={busy}>
+              <Button
+                size="small"
+                sx={{ mt: 1 }}
+                onClick={() => set('headers', [...values.headers, { name: '', value: '' }])}
+                disabled={busy}
+              >
                 Add header
               </Button>
             </div>
@@ -173,7 +243,12 @@ export function ExporterFormDialog({ title, submitLabel, initial = EMPTY_EXPORTE
                     <Checkbox
                       checked={values.signals.includes(signal)}
                       disabled={busy}
-                      onChange={(e) => set('signals', e.target.checked ? [...values.signals, signal] : values.signals.filter((s) => s !== signal))}
+                      onChange={(e) =>
+                        set(
+                          'signals',
+                          e.target.checked ? [...values.signals, signal] : values.signals.filter((s) => s !== signal),
+                        )
+                      }
                     />
                   }
                 />

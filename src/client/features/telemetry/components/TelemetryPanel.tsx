@@ -10,11 +10,18 @@ import type { ExporterDto } from '../../../../contract/telemetry';
 import { errorMessage, fieldErrors } from '../../../api/apiError';
 import { ConfirmDestructiveDialog } from '../../../components/ConfirmDestructiveDialog';
 import { useToast } from '../../../components/toast';
-import { useCreateExporterMutation, useDeleteExporterMutation, useGetExportersQuery, useTestExporterMutation, useUpdateExporterMutation } from '../telemetryApi';
+import {
+  useCreateExporterMutation,
+  useDeleteExporterMutation,
+  useGetExportersQuery,
+  useTestExporterMutation,
+  useUpdateExporterMutation,
+} from '../telemetryApi';
 import { ExporterCard } from './ExporterCard';
 import { ExporterFormDialog, type ExporterFormValues } from './ExporterFormDialog';
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; exporter: ExporterDto } | { kind: 'delete'; exporter: ExporterDto } | null;
+type Dialog =
+  { kind: 'add' } | { kind: 'edit'; exporter: ExporterDto } | { kind: 'delete'; exporter: ExporterDto } | null;
 
 const MASK = '••••';
 
@@ -89,7 +96,10 @@ export function TelemetryPanel({ workspaceId, canManage }: { workspaceId: string
       const result = await testExporter({ workspaceId, id: exporter.id }).unwrap();
       toast(
         result.ok
-          ? { title: 'Test span accepted', description: `The collector answered ${result.statusCode} in ${Math.round(result.latencyMs)} ms.` }
+          ? {
+              title: 'Test span accepted',
+              description: `The collector answered ${result.statusCode} in ${Math.round(result.latencyMs)} ms.`,
+            }
           : { title: 'Test span refused', description: result.message ?? 'No answer', variant: 'destructive' },
       );
     } catch (caught) {
@@ -114,17 +124,28 @@ export function TelemetryPanel({ workspaceId, canManage }: { workspaceId: string
     <>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start', justifyContent: 'space-between', mb: 2 }}>
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 640 }}>
-          Send a span per MCP request (joined to your agent's trace when it sends a traceparent) and tool call metrics to any OpenTelemetry backend over OTLP/HTTP.
+          Send a span per MCP request (joined to your agent's trace when it sends a traceparent) and tool call metrics
+          to any OpenTelemetry backend over OTLP/HTTP.
         </Typography>
         {canManage && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })} sx={{ flexShrink: 0 }}>
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            onClick={() => setDialog({ kind: 'add' })}
+            sx={{ flexShrink: 0 }}
+          >
             Add exporter
           </Button>
         )}
       </Stack>
       {exporters.isError && !list && <Alert severity="error">{errorMessage(exporters.error)}</Alert>}
       {!list && !exporters.isError && <Skeleton variant="rounded" height={180} aria-label="Loading exporters" />}
-      {list && list.length === 0 && <Alert severity="info">No exporters yet. {canManage ? 'Add one to see MCP traffic in your observability stack.' : 'Owners and admins add them.'}</Alert>}
+      {list && list.length === 0 && (
+        <Alert severity="info">
+          No exporters yet.{' '}
+          {canManage ? 'Add one to see MCP traffic in your observability stack.' : 'Owners and admins add them.'}
+        </Alert>
+      )}
       {list && list.length > 0 && (
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           {list.map((exporter) => (
@@ -142,10 +163,26 @@ export function TelemetryPanel({ workspaceId, canManage }: { workspaceId: string
           ))}
         </Box>
       )}
-      {dialog?.kind === 'add' && <ExporterFormDialog title="Add exporter" submitLabel="Add exporter" onSubmit={create} onClose={close} />}
-      {dialog?.kind === 'edit' && <ExporterFormDialog title={`Edit ${dialog.exporter.name}`} submitLabel="Save" initial={formOf(dialog.exporter)} onSubmit={edit(dialog.exporter)} onClose={close} />}
+      {dialog?.kind === 'add' && (
+        <ExporterFormDialog title="Add exporter" submitLabel="Add exporter" onSubmit={create} onClose={close} />
+      )}
+      {dialog?.kind === 'edit' && (
+        <ExporterFormDialog
+          title={`Edit ${dialog.exporter.name}`}
+          submitLabel="Save"
+          initial={formOf(dialog.exporter)}
+          onSubmit={edit(dialog.exporter)}
+          onClose={close}
+        />
+      )}
       {dialog?.kind === 'delete' && (
-        <ConfirmDestructiveDialog title={`Delete ${dialog.exporter.name}?`} confirmLabel="Delete" busyLabel="Deleting…" onConfirm={remove(dialog.exporter)} onClose={close}>
+        <ConfirmDestructiveDialog
+          title={`Delete ${dialog.exporter.name}?`}
+          confirmLabel="Delete"
+          busyLabel="Deleting…"
+          onConfirm={remove(dialog.exporter)}
+          onClose={close}
+        >
           Exports stop at once; spans still queued for it are dropped.
         </ConfirmDestructiveDialog>
       )}

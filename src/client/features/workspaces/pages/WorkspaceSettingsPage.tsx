@@ -10,6 +10,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useFlags } from '../../flags/useFlag';
 import { WorkspaceAuditLogTab } from '../../audit';
 import { WorkspaceIntegrationsTab } from '../../integrations';
+import { WorkspaceRedactionTab } from '../../redaction';
+import { WorkspaceDataTab } from '../../retention';
 import { WorkspaceSecurityTab } from '../../keys';
 import { MembersPanel, MyInvitations } from '../../members';
 import { WorkspaceTelemetryTab } from '../../telemetry';
@@ -17,9 +19,10 @@ import { GeneralTab } from '../settings/GeneralTab';
 import { NotificationSettingsTab } from '../settings/NotificationSettingsTab';
 import { useGetWorkspaceQuery } from '../workspacesApi';
 
-type WorkspaceTab = 'general' | 'members' | 'notifications' | 'security' | 'telemetry' | 'integrations' | 'audit';
+type WorkspaceTab =
+  'general' | 'members' | 'notifications' | 'redaction' | 'data' | 'security' | 'telemetry' | 'integrations' | 'audit';
 
-/** /workspace/{workspaceId}/settings: General, Members, Notifications, the flagged Security, Telemetry and Integrations tabs, and the Audit log. */
+/** /workspace/{workspaceId}/settings: General, Members, Notifications, Redaction, Data (retention and export), the flagged Security, Telemetry and Integrations tabs, and the Audit log. */
 export default function WorkspaceSettingsPage() {
   const { workspaceId = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -30,6 +33,8 @@ export default function WorkspaceSettingsPage() {
     { id: 'general', label: 'General' },
     { id: 'members', label: 'Members' },
     { id: 'notifications', label: 'Notifications' },
+    { id: 'redaction', label: 'Redaction' },
+    { id: 'data', label: 'Data' },
     ...(flags.show_workspace_security ? [{ id: 'security' as const, label: 'Security' }] : []),
     ...(flags.show_workspace_telemetry ? [{ id: 'telemetry' as const, label: 'Telemetry' }] : []),
     ...(flags.show_workspace_integrations ? [{ id: 'integrations' as const, label: 'Integrations' }] : []),
@@ -56,7 +61,10 @@ export default function WorkspaceSettingsPage() {
   const canManage = data?.role === 'owner' || data?.role === 'admin';
   return (
     <>
-      <PageHeader title="Workspace Settings" subtitle={data ? data.name : 'Name, members and notifications of this workspace'} />
+      <PageHeader
+        title="Workspace Settings"
+        subtitle={data ? data.name : 'Name, members and notifications of this workspace'}
+      />
       {workspace.isError && !data && <Alert severity="error">{errorMessage(workspace.error)}</Alert>}
       {!data && !workspace.isError && <Skeleton variant="rounded" height={280} aria-label="Loading workspace" />}
       {data && (
@@ -70,13 +78,23 @@ export default function WorkspaceSettingsPage() {
             sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
           >
             {tabs.map((t) => (
-              <Tab key={t.id} value={t.id} label={t.label} id={`workspace-tab-${t.id}`} aria-controls={`workspace-panel-${t.id}`} />
+              <Tab
+                key={t.id}
+                value={t.id}
+                label={t.label}
+                id={`workspace-tab-${t.id}`}
+                aria-controls={`workspace-panel-${t.id}`}
+              />
             ))}
           </Tabs>
           <div role="tabpanel" id={`workspace-panel-${tab}`} aria-labelledby={`workspace-tab-${tab}`}>
             {tab === 'general' && <GeneralTab workspace={data} />}
             {tab === 'members' && <MembersPanel workspace={data} />}
             {tab === 'notifications' && <NotificationSettingsTab workspace={data} />}
+            {tab === 'redaction' && <WorkspaceRedactionTab workspace={data} />}
+            {tab === 'data' && (
+              <WorkspaceDataTab workspaceId={data.id} canManage={canManage} isOwner={data.role === 'owner'} />
+            )}
             {tab === 'security' && <WorkspaceSecurityTab workspace={data} />}
             {tab === 'telemetry' && <WorkspaceTelemetryTab workspaceId={data.id} canManage={canManage} />}
             {tab === 'integrations' && <WorkspaceIntegrationsTab workspaceId={data.id} canManage={canManage} />}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,10 +9,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WorkspaceDto } from '../../../../contract/workspaces';
-import { errorMessage, fieldErrors } from '../../../api/apiError';
+import { errorMessage, fieldErrors, type FieldErrors } from '../../../api/apiError';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { ConfirmDestructiveDialog } from '../../../components/ConfirmDestructiveDialog';
 import { useToast } from '../../../components/toast';
+import { useEditedText } from '../../../components/useEditedCopy';
 import { useLeaveWorkspaceMutation } from '../../members';
 import { switchWorkspace, selectCurrentWorkspaceId } from '../workspaceSlice';
 import { useDeleteWorkspaceMutation, useUpdateWorkspaceMutation } from '../workspaceSettingsApi';
@@ -29,20 +30,17 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
   const [update, updateState] = useUpdateWorkspaceMutation();
   const [remove] = useDeleteWorkspaceMutation();
   const [leave] = useLeaveWorkspaceMutation();
-  const [name, setName] = useState(workspace.name);
-  const [description, setDescription] = useState(workspace.description);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // The fields follow the workspace when it changes (saved, renamed elsewhere).
+  const [name, setName] = useEditedText(workspace.name);
+  const [description, setDescription] = useEditedText(workspace.description);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [dialog, setDialog] = useState<'delete' | 'leave' | null>(null);
-  useEffect(() => {
-    setName(workspace.name);
-    setDescription(workspace.description);
-  }, [workspace.name, workspace.description]);
 
   const canEdit = workspace.role === 'owner' || workspace.role === 'admin';
   const isPersonal = workspace.workspaceType === 'personal';
   const unchanged = name.trim() === workspace.name && description.trim() === workspace.description;
 
-  const save = async (event: FormEvent) => {
+  const save = async (event: SyntheticEvent) => {
     event.preventDefault();
     if (!name.trim()) {
       setErrors({ name: 'Workspace name is required' });
@@ -50,7 +48,10 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
     }
     setErrors({});
     try {
-      await update({ workspaceId: workspace.id, body: { name: name.trim(), description: description.trim() } }).unwrap();
+      await update({
+        workspaceId: workspace.id,
+        body: { name: name.trim(), description: description.trim() },
+      }).unwrap();
       toast({ title: 'Workspace updated', description: `${name.trim()} is saved.` });
     } catch (caught) {
       setErrors(fieldErrors(caught));
@@ -60,9 +61,11 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
 
   /** After the workspace is gone for this user: another one becomes current, the app goes on there. */
   const moveAway = async () => {
-    const next = (workspaces.data ?? []).find((w) => w.id !== workspace.id && w.workspaceType === 'personal') ?? (workspaces.data ?? []).find((w) => w.id !== workspace.id);
+    const next =
+      (workspaces.data ?? []).find((w) => w.id !== workspace.id && w.workspaceType === 'personal') ??
+      (workspaces.data ?? []).find((w) => w.id !== workspace.id);
     if (next && currentId === workspace.id) await dispatch(switchWorkspace(next.id));
-    navigate('/dashboard');
+    void navigate('/dashboard');
   };
 
   const confirmDelete = async () => {
@@ -97,10 +100,33 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
             <Chip size="small" label={isPersonal ? 'Personal workspace' : 'Team workspace'} variant="outlined" />
             <Chip size="small" label={`You are ${workspace.role}`} variant="outlined" />
           </Stack>
-          <Box component="form" noValidate onSubmit={save} aria-label="Workspace details" sx={{ maxWidth: 560 }}>
+          <Box
+            component="form"
+            noValidate
+            onSubmit={(event) => void save(event)}
+            aria-label="Workspace details"
+            sx={{ maxWidth: 560 }}
+          >
             <Stack spacing={2}>
-              <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} disabled={!canEdit} error={Boolean(errors.name)} helperText={errors.name} required />
-              <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} disabled={!canEdit} multiline minRows={2} error={Boolean(errors.description)} helperText={errors.description} />
+              <TextField
+                label="Name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                disabled={!canEdit}
+                error={Boolean(errors.name)}
+                helperText={errors.name}
+                required
+              />
+              <TextField
+                label="Description"
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                disabled={!canEdit}
+                multiline
+                minRows={2}
+                error={Boolean(errors.description)}
+                helperText={errors.description}
+              />
               {canEdit ? (
                 <Box>
                   <Button type="submit" variant="contained" disabled={unchanged || updateState.isLoading}>
@@ -123,7 +149,11 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
               Danger zone
             </Typography>
             <Stack spacing={2}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+              <Stack
+                direction={{ xs: 'column', sm: 'row' }}
+                spacing={2}
+                sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+              >
                 <Typography variant="body2" color="text.secondary">
                   Leave this workspace. You lose access until someone invites you again.
                 </Typography>
@@ -132,7 +162,11 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
                 </Button>
               </Stack>
               {workspace.role === 'owner' && (
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+                <Stack
+                  direction={{ xs: 'column', sm: 'row' }}
+                  spacing={2}
+                  sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}
+                >
                   <Typography variant="body2" color="text.secondary">
                     Delete the workspace with its servers, sessions and keys, for everyone.
                   </Typography>
@@ -150,9 +184,21 @@ export function GeneralTab({ workspace }: { workspace: WorkspaceDto }) {
           Your personal workspace cannot be deleted or left.
         </Typography>
       )}
-      {dialog === 'delete' && <DeleteWorkspaceDialog workspaceName={workspace.name} onConfirm={confirmDelete} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && (
+        <DeleteWorkspaceDialog
+          workspaceName={workspace.name}
+          onConfirm={confirmDelete}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {dialog === 'leave' && (
-        <ConfirmDestructiveDialog title="Leave workspace" confirmLabel="Leave" busyLabel="Leaving…" onConfirm={confirmLeave} onClose={() => setDialog(null)}>
+        <ConfirmDestructiveDialog
+          title="Leave workspace"
+          confirmLabel="Leave"
+          busyLabel="Leaving…"
+          onConfirm={confirmLeave}
+          onClose={() => setDialog(null)}
+        >
           {`You will no longer see ${workspace.name} or anything in it.`}
         </ConfirmDestructiveDialog>
       )}

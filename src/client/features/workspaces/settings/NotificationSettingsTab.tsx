@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,15 +13,32 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { NOTIFICATION_TYPES, NotificationSettings, type NotificationType } from '../../../../contract/notifications';
 import type { WorkspaceDto } from '../../../../contract/workspaces';
-import { errorMessage, fieldErrors } from '../../../api/apiError';
+import { errorMessage, fieldErrors, type FieldErrors } from '../../../api/apiError';
 import { useToast } from '../../../components/toast';
+import { useEditedCopy } from '../../../components/useEditedCopy';
 import { useGetNotificationSettingsQuery, useUpdateNotificationSettingsMutation } from '../workspaceSettingsApi';
 
 const NUMBER_FIELDS = [
-  { key: 'sessionErrorRatePercent', label: 'Session error rate alert (%)', help: 'A session alerts when this share of its calls failed.' },
-  { key: 'sessionP95LatencyMs', label: 'Session p95 latency warning (ms)', help: 'A session warns when the 95th percentile of its call durations reaches this.' },
-  { key: 'sessionMinCalls', label: 'Calls before a session is judged', help: 'Fewer calls than this raise no session alert.' },
-  { key: 'groupingWindowMinutes', label: 'Grouping window (minutes)', help: 'Repeats within it update the unread notification instead of adding one.' },
+  {
+    key: 'sessionErrorRatePercent',
+    label: 'Session error rate alert (%)',
+    help: 'A session alerts when this share of its calls failed.',
+  },
+  {
+    key: 'sessionP95LatencyMs',
+    label: 'Session p95 latency warning (ms)',
+    help: 'A session warns when the 95th percentile of its call durations reaches this.',
+  },
+  {
+    key: 'sessionMinCalls',
+    label: 'Calls before a session is judged',
+    help: 'Fewer calls than this raise no session alert.',
+  },
+  {
+    key: 'groupingWindowMinutes',
+    label: 'Grouping window (minutes)',
+    help: 'Repeats within it update the unread notification instead of adding one.',
+  },
 ] as const;
 type NumberKey = (typeof NUMBER_FIELDS)[number]['key'];
 
@@ -34,37 +51,45 @@ const TYPE_LABELS: Record<NotificationType, string> = {
   security_alert: 'Security alerts',
   performance_warning: 'Performance warnings',
   deployment_update: 'Deployment updates',
+  tool_risk: 'Risky tool definitions',
+  alert_rule: 'Alert rules',
 };
+
+/** The number fields as the stored settings fill them (blank until they are loaded). */
+function formValues(data: NotificationSettings | undefined): Record<NumberKey, string> {
+  return {
+    sessionErrorRatePercent: data ? String(data.sessionErrorRatePercent) : '',
+    sessionP95LatencyMs: data ? String(data.sessionP95LatencyMs) : '',
+    sessionMinCalls: data ? String(data.sessionMinCalls) : '',
+    groupingWindowMinutes: data ? String(data.groupingWindowMinutes) : '',
+  };
+}
 
 /** Notifications: the workspace's thresholds and muted types (owners and admins change them). */
 export function NotificationSettingsTab({ workspace }: { workspace: WorkspaceDto }) {
   const { toast } = useToast();
   const settings = useGetNotificationSettingsQuery(workspace.id);
   const [update, state] = useUpdateNotificationSettingsMutation();
-  const [values, setValues] = useState<Record<NumberKey, string>>({ sessionErrorRatePercent: '', sessionP95LatencyMs: '', sessionMinCalls: '', groupingWindowMinutes: '' });
-  const [muted, setMuted] = useState<NotificationType[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => {
-    if (!settings.data) return;
-    const data = settings.data;
-    setValues({
-      sessionErrorRatePercent: String(data.sessionErrorRatePercent),
-      sessionP95LatencyMs: String(data.sessionP95LatencyMs),
-      sessionMinCalls: String(data.sessionMinCalls),
-      groupingWindowMinutes: String(data.groupingWindowMinutes),
-    });
-    setMuted(data.mutedTypes);
-  }, [settings.data]);
+  // The form starts over from the stored settings whenever they are (re)loaded.
+  const [values, setValues] = useEditedCopy(settings.data, formValues);
+  const [muted, setMuted] = useEditedCopy(settings.data, (data): NotificationType[] => data?.mutedTypes ?? []);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const canEdit = workspace.role === 'owner' || workspace.role === 'admin';
 
-  const save = async (event: FormEvent) => {
+  const save = async (event: SyntheticEvent) => {
     event.preventDefault();
     // The contract's own schema checks every field here first, so one submit shows every mistake.
-    const candidate = { ...Object.fromEntries(NUMBER_FIELDS.map(({ key }) => [key, values[key].trim() === '' ? Number.NaN : Number(values[key])])), mutedTypes: muted };
+    const candidate = {
+      ...Object.fromEntries(
+        NUMBER_FIELDS.map(({ key }) => [key, values[key].trim() === '' ? Number.NaN : Number(values[key])]),
+      ),
+      mutedTypes: muted,
+    };
     const parsed = NotificationSettings.safeParse(candidate);
     if (!parsed.success) {
       const local: Record<string, string> = {};
-      for (const issue of parsed.error.issues) local[String(issue.path[0])] ??= issue.message.startsWith('Invalid input') ? 'Enter a number' : issue.message;
+      for (const issue of parsed.error.issues)
+        local[String(issue.path[0])] ??= issue.message.startsWith('Invalid input') ? 'Enter a number' : issue.message;
       setErrors(local);
       return;
     }
@@ -86,7 +111,13 @@ export function NotificationSettingsTab({ workspace }: { workspace: WorkspaceDto
         <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
           Notification thresholds
         </Typography>
-        <Box component="form" noValidate onSubmit={save} aria-label="Notification settings" sx={{ maxWidth: 560 }}>
+        <Box
+          component="form"
+          noValidate
+          onSubmit={(event) => void save(event)}
+          aria-label="Notification settings"
+          sx={{ maxWidth: 560 }}
+        >
           <Stack spacing={2}>
             {NUMBER_FIELDS.map((field) => (
               <TextField
@@ -106,7 +137,13 @@ export function NotificationSettingsTab({ workspace }: { workspace: WorkspaceDto
                 <FormControlLabel
                   key={type}
                   label={TYPE_LABELS[type]}
-                  control={<Checkbox checked={!muted.includes(type)} disabled={!canEdit} onChange={(e) => setMuted((m) => (e.target.checked ? m.filter((t) => t !== type) : [...m, type]))} />}
+                  control={
+                    <Checkbox
+                      checked={!muted.includes(type)}
+                      disabled={!canEdit}
+                      onChange={(e) => setMuted((m) => (e.target.checked ? m.filter((t) => t !== type) : [...m, type]))}
+                    />
+                  }
                 />
               ))}
             </FormGroup>

@@ -1,5 +1,6 @@
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Paths } from '../../../../../src/contract/routes';
+import { SignInProviderPaths } from '../../../../../src/contract/signInProviders';
 import { StorageKeys } from '../../../../../src/contract/constants';
 import { AppRoutes } from '../../../../../src/client/app/router';
 import { selectAuthStatus } from '../../../../../src/client/features/auth/authSlice';
@@ -53,7 +54,11 @@ describe('register page', () => {
       configureApi: (fake) =>
         fake.on('POST', Paths.register, {
           status: 409,
-          body: { message: 'An account with this email already exists', code: 'conflict', fields: { email: 'An account with this email already exists' } },
+          body: {
+            message: 'An account with this email already exists',
+            code: 'conflict',
+            fields: { email: 'An account with this email already exists' },
+          },
         }),
     });
     await fillRegisterForm();
@@ -95,7 +100,10 @@ describe('register page', () => {
       configureApi: (fake) =>
         fake.on('POST', Paths.register, ({ body }) => {
           sent = body;
-          return { status: 201, body: { accessToken: fakeAccessToken(), refreshToken: 'refresh-1', user: TEST_USER_DTO } };
+          return {
+            status: 201,
+            body: { accessToken: fakeAccessToken(), refreshToken: 'refresh-1', user: TEST_USER_DTO },
+          };
         }),
     });
     await fillRegisterForm();
@@ -118,13 +126,20 @@ describe('login page', () => {
   it('says why sign-in failed', async () => {
     const { api } = renderShellApp(<AppRoutes />, {
       path: '/login',
-      configureApi: (fake) => fake.on('POST', Paths.login, { status: 401, body: { message: 'Invalid email or password', code: 'unauthorized' } }),
+      configureApi: (fake) =>
+        fake.on('POST', Paths.login, {
+          status: 401,
+          body: { message: 'Invalid email or password', code: 'unauthorized' },
+        }),
     });
     await screen.findByRole('heading', { name: 'Sign in' });
     type(/Email/, 'ada@example.com');
     type(/Password/, 'wrong');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('API Error 401: Invalid email or password');
+    // A sentence for a person (issue 38), not the client error's "API Error 401: …".
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('That email and password do not match an account.');
+    expect(alert).not.toHaveTextContent('API Error');
     api.restore();
   });
 });
@@ -157,7 +172,9 @@ describe('password reset pages', () => {
     type(/^New password/, 'a new password');
     type(/Confirm new password/, 'a new password');
     fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
-    expect(await screen.findByText('Your password has been changed. Sign in with the new password.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your password has been changed. Sign in with the new password.'),
+    ).toBeInTheDocument();
     expect(sent).toEqual({ token: 'reset-123', password: 'a new password', passwordConfirmation: 'a new password' });
     api.restore();
   });
@@ -165,6 +182,46 @@ describe('password reset pages', () => {
   it('explains that the page needs the emailed link when there is no token', async () => {
     const { api } = renderShellApp(<AppRoutes />, { path: '/reset-password' });
     expect(await screen.findByText('This page needs the link from the password reset email.')).toBeInTheDocument();
+    api.restore();
+  });
+});
+
+describe('sign in with an identity provider', () => {
+  const provider = {
+    id: 'oidc' as const,
+    name: 'Example ID',
+    clientId: 'toolscope',
+    startUrl: SignInProviderPaths.start,
+  };
+
+  it('offers the operator’s provider under the password form, as a link that keeps where the visitor was going', async () => {
+    const { api } = renderShellApp(<AppRoutes />, { path: '/login', signInProviders: [provider] });
+    const button = await screen.findByRole('link', { name: 'Sign in with Example ID' });
+    expect(button).toHaveAttribute('href', '/api/v1/auth/oidc/start?redirect=%2Fdashboard');
+    api.restore();
+  });
+
+  it('shows no provider button when none is configured', async () => {
+    const { api } = renderShellApp(<AppRoutes />, { path: '/login' });
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.queryByRole('link', { name: /Sign in with/ })).not.toBeInTheDocument();
+    api.restore();
+  });
+
+  it('says in a sentence why a provider sign-in did not complete', async () => {
+    const { api } = renderShellApp(<AppRoutes />, {
+      path: '/login?sso_error=account_exists',
+      signInProviders: [provider],
+    });
+    expect(
+      await screen.findByText(/An account with this email already exists. Sign in with your password, then connect/),
+    ).toBeInTheDocument();
+    api.restore();
+  });
+
+  it('shows the generic sentence for a code it does not know', async () => {
+    const { api } = renderShellApp(<AppRoutes />, { path: '/login?sso_error=%3Cscript%3E' });
+    expect(await screen.findByText(/The identity provider could not be reached/)).toBeInTheDocument();
     api.restore();
   });
 });
@@ -182,9 +239,60 @@ describe('/auth/callback/success', () => {
     api.restore();
   });
 
+  it('takes the tokens from the fragment, where Toolscope’s provider sign-in puts them, and goes to ?redirect=', async () => {
+    const accessToken = fakeAccessToken();
+    const { api, location } = renderShellApp(<AppRoutes />, {
+      path: `/auth/callback/success#access_token=${accessToken}&refresh_token=refresh-10&redirect=%2Fservers`,
+    });
+    await waitFor(() => expect(location().pathname).toBe('/servers'));
+    expect(localStorage.getItem(StorageKeys.accessToken)).toBe(accessToken);
+    expect(localStorage.getItem(StorageKeys.refreshToken)).toBe('refresh-10');
+    api.restore();
+  });
+
   it('says so when the link carries no token', async () => {
     const { api } = renderShellApp(<AppRoutes />, { path: '/auth/callback/success' });
     expect(await screen.findByText('The sign-in link did not include a token.')).toBeInTheDocument();
+    api.restore();
+  });
+});
+
+describe('/verify-email', () => {
+  it('verifies with the token from the link once, and says so', async () => {
+    const sent: unknown[] = [];
+    const { api } = renderShellApp(<AppRoutes />, {
+      path: '/verify-email?token=verify-123',
+      configureApi: (fake) =>
+        fake.on('POST', Paths.verifyEmail, ({ body }) => {
+          sent.push(body);
+          return { body: { message: 'Your email address is verified.' } };
+        }),
+    });
+    expect(await screen.findByText('Your email address is verified.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    expect(sent).toEqual([{ token: 'verify-123' }]);
+    api.restore();
+  });
+
+  it('says why a used or expired link failed, and offers a new one to a signed-in user', async () => {
+    const { api } = renderShellApp(<AppRoutes />, {
+      path: '/verify-email?token=used-1',
+      signedIn: true,
+      user: { ...TEST_USER_DTO, emailVerified: false },
+      configureApi: (fake) => {
+        fake.on('POST', Paths.verifyEmail, {
+          status: 400,
+          body: { message: 'This verification link is invalid or has expired', code: 'bad_request' },
+        });
+        fake.on('POST', Paths.verificationEmail, {
+          status: 202,
+          body: { message: 'We sent a verification link to ada@example.com.' },
+        });
+      },
+    });
+    expect(await screen.findByText('This verification link is invalid or has expired')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link again' }));
+    expect(await screen.findByText('We sent a verification link to ada@example.com.')).toBeInTheDocument();
     api.restore();
   });
 });

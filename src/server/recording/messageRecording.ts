@@ -1,0 +1,192 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { MessageDirection } from '../../contract/sessions';
+import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
+import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMessage } from './callPairing';
+import type { RecordedSession } from './openSessions';
+import { storedPayload } from './payload';
+import { closeRunsAnsweredBy, noteProgressRequest, progressRunOf, type closeProgressRun } from './progressCoalescing';
+import type { RecordingBudgets } from './recordingBudget';
+import type { Redactor } from './redaction/redactor';
+import type { SessionState } from './rows';
+import { nextSeq } from './sessionSeq';
+import { answersToolsList } from './toolListCapture';
+import type { WriteQueue } from './writeQueue';
+
+// What one JSON-RPC message of a session becomes (recorder.ts decides whether it is recorded at
+// all, and when sessions start and end): the session's counts and activity, a call's row (its
+// request and its answer pair up: callPairing.ts), a coalesced progress stream
+// (progressCoalescing.ts), or a message row of its own within the workspace's budget. What is kept
+// of it is what its workspace's redaction rules leave (redaction/): nothing downstream of here —
+// the journal, the database, the live stream — ever holds the original.
+
+export interface MessageRecordingOptions {
+  /** Characters of a message payload kept for replay (default 64 KiB). */
+  payloadLimit?: number;
+  /** Per-workspace budgets for messages (not calls); none = every message is stored. */
+  budgets?: RecordingBudgets;
+  /**
+   * Each workspace's redactor (docs/security.md): applied to every message before anything of it
+   * is kept, so the journal, the database, the live stream and what reads them never see the
+   * original. Absent: messages are stored as they came (unit tests of other concerns).
+   */
+  redaction?: { forWorkspace(workspaceId: string): Redactor };
+  log?: Pick<FastifyBaseLogger, 'error'>;
+}
+
+/** The tool a message belongs to: a tools/call request's name, or the name of the call a response answers. */
+function toolOf(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage): string | undefined {
+  if (!hasId(message)) return undefined;
+  if (message.method === 'tools/call') {
+    const name = (message.params as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' ? name : undefined;
+  }
+  if (message.method !== undefined) return undefined;
+  const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
+  return session.pending.get(`${requestDirection}:${idKey(message.id)}`)?.call?.tool_name;
+}
+
+/** A message whose params, result and error could not be redacted: only what names it is kept. */
+function withoutPayload(message: JsonRpcMessage): JsonRpcMessage {
+  const kept: JsonRpcMessage = { jsonrpc: '2.0' };
+  if (message.id !== undefined) kept.id = message.id;
+  if (message.method !== undefined) kept.method = message.method;
+  for (const field of ['params', 'result', 'error'] as const)
+    if (message[field] !== undefined) kept[field] = '[REDACTED:unprocessable]' as never;
+  return kept;
+}
+
+export class MessageRecording {
+  constructor(
+    private readonly queue: WriteQueue,
+    private readonly options: MessageRecordingOptions,
+  ) {}
+
+  /** Records one message the proxy had at `nowMs` (see Recorder.record). */
+  record(
+    session: RecordedSession,
+    direction: MessageDirection,
+    original: JsonRpcMessage,
+    size: number | (() => number),
+    originalText: string | undefined,
+    nowMs: number,
+    httpTraceparent: string | undefined,
+  ): void {
+    const at = new Date(nowMs).toISOString();
+    const row = session.row;
+    row.last_activity_at = at;
+    session.lastActivityMs = nowMs;
+    row.message_count++;
+    // Marked once the message has changed every count (a request adds a call, an answer may add an
+    // error): the journal notes the session's counts after it, so a kill -9 just after keeps them all.
+    try {
+      this.recordRow(session, direction, original, size, originalText, nowMs, at, httpTraceparent);
+    } finally {
+      this.queue.markDirty(session);
+    }
+  }
+
+  private recordRow(
+    session: RecordedSession,
+    direction: MessageDirection,
+    original: JsonRpcMessage,
+    size: number | (() => number),
+    originalText: string | undefined,
+    nowMs: number,
+    at: string,
+    httpTraceparent: string | undefined,
+  ): void {
+    const row = session.row;
+    // A notification of a workspace past its recording budget is counted and nothing more (a
+    // flood of them must not cost the recorder what storing them would: docs/proxy.md "Limits").
+    if (!hasId(original) && this.options.budgets?.spent(row.workspace_id)) return;
+    // Redaction first: from here on only the redacted message exists (its exact text only when
+    // nothing was replaced). The byte size stays the size of what travelled.
+    const message = this.redacted(session, direction, original);
+    const rawText = message === original ? originalText : undefined;
+    const kind = messageKind(message);
+    const sizeBytes = typeof size === 'number' ? size : size();
+
+    // A progress stream is stored as its first and last notification and its count: the ones
+    // between are counted only (a long tool reporting every few ms must not fill the database).
+    // Read from the message as it came: its progress token is protocol state, whatever redaction did.
+    const run = progressRunOf(session, direction, original, nowMs);
+    if (run && run.count > 0) {
+      run.count++;
+      run.last = { direction, message, sizeBytes, rawText, seq: nextSeq(session, nowMs), at, nowMs };
+      return;
+    }
+    if (run) run.count = 1;
+    if (kind === 'request' && hasId(message)) noteProgressRequest(session, direction, message);
+    else if (hasId(message))
+      for (const closed of closeRunsAnsweredBy(session, direction, message)) this.queueClosedRun(session, closed);
+
+    const payload = storedPayload(message, rawText, this.options.payloadLimit ?? 65_536);
+    const seen: SeenMessage = { seq: nextSeq(session, nowMs), kind, payload, sizeBytes, nowMs, at, httpTraceparent };
+    // A tools/call request and its response live in the call's row; every other message is a row of its own.
+    if (hasId(message)) {
+      if (kind === 'request') {
+        const { call, abandoned } = trackRequest(session, direction, message, seen);
+        for (const settled of abandoned) this.queue.settleToolCall(settled);
+        if (call) {
+          this.queue.pushToolCall(call);
+          return;
+        }
+      } else {
+        const listed = answersToolsList(session, direction, message);
+        const call = settleResponse(session, direction, message, seen);
+        if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
+        if (call) {
+          this.queue.settleToolCall(call);
+          return;
+        }
+      }
+    } else if (message.method === 'notifications/cancelled') {
+      const cancelled = settleCancelled(session, direction, message, at);
+      if (cancelled) this.queue.settleToolCall(cancelled);
+    }
+    this.pushMessageRow(row, direction, kind, message, seen, null);
+  }
+
+  /** The message as its workspace's rules let it be stored (the same object when nothing matched). */
+  private redacted(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage): JsonRpcMessage {
+    const redaction = this.options.redaction;
+    if (!redaction) return message;
+    try {
+      return redaction
+        .forWorkspace(session.row.workspace_id)
+        .redactMessage(message, toolOf(session, direction, message));
+    } catch (error) {
+      // Fail closed, and never into the proxy's path: the message is kept without its payload.
+      this.options.log?.error({ err: error }, 'redaction failed: the message is stored without its payload');
+      return withoutPayload(message);
+    }
+  }
+
+  /** A message that is not part of a call: stored within its workspace's budget. */
+  private pushMessageRow(
+    row: SessionState,
+    direction: MessageDirection,
+    kind: string,
+    message: JsonRpcMessage,
+    seen: SeenMessage,
+    progressCount: number | null,
+  ): void {
+    if (this.options.budgets && !this.options.budgets.admit(row.workspace_id, seen.sizeBytes)) return;
+    this.queue.pushMessage(messageRow(row, direction, kind, message, seen, progressCount));
+  }
+
+  /** The last notification of a closed progress stream, with the stream's count. */
+  queueClosedRun(session: RecordedSession, closed: ReturnType<typeof closeProgressRun>): void {
+    if (!closed) return;
+    const { last, count } = closed;
+    const payload = storedPayload(last.message, last.rawText, this.options.payloadLimit ?? 65_536);
+    this.pushMessageRow(
+      session.row,
+      last.direction,
+      'notification',
+      last.message,
+      { seq: last.seq, kind: 'notification', payload, sizeBytes: last.sizeBytes, nowMs: last.nowMs, at: last.at },
+      count,
+    );
+  }
+}

@@ -1,0 +1,75 @@
+import type { SessionDto, ToolCallDto } from '../../contract/sessions';
+import type { Database } from '../db/database';
+import type { CallContext } from './spanMapping';
+
+// What a span says about its call beyond the call's row: the session's MCP id, protocol version and
+// client, the server's URL and name. Kept from the live stream (session_started, server_updated)
+// and read from the database for one not seen yet (telemetryService.ts).
+
+interface SessionContext {
+  mcpSessionId: string | null;
+  protocolVersion: string | null;
+  clientName: string | null;
+}
+
+/** Sessions remembered at most (the oldest is forgotten first). */
+const MAX_SESSIONS = 10_000;
+
+export class CallContexts {
+  private readonly sessions = new Map<string, SessionContext>();
+  private readonly servers = new Map<string, { url: string; name: string }>();
+
+  constructor(private readonly db: Database) {}
+
+  sessionStarted(session: SessionDto): void {
+    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    this.sessions.set(session.id, {
+      mcpSessionId: session.mcpSessionId,
+      protocolVersion: session.protocolVersion,
+      clientName: session.clientName,
+    });
+  }
+
+  sessionEnded(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  serverUpdated(server: { id: string; url: string; name: string }): void {
+    this.servers.set(server.id, { url: server.url, name: server.name });
+  }
+
+  server(serverId: string): { url: string; name: string } | undefined {
+    return this.servers.get(serverId);
+  }
+
+  /** The context of a call's span: its session and server, from memory or, once, the database. */
+  async of(workspaceId: string, call: ToolCallDto): Promise<CallContext> {
+    let server = this.servers.get(call.serverId);
+    if (!server) {
+      const rows = await this.db
+        .query<{ url: string; name: string }>('select url, name from servers where id = $1', [call.serverId])
+        .catch(() => []);
+      const row = rows.at(0);
+      if (row) this.servers.set(call.serverId, (server = { url: row.url, name: row.name }));
+    }
+    let session = this.sessions.get(call.sessionId);
+    if (!session) {
+      const rows = await this.db
+        .query<{ mcp_session_id: string | null; protocol_version: string | null; client_name: string | null }>(
+          'select mcp_session_id, protocol_version, client_name from sessions where id = $1',
+          [call.sessionId],
+        )
+        .catch(() => []);
+      const row = rows.at(0);
+      session = row
+        ? { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version, clientName: row.client_name }
+        : { mcpSessionId: null, protocolVersion: null, clientName: null };
+    }
+    return {
+      workspaceId,
+      ...session,
+      serverUrl: server?.url ?? null,
+      serverName: server?.name ?? call.serverName ?? null,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { SessionOrder } from '../../../src/server/proxy/sessionOrder';
+
+// The ordering rule alone (streamOrder.test.ts proves it with SDK peers through the proxy).
+describe('SessionOrder', () => {
+  const key = SessionOrder.key('proxy-key', 'session-1');
+
+  it('lets a request go at once when no GET of its session is on its way', () => {
+    const order = new SessionOrder(60_000);
+    order.streamOpening(SessionOrder.key('proxy-key', 'another-session'));
+    expect(order.earlierStreams(key)).toBeUndefined();
+  });
+
+  it('holds a later request until every earlier GET of the session is open, and none after', async () => {
+    const order = new SessionOrder(60_000);
+    const firstOpened = order.streamOpening(key);
+    const secondOpened = order.streamOpening(key);
+    let released = false;
+    const waiting = order.earlierStreams(key)?.then(() => (released = true));
+    expect(waiting).toBeDefined();
+    firstOpened();
+    await Promise.resolve();
+    expect(released).toBe(false);
+    secondOpened();
+    secondOpened(); // idempotent
+    await waiting;
+    expect(released).toBe(true);
+    expect(order.pending).toBe(0);
+    expect(order.earlierStreams(key)).toBeUndefined();
+  });
+
+  it('stops holding requests once a GET has waited the longest allowed for its headers', async () => {
+    const order = new SessionOrder(1);
+    order.streamOpening(key);
+    await order.earlierStreams(key);
+    expect(order.pending).toBe(0);
+  });
+});
