@@ -45,7 +45,14 @@ describeInBrowser('servers journey', () => {
       // Per element: a toast is a new element each time, so a second 'Server Offline' counts again.
       const recorded = new WeakMap<Element, string>();
       (window as unknown as { toastsSeen: string[] }).toastsSeen = seen;
+      // The header dot's states in order, for the failure message: was the stream up throughout?
+      const liveSeen: string[] = [];
+      let lastLive: string | null | undefined;
+      (window as unknown as { liveSeen: string[] }).liveSeen = liveSeen;
       new MutationObserver(() => {
+        const live = document.querySelector('[aria-label^="Live: "]')?.getAttribute('data-status');
+        if (live && live !== lastLive) liveSeen.push(`${live} at ${new Date().toISOString()}`);
+        lastLive = live;
         for (const element of document.querySelectorAll<HTMLElement>('[role=alert], [role=status]')) {
           const text = element.innerText.trim();
           if (text && recorded.get(element) !== text) {
@@ -53,7 +60,13 @@ describeInBrowser('servers journey', () => {
             seen.push(text);
           }
         }
-      }).observe(document, { childList: true, subtree: true, characterData: true });
+      }).observe(document, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['data-status'],
+      });
     });
   });
 
@@ -218,6 +231,7 @@ describeInBrowser('servers journey', () => {
       );
     const shownBefore = (await offlineToasts()).length;
     await upstream.stop();
+    const stoppedAt = new Date().toISOString();
     upstreamStopped = true;
     // The freed port is held by a listener that drops every connection: in a full run another
     // test's MCP server could otherwise be given the same port, answer the health probe, and keep
@@ -244,6 +258,7 @@ describeInBrowser('servers journey', () => {
         // Seen only in full runs under load: say what the page showed instead, for whoever looks next.
         const shown = await page.locator('[role=alert], [role=status]').allInnerTexts();
         const statuses = await page.getByTestId('server-status').allInnerTexts();
+        const liveStates = await page.evaluate(() => (window as unknown as { liveSeen: string[] }).liveSeen);
         // After a reload the page shows what the server holds: "Offline" there means the live update
         // did not reach the page; "Online" that the health monitor never saw the upstream go.
         await page.reload();
@@ -254,7 +269,12 @@ describeInBrowser('servers journey', () => {
           .catch(() => undefined);
         const reloaded = await page.getByTestId('server-status').allInnerTexts();
         throw new Error(
-          `${String(error)}\ntoasts and alerts on the page: ${JSON.stringify(shown)}\nserver statuses: ${JSON.stringify(statuses)}; after a reload: ${JSON.stringify(reloaded)}`,
+          `${String(error)}\ntoasts and alerts on the page: ${JSON.stringify(shown)}\nserver statuses: ${JSON.stringify(statuses)}; after a reload: ${JSON.stringify(reloaded)}\nlive stream states: ${JSON.stringify(liveStates)}; upstream stopped at ${stoppedAt}\nthe app's warnings and errors:\n${app
+            .output()
+            .split('\n')
+            .filter((line) => /"level":(40|50|60)/.test(line))
+            .slice(-20)
+            .join('\n')}`,
         );
       });
     expect((await offlineToasts()).at(-1)).toContain('Everything is not responding to health checks');

@@ -11,7 +11,7 @@ import { signedIn, signedOut } from '../auth/authSlice';
 import { liveStreamConnectionChanged } from '../notifications/notificationsSlice';
 import { selectCurrentWorkspaceId } from '../workspaces/workspaceSlice';
 import { eventSourceConnection } from './eventSourceConnection';
-import { createLiveMessageEffects } from './liveMessageEffects';
+import { createLiveMessageEffects, resyncAfterGap } from './liveMessageEffects';
 import { liveStatusChanged } from './liveSlice';
 import { liveStreamMachine, liveStreamStatus } from './liveStreamMachine';
 
@@ -52,15 +52,22 @@ export function LiveStream({ connection = eventSourceConnection }: LiveStreamPro
   );
   const actor = useActorRef(logic, { input: { token: getAccessToken(), workspaceId } });
 
-  // Mirror the machine's state for the header dot and the bell's polling.
+  // Mirror the machine's state for the header dot and the bell's polling; a stream that opens
+  // again for the workspace it delivered before fetches what it missed in between.
   useEffect(() => {
     let previous = '';
+    let deliveredFor: string | null = null;
     const report = () => {
       const snapshot = actor.getSnapshot();
       const status = liveStreamStatus(snapshot.value);
       const key = `${status}|${snapshot.context.error}`;
       if (key === previous) return;
       previous = key;
+      if (status === 'connected') {
+        const openedFor = snapshot.context.workspaceId;
+        if (openedFor !== null && openedFor === deliveredFor) resyncAfterGap(dispatch, openedFor);
+        deliveredFor = openedFor;
+      }
       dispatch(liveStatusChanged({ status, error: snapshot.context.error }));
       dispatch(liveStreamConnectionChanged(status === 'connected'));
     };

@@ -33,6 +33,29 @@ export function serverOfflineText(serverName: string): ToastInput {
   };
 }
 
+/**
+ * What a reopened stream missed while it was down: every list a live message would have moved is
+ * fetched again (a server that went offline in the gap showed "Online" until a reload). Queries
+ * not on screen are only marked stale.
+ */
+export function resyncAfterGap(dispatch: AppDispatch, workspaceId: string): void {
+  dispatch(
+    apiSlice.util.invalidateTags([
+      { type: 'Servers', id: workspaceId },
+      'Notifications',
+      'UnreadCount',
+      'Analytics',
+      'Limits',
+      { type: 'Sessions', id: workspaceId },
+      { type: 'ToolCalls', id: workspaceId },
+      { type: 'ToolCalls', id: `series-${workspaceId}` },
+      { type: 'Activity', id: workspaceId },
+      { type: 'Deployments', id: workspaceId },
+      { type: 'PlatformKeys', id: workspaceId },
+    ]),
+  );
+}
+
 /** Creates the `deliver` implementation for one mounted stream (it remembers announced statuses). */
 export function createLiveMessageEffects({ dispatch, getState, toast, setTimer = setTimeout }: LiveEffectsDeps) {
   // The last status announced per server: a server_updated and the notification about the same

@@ -100,7 +100,8 @@ describe('Alert Rules page', () => {
       },
     );
     expect(await screen.findByText('No alert rules yet')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'New rule' }));
+    // The button waits for the member's role, which the workspaces call brings — it may answer after the rules.
+    await userEvent.click(await screen.findByRole('button', { name: 'New rule' }));
     const dialog = screen.getByRole('dialog', { name: 'New alert rule' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Slow p95');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Preview last 7 days' }));

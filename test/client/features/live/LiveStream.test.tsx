@@ -167,6 +167,29 @@ describe('live stream wiring', () => {
     api.restore();
   });
 
+  it('fetches the servers list again when the stream reopens: a change in the gap is not lost', async () => {
+    const { api } = await renderLive();
+    let fetches = 0;
+    api.on('GET', Paths.servers('ws-1'), () => {
+      fetches += 1;
+      return {
+        body: [testServer({ status: 'offline', lastHealthStatus: false, lastChecked: new Date().toISOString() })],
+      };
+    });
+    // The stream breaks; the server goes down while it is away (no message can tell the page).
+    act(() => latest().sendBack({ type: 'FAILED' }));
+    await waitFor(() => expect(connections).toHaveLength(2), { timeout: 10_000 });
+    expect(fetches).toBe(0);
+    act(() => latest().sendBack({ type: 'OPENED' }));
+    await waitFor(() => expect(fetches).toBe(1));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('article', { name: 'Everything' })).getByTestId('server-status'),
+      ).toHaveTextContent('Offline'),
+    );
+    api.restore();
+  });
+
   it('does not call a just-registered server offline before its first health check', async () => {
     const { api } = await renderLive();
     await send({
