@@ -55,6 +55,7 @@ export class MessageTap {
     this.events.emit('mcp_request', {
       workspaceId: this.target.workspaceId,
       serverId: this.target.serverId,
+      serverUrl: this.target.url,
       sessionId: row?.id ?? null,
       mcpSessionId: row?.mcp_session_id ?? null,
       protocolVersion: row?.protocol_version ?? null,
