@@ -14,6 +14,8 @@ export interface ProxyEventMap {
 export interface McpRequestEvent {
   workspaceId: string;
   serverId: string;
+  /** Where the proxy sent the request (its span's server.address/port, known without any lookup). */
+  serverUrl: string;
   /** The recorded session (null while recording is off). */
   sessionId: string | null;
   mcpSessionId: string | null;

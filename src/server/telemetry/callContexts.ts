@@ -10,6 +10,12 @@ interface SessionContext {
   mcpSessionId: string | null;
   protocolVersion: string | null;
   clientName: string | null;
+  /**
+   * Whether this came from the session's row as stored with its calls. A session announced before
+   * its initialize (legacy SSE starts at the GET, before any message) has no client or version
+   * yet: its first call reads the row again, once.
+   */
+  settled: boolean;
 }
 
 /** Sessions remembered at most (the oldest is forgotten first). */
@@ -27,6 +33,7 @@ export class CallContexts {
       mcpSessionId: session.mcpSessionId,
       protocolVersion: session.protocolVersion,
       clientName: session.clientName,
+      settled: session.clientName !== null && session.protocolVersion !== null,
     });
   }
 
@@ -53,7 +60,7 @@ export class CallContexts {
       if (row) this.servers.set(call.serverId, (server = { url: row.url, name: row.name }));
     }
     let session = this.sessions.get(call.sessionId);
-    if (!session) {
+    if (!session?.settled) {
       const rows = await this.db
         .query<{ mcp_session_id: string | null; protocol_version: string | null; client_name: string | null }>(
           'select mcp_session_id, protocol_version, client_name from sessions where id = $1',
@@ -61,13 +68,18 @@ export class CallContexts {
         )
         .catch(() => []);
       const row = rows.at(0);
-      session = row
-        ? { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version, clientName: row.client_name }
-        : { mcpSessionId: null, protocolVersion: null, clientName: null };
+      if (row) {
+        const stored = { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version };
+        // A remembered session is updated where it is (its place in the forgetting order kept).
+        session = Object.assign(session ?? { settled: true }, stored, { clientName: row.client_name, settled: true });
+      } else if (session) session.settled = true;
+      else session = { mcpSessionId: null, protocolVersion: null, clientName: null, settled: true };
     }
     return {
       workspaceId,
-      ...session,
+      mcpSessionId: session.mcpSessionId,
+      protocolVersion: session.protocolVersion,
+      clientName: session.clientName,
       serverUrl: server?.url ?? null,
       serverName: server?.name ?? call.serverName ?? null,
     };

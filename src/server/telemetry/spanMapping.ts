@@ -157,7 +157,7 @@ function ownSpanContext(
  */
 export function spanOfRequest(
   request: McpRequestEvent,
-  context: Pick<CallContext, 'serverUrl' | 'serverName'>,
+  context: Pick<CallContext, 'serverName'>,
   resource: Resource,
 ): ReadableSpan {
   const parent = parseTraceparent(request.traceparent);
@@ -168,7 +168,9 @@ export function spanOfRequest(
     request.traceparent,
     parent,
   );
-  const { host, port } = address(context.serverUrl);
+  // The URL the proxy sent this very request to: an initialize or server/discover (often the first
+  // request of a server this instance has not seen) has its address as every later request does.
+  const { host, port } = address(request.serverUrl);
   const attributes: ReadableSpan['attributes'] = {
     [ATTR_MCP_METHOD_NAME]: request.method,
     [ATTR_JSONRPC_REQUEST_ID]: request.jsonrpcId,

@@ -189,14 +189,18 @@ export class TelemetryService {
     const runtimes = this.runtimes.get(request.workspaceId);
     if (!runtimes || runtimes.length === 0) return;
     const server = this.contexts.server(request.serverId);
-    const span = spanOfRequest(
-      request,
-      { serverUrl: server?.url ?? null, serverName: server?.name ?? null },
-      this.resource,
-    );
+    const span = spanOfRequest(request, { serverName: server?.name ?? null }, this.resource);
+    const errorType = span.attributes['error.type'] as string | undefined;
     for (const { runtime } of runtimes) {
       if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
         runtime.addSpan(span);
+      // Every method is an operation of the conventions' metric, not only tools/call.
+      runtime.measure({
+        method: request.method,
+        serverId: request.serverId,
+        durationMs: Math.max(0, request.endedMs - request.startedMs),
+        errorType,
+      });
     }
   };
 
@@ -209,7 +213,13 @@ export class TelemetryService {
     for (const { runtime } of runtimes) {
       if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
         runtime.addSpan(span);
-      runtime.measure({ serverId: call.serverId, tool: call.toolName, durationMs: call.durationMs ?? 0, errorType });
+      runtime.measure({
+        method: 'tools/call',
+        serverId: call.serverId,
+        tool: call.toolName,
+        durationMs: call.durationMs ?? 0,
+        errorType,
+      });
     }
   }
 
