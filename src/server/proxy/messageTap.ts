@@ -58,6 +58,8 @@ export class MessageTap {
       serverUrl: this.target.url,
       sessionId: row?.id ?? null,
       mcpSessionId: row?.mcp_session_id ?? null,
+      transport: row?.transport ?? null,
+      sessionStartedAt: row?.started_at ?? null,
       protocolVersion: row?.protocol_version ?? null,
       clientName: row?.client_name ?? null,
       method,

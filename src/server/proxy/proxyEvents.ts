@@ -19,6 +19,9 @@ export interface McpRequestEvent {
   /** The recorded session (null while recording is off). */
   sessionId: string | null;
   mcpSessionId: string | null;
+  /** The recorded session's transport and start: the id the agent holds is sealed from them (telemetry). */
+  transport: string | null;
+  sessionStartedAt: string | null;
   protocolVersion: string | null;
   clientName: string | null;
   method: string;

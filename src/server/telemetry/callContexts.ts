@@ -1,5 +1,6 @@
 import type { SessionDto, ToolCallDto } from '../../contract/sessions';
 import type { Database } from '../db/database';
+import type { AgentSessionIds } from './agentSessionId';
 import type { CallContext } from './spanMapping';
 
 // What a span says about its call beyond the call's row: the session's MCP id, protocol version and
@@ -8,6 +9,7 @@ import type { CallContext } from './spanMapping';
 
 interface SessionContext {
   mcpSessionId: string | null;
+  agentSessionId: string | null;
   protocolVersion: string | null;
   clientName: string | null;
   /**
@@ -25,12 +27,16 @@ export class CallContexts {
   private readonly sessions = new Map<string, SessionContext>();
   private readonly servers = new Map<string, { url: string; name: string }>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    readonly agentSessionIds: AgentSessionIds,
+  ) {}
 
   sessionStarted(session: SessionDto): void {
     if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     this.sessions.set(session.id, {
       mcpSessionId: session.mcpSessionId,
+      agentSessionId: this.agentSessionIds.of({ ...session, startedAtMs: Date.parse(session.startedAt) }),
       protocolVersion: session.protocolVersion,
       clientName: session.clientName,
       settled: session.clientName !== null && session.protocolVersion !== null,
@@ -62,22 +68,36 @@ export class CallContexts {
     let session = this.sessions.get(call.sessionId);
     if (!session?.settled) {
       const rows = await this.db
-        .query<{ mcp_session_id: string | null; protocol_version: string | null; client_name: string | null }>(
-          'select mcp_session_id, protocol_version, client_name from sessions where id = $1',
-          [call.sessionId],
-        )
+        .query<{
+          mcp_session_id: string | null;
+          protocol_version: string | null;
+          client_name: string | null;
+          transport: string;
+          started_at: Date | string;
+        }>('select mcp_session_id, protocol_version, client_name, transport, started_at from sessions where id = $1', [
+          call.sessionId,
+        ])
         .catch(() => []);
       const row = rows.at(0);
       if (row) {
-        const stored = { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version };
+        const agentSessionId = this.agentSessionIds.of({
+          id: call.sessionId,
+          serverId: call.serverId,
+          transport: row.transport,
+          mcpSessionId: row.mcp_session_id,
+          startedAtMs: new Date(row.started_at).getTime(),
+        });
+        const stored = { mcpSessionId: row.mcp_session_id, agentSessionId, protocolVersion: row.protocol_version };
         // A remembered session is updated where it is (its place in the forgetting order kept).
         session = Object.assign(session ?? { settled: true }, stored, { clientName: row.client_name, settled: true });
       } else if (session) session.settled = true;
-      else session = { mcpSessionId: null, protocolVersion: null, clientName: null, settled: true };
+      else
+        session = { mcpSessionId: null, agentSessionId: null, protocolVersion: null, clientName: null, settled: true };
     }
     return {
       workspaceId,
       mcpSessionId: session.mcpSessionId,
+      agentSessionId: session.agentSessionId,
       protocolVersion: session.protocolVersion,
       clientName: session.clientName,
       serverUrl: server?.url ?? null,

@@ -52,7 +52,11 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
 
       const { server, proxyUrl } = await t.register(upstream.url);
       const client = new Client({ name: 'otel-agent', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      const transport = new StreamableHTTPClientTransport(proxyUrl);
+      await client.connect(transport);
+      // The session id the agent holds (the proxy's sealed one): its spans and ours join on it.
+      const heldSessionId = transport.sessionId;
+      expect(heldSessionId).toMatch(/^ts1\./);
       await client.listTools();
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
       const agentSpan = '00f067aa0ba902b7';
@@ -88,7 +92,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
         'toolscope.server.id': server.id,
         'server.address': '127.0.0.1',
         'mcp.protocol.version': expect.any(String),
-        'mcp.session.id': expect.any(String),
+        'mcp.session.id': heldSessionId,
         'jsonrpc.request.id': expect.any(String),
       });
       expect(attrs(fail.attributes)['error.type']).toBe('tool_error');
@@ -101,7 +105,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       expect(attrs(list.attributes)).toMatchObject({
         'mcp.method.name': 'tools/list',
         'toolscope.server.id': server.id,
-        'mcp.session.id': expect.any(String),
+        'mcp.session.id': heldSessionId,
       });
       expect(protoTraces.spans.some((s) => s.name === 'initialize')).toBe(true);
       expect(hex(fail.traceId)).toBe(hex(list.traceId));
