@@ -18,8 +18,10 @@ const serverTransformIgnore = ['/node_modules/(?!oauth4webapi/)'];
 
 const config: Config = {
   maxWorkers: 2,
-  // testTimeout is a global option (Jest ignores it per project): the e2e files raise their own.
-  testTimeout: 30_000,
+  // testTimeout is a global option (Jest ignores it per project): the e2e files raise their own. It
+  // bounds hooks too: a beforeAll that starts an app and an upstream took over 30 s at load 9–10 on
+  // 2 cores (browserAccess, oidc), so 60 s — a test that hangs still fails, a minute later.
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'server',
