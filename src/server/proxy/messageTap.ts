@@ -86,29 +86,35 @@ export class MessageTap {
     return ids;
   }
 
-  /** `size`: the message's bytes, or how to measure them (only when it is stored: see Recorder.record). */
+  /**
+   * `size`: the message's bytes, or how to measure them (only when it is stored: see
+   * Recorder.record). A promise when the message waits for its redaction off the event loop.
+   */
   record(
     direction: MessageDirection,
     message: JsonRpcMessage,
     size: number | (() => number),
     rawText?: string,
     atMs?: number,
-  ): void {
-    if (this.session && this.recorder.isEnabled())
-      this.recorder.record(
-        this.session,
-        direction,
-        message,
-        size,
-        rawText,
-        atMs,
-        direction === 'client_to_server' ? this.httpTraceparent : undefined,
-      );
+  ): Promise<void> | undefined {
+    if (!this.session || !this.recorder.isEnabled()) return undefined;
+    return this.recorder.record(
+      this.session,
+      direction,
+      message,
+      size,
+      rawText,
+      atMs,
+      direction === 'client_to_server' ? this.httpTraceparent : undefined,
+    );
   }
 
-  /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */
-  commitJournal(): void {
-    this.recorder.commitJournal();
+  /**
+   * What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal); a
+   * promise when this session's messages so far are not all recorded yet: an answer waits for it.
+   */
+  commitJournal(): Promise<void> | undefined {
+    return this.recorder.commitJournal(this.session ?? undefined);
   }
 
   /**
@@ -146,8 +152,9 @@ export class MessageTap {
         });
       }
     }
-    // What is recorded is what the agent received.
-    this.record(
+    // What is recorded is what the agent received. A response that waits for its redaction is
+    // recorded in its session's order; the agent does not wait for it.
+    void this.record(
       'server_to_client',
       outgoing,
       outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)),

@@ -2,6 +2,7 @@ import type { RedactionSettingsInput } from '../../../contract/redaction';
 import type { Database } from '../../db/database';
 import { loadRedactionSettings, type StoredRedactionSettings } from '../../data/redaction/store';
 import { compileRules, DEFAULT_SETTINGS, type CompiledRules } from './compiledRules';
+import type { OffThreadRedaction } from './redactionThread';
 import { Redactor, workspaceHashKey } from './redactor';
 
 // Every workspace's redactor, in memory: the recorder asks for one per message, synchronously, on
@@ -22,10 +23,14 @@ export class WorkspaceRedaction {
   private readonly defaults: CompiledRules = compileRules(DEFAULT_SETTINGS);
   private unlisten: (() => Promise<void>) | undefined;
 
+  /**
+   * @param offThread where the recorder redacts large messages (redactionThread.ts); absent: all inline.
+   */
   constructor(
     private readonly db: Database,
     private readonly secret: string,
     private readonly onError: (error: unknown) => void = () => undefined,
+    public offThread?: OffThreadRedaction,
   ) {}
 
   async start(): Promise<void> {
