@@ -139,7 +139,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     // order (messageRecording.ts); this transport's requests were never committed before they travel.
     const recordRequestSide = () => {
       for (const message of messages)
-        void stream.tap.record(
+        stream.tap.record(
           'client_to_server',
           message,
           messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),

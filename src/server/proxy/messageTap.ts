@@ -88,7 +88,8 @@ export class MessageTap {
 
   /**
    * `size`: the message's bytes, or how to measure them (only when it is stored: see
-   * Recorder.record). A promise when the message waits for its redaction off the event loop.
+   * Recorder.record). A large message may be recorded later, once redacted off the event loop:
+   * commitJournal() waits for it.
    */
   record(
     direction: MessageDirection,
@@ -96,17 +97,17 @@ export class MessageTap {
     size: number | (() => number),
     rawText?: string,
     atMs?: number,
-  ): Promise<void> | undefined {
-    if (!this.session || !this.recorder.isEnabled()) return undefined;
-    return this.recorder.record(
-      this.session,
-      direction,
-      message,
-      size,
-      rawText,
-      atMs,
-      direction === 'client_to_server' ? this.httpTraceparent : undefined,
-    );
+  ): void {
+    if (this.session && this.recorder.isEnabled())
+      this.recorder.record(
+        this.session,
+        direction,
+        message,
+        size,
+        rawText,
+        atMs,
+        direction === 'client_to_server' ? this.httpTraceparent : undefined,
+      );
   }
 
   /**
@@ -154,7 +155,7 @@ export class MessageTap {
     }
     // What is recorded is what the agent received. A response that waits for its redaction is
     // recorded in its session's order; the agent does not wait for it.
-    void this.record(
+    this.record(
       'server_to_client',
       outgoing,
       outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)),

@@ -136,7 +136,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId, upstreamSessionId, claims);
       const single = body !== undefined && messages.length === 1 && !isBatch && text !== '';
       for (const message of messages)
-        void tap.record(
+        tap.record(
           'client_to_server',
           message,
           single ? body.length : () => Buffer.byteLength(JSON.stringify(message)),

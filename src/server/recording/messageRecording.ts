@@ -70,10 +70,10 @@ export class MessageRecording {
   ) {}
 
   /**
-   * Records one message the proxy had at `nowMs` (see Recorder.record). Undefined when it is
-   * recorded (the common case); a promise when it waits for its redaction off the event loop, or
-   * for an earlier message of its session that does: resolved once it is recorded. A session's
-   * messages are recorded in the order they came, so a response is never before its request.
+   * Records one message the proxy had at `nowMs` (see Recorder.record): now (the common case), or
+   * — when it waits for its redaction off the event loop, or an earlier message of its session
+   * does — once that is done: `session.recordingBacklog` is then set until it is recorded. A
+   * session's messages are recorded in the order they came, so a response is never before its request.
    */
   record(
     session: RecordedSession,
@@ -83,12 +83,12 @@ export class MessageRecording {
     originalText: string | undefined,
     nowMs: number,
     httpTraceparent: string | undefined,
-  ): Promise<void> | undefined {
+  ): void {
     const backlog = session.recordingBacklog;
     const waited = backlog
       ? backlog.then(() => this.recordInTurn(session, direction, original, size, originalText, nowMs, httpTraceparent))
       : this.recordInTurn(session, direction, original, size, originalText, nowMs, httpTraceparent);
-    if (!waited) return undefined;
+    if (!waited) return;
     // Never a rejection: what the proxy awaits, and what the session's next messages wait behind.
     const recorded = waited.catch((error: unknown) =>
       this.options.log?.error({ err: error }, 'recording a message that waited for its redaction failed'),
@@ -99,7 +99,6 @@ export class MessageRecording {
       this.waiting.delete(recorded);
       if (session.recordingBacklog === recorded) session.recordingBacklog = undefined;
     });
-    return recorded;
   }
 
   /** Resolves when every message waiting for its redaction is recorded. */

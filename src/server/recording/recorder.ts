@@ -187,9 +187,11 @@ export class Recorder {
     rawText?: string,
     atMs?: number,
     httpTraceparent?: string,
-  ): Promise<void> | undefined {
-    if (!this.isEnabled()) return undefined;
-    return this.messages.record(session, direction, message, size, rawText, atMs ?? this.now(), httpTraceparent);
+  ): void {
+    // A large message may wait for its redaction off the event loop (session.recordingBacklog):
+    // commitJournal(session) and recorded() wait for it.
+    if (!this.isEnabled()) return;
+    this.messages.record(session, direction, message, size, rawText, atMs ?? this.now(), httpTraceparent);
   }
 
   endSession(session: RecordedSession): void {
@@ -241,6 +243,8 @@ export class Recorder {
    * a message of `session` waits for its redaction off the event loop, the commit is made once the
    * session's messages so far are recorded, and the promise returned resolves then.
    */
+  commitJournal(): void;
+  commitJournal(session: RecordedSession | undefined): Promise<void> | undefined;
   commitJournal(session?: RecordedSession): Promise<void> | undefined {
     const backlog = session?.recordingBacklog;
     if (backlog) return backlog.then(() => this.commitJournal());

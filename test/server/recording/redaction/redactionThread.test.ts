@@ -112,23 +112,29 @@ describe('the redaction thread', () => {
     const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { q: big } } };
     const requestText = JSON.stringify(request);
     const response = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `found ${token}` }] } };
-    const requestRecorded = recorder.record(session, 'client_to_server', request, requestText.length, requestText);
+    recorder.record(session, 'client_to_server', request, requestText.length, requestText);
+    // The journal's commit for the request waits for it.
+    const journaled = recorder.commitJournal(session);
     // A small answer of the same session waits behind the request it answers.
-    const responseRecorded = recorder.record(session, 'server_to_client', response, 80, JSON.stringify(response));
+    recorder.record(session, 'server_to_client', response, 80, JSON.stringify(response));
     expect(held.jobs).toBe(1);
-    expect(requestRecorded).toBeInstanceOf(Promise);
-    expect(responseRecorded).toBeInstanceOf(Promise);
+    expect(journaled).toBeInstanceOf(Promise);
+    expect(session.recordingBacklog).toBeInstanceOf(Promise);
     expect(session.row.message_count).toBe(0);
     expect(session.pending.size).toBe(0);
 
     // Another session is not held.
     const other = recorder.startSession(origin, { transport: 'streamable-http' });
-    expect(recorder.record(other, 'client_to_server', response, 80)).toBeUndefined();
+    recorder.record(other, 'client_to_server', response, 80);
     expect(other.row.message_count).toBe(1);
+    expect(recorder.commitJournal(other)).toBeUndefined();
 
     held.open();
-    await responseRecorded;
+    await journaled;
+    expect(session.row.message_count).toBeGreaterThanOrEqual(1);
+    await recorder.recorded();
     expect(session.row.message_count).toBe(2);
+    expect(session.recordingBacklog).toBeUndefined();
     await recorder.close();
     const [call] = await recordedCalls(database.db, 'tc.session_id = $1', [session.row.id]);
     expect(call.status).toBe('ok');
@@ -160,7 +166,8 @@ describe('the redaction thread', () => {
     const recorder = recorderWith(spy);
     const session = recorder.startSession(origin, { transport: 'streamable-http' });
     const text = JSON.stringify(request);
-    expect(recorder.record(session, 'client_to_server', request, text.length, text)).toBeInstanceOf(Promise);
+    recorder.record(session, 'client_to_server', request, text.length, text);
+    expect(session.recordingBacklog).toBeInstanceOf(Promise);
     await recorder.close();
     // The thread did not answer; the recorder redacted the message itself.
     expect(answers).toEqual([null]);
