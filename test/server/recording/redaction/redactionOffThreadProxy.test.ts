@@ -49,6 +49,7 @@ describe(`a large message redacted off the event loop, through the proxy (${engi
   let t: ProxyTestApp;
   let upstream: SdkUpstream;
   let journalDir: string;
+  let held: HeldThread | undefined;
 
   beforeAll(async () => {
     journalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-offthread-journal-'));
@@ -57,6 +58,8 @@ describe(`a large message redacted off the event loop, through the proxy (${engi
     upstream = await startStreamableUpstream({ json: true, stateful: true });
   });
   afterAll(async () => {
+    // A failed test may leave the thread held: the recorder's close waits for what it holds.
+    held?.open();
     await t.close();
     await upstream.close();
     fs.rmSync(journalDir, { recursive: true, force: true });
@@ -65,27 +68,28 @@ describe(`a large message redacted off the event loop, through the proxy (${engi
   it("another agent's call is answered while a large call waits for its redaction; nothing of the secret is kept", async () => {
     const offThread = t.app.redaction.offThread;
     if (!offThread) throw new Error('the proxy has no redaction thread');
-    const held = new HeldThread(offThread);
-    t.app.redaction.offThread = held;
+    const thread = new HeldThread(offThread);
+    held = thread;
+    t.app.redaction.offThread = thread;
     const { proxyUrl } = await t.register(upstream.url);
     const large = new Client({ name: 'large', version: '1.0.0' });
     const small = new Client({ name: 'small', version: '1.0.0' });
     await large.connect(new StreamableHTTPClientTransport(proxyUrl));
     await small.connect(new StreamableHTTPClientTransport(proxyUrl));
 
-    const big = `${token} ${'a line of a large tool argument, nothing else secret. '.repeat(Math.ceil((held.minBytes * 3) / 54))}`;
+    const big = `${token} ${'a line of a large tool argument, nothing else secret. '.repeat(Math.ceil((thread.minBytes * 3) / 54))}`;
     const bigCall = large.callTool({ name: 'echo', arguments: { text: big } });
-    await until(() => held.jobs === 1);
+    await until(() => thread.jobs === 1);
     // Held: the large request has not gone upstream (it travels once it is journaled)…
     const reachedUpstream = () => JSON.stringify(upstream.posted ?? []).includes(token);
     expect(reachedUpstream()).toBe(false);
     // …and the other agent's call goes through meanwhile.
     const answered = await small.callTool({ name: 'echo', arguments: { text: 'hello' } });
     expect(answered.content).toEqual([{ type: 'text', text: 'echo: hello' }]);
-    expect(held.jobs).toBe(1);
+    expect(thread.jobs).toBe(1);
     expect(reachedUpstream()).toBe(false);
 
-    held.open();
+    thread.open();
     const result = await bigCall;
     // The agent got the upstream's exact answer, the secret in it.
     expect(result.content).toEqual([{ type: 'text', text: `echo: ${big}` }]);
@@ -94,7 +98,7 @@ describe(`a large message redacted off the event loop, through the proxy (${engi
 
     await t.app.recorder.recorded();
     // The request, then the answer (as large): both through the thread.
-    expect(held.jobs).toBe(2);
+    expect(thread.jobs).toBe(2);
     const journalText = fs
       .readdirSync(journalDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
