@@ -46,11 +46,14 @@ export interface OffThreadRedaction {
 }
 
 /**
- * From `node scripts/bench-redaction.mjs` (docs/benchmarks.md "Redaction"): a message of 64 KiB
- * costs the redactor about half a millisecond on the event loop, about what the hop costs the
- * loop in clones and a turn; below it the hop would cost more than it saves.
+ * From `node scripts/bench-redaction.mjs` (docs/benchmarks.md "Redaction"): the hop is not free
+ * for the event loop — the message's text is cloned to the thread, and cloning a string with
+ * characters past Latin-1 costs about as much per KB as redacting it (64 KiB pairs: 11.5 ms of
+ * the loop per pair on the thread, 3.9 ms inline, loaded machine). So only messages whose inline
+ * redaction would hold the loop for milliseconds go: from 256 KiB (~2–3 ms inline), where a 4 MiB
+ * one held it 56 ms inline and 5 ms this way.
  */
-export const DEFAULT_MIN_BYTES = 64 * 1024;
+export const DEFAULT_MIN_BYTES = 256 * 1024;
 /** A job not answered by then: the thread is taken to be stuck, ended, and its jobs redacted inline. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** After this many failed threads, every message is redacted inline (a thread that keeps dying is not restarted forever). */
