@@ -18,7 +18,9 @@ import type { WriteQueue } from './writeQueue';
 // request and its answer pair up: callPairing.ts), a coalesced progress stream
 // (progressCoalescing.ts), or a message row of its own within the workspace's budget. What is kept
 // of it is what its workspace's redaction rules leave (redaction/): nothing downstream of here —
-// the journal, the database, the live stream — ever holds the original.
+// the journal, the database, the live stream — ever holds the original. A large message is
+// redacted on the redaction thread (redactionThread.ts) and recorded when it answers; its
+// session's later messages wait behind it, in order (session.recordingBacklog).
 
 export interface MessageRecordingOptions {
   /** Characters of a message payload kept for replay (default 64 KiB). */

@@ -6,7 +6,7 @@ import type { OffThreadRedaction } from './redactionThread';
 import { Redactor, workspaceHashKey } from './redactor';
 
 // Every workspace's redactor, in memory: the recorder asks for one per message, synchronously, on
-// the proxy's path. All saved settings are loaded before the proxy serves; a workspace without
+// the proxy's path (and sends a large message with its redactor's settings to `offThread`). All saved settings are loaded before the proxy serves; a workspace without
 // any has the defaults (compiled once, shared). A change reloads that workspace here and — through
 // PostgreSQL NOTIFY — on every other instance, as schema pins do (toolsListRewriter.ts).
 
