@@ -55,7 +55,9 @@ describe(`a large message redacted off the event loop, through the proxy (${engi
     journalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-offthread-journal-'));
     // Rows stay in the journal until the test flushes: its files can be read.
     t = await startProxyApp({ journalDir, recorderFlushMs: 3_600_000 });
-    upstream = await startStreamableUpstream({ json: true, stateful: true });
+    // The large call waits (the thread starting, then held) while the proxy's pooled connection to
+    // the upstream idles: kept open longer than the test, so reusing it never meets Node's 5 s close.
+    upstream = await startStreamableUpstream({ json: true, stateful: true, keepAliveTimeoutMs: 120_000 });
   });
   afterAll(async () => {
     // A failed test may leave the thread held: the recorder's close waits for what it holds.
