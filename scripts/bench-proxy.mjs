@@ -15,7 +15,10 @@
 // shows each cell's median. Also printed: Toolscope's own CPU per call (all its threads: the
 // proxy's and the database worker's), the recorder's backlog when a recording phase stopped (and
 // how long it took to write), and how many recorded calls were lost (calls sent through the
-// recording proxy minus tool_calls rows stored).
+// recording proxy minus tool_calls rows stored). Last, issue 39's verdict: CPU per call of each
+// proxy mode ÷ the bare Node proxy's in the same round (the recording figure includes writing what
+// was still queued when the load stopped; on PostgreSQL the server processes' CPU is printed beside
+// it), and the recording proxy's added p50 at 1 client over the bare proxy's.
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
 // upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
 // Database: PGlite with a data folder in the temp directory, in its worker thread, as the server runs
@@ -53,6 +56,23 @@ const { buildApp } = require('../src/server/app.ts');
 const { loadConfig, generateSecret } = require('../src/server/config.ts');
 
 const SINGLE_CALLS = Number(process.env.BENCH_SINGLE_CALLS ?? 2000);
+const onPostgres = Boolean(process.env.BENCH_DATABASE_URL);
+
+/** CPU of every PostgreSQL server process on this machine (a local server: the bench's database). */
+function postgresCpuMicros() {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      total += processCpuMicros(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 20000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -430,6 +450,7 @@ async function main() {
   async function proxyPhase(title, recording, proxiedCalls, load) {
     await setRecording(recording);
     const before = await toolscope.ask({ type: 'cpu' }, 'cpu');
+    const postgresBefore = onPostgres ? postgresCpuMicros() : Number.NaN;
     const result = await load();
     const after = await toolscope.ask({ type: 'cpu' }, 'cpu');
     const calls = proxiedCalls(result);
@@ -442,11 +463,16 @@ async function main() {
       console.log(title, rows.map(([k, v]) => `${k}=${v.toFixed(0)}µs`).join(' '));
     }
     let drained;
+    let written = after;
     if (recording) {
       sentThroughRecording += calls;
       drained = await toolscope.ask({ type: 'drain' }, 'drained');
+      // The rows still queued when the load stopped are written now: their CPU is the calls' too.
+      written = await toolscope.ask({ type: 'cpu' }, 'cpu');
     }
-    return { result, cpuPerCall, backlog: drained?.backlog, drainMs: drained?.ms };
+    const cpuWithWrite = (written.usage.user - before.usage.user + written.usage.system - before.usage.system) / calls;
+    const postgresPerCall = onPostgres ? (postgresCpuMicros() - postgresBefore) / calls : Number.NaN;
+    return { result, cpuPerCall, cpuWithWrite, postgresPerCall, backlog: drained?.backlog, drainMs: drained?.ms };
   }
 
   // BENCH_ONLY=no-record|recording (with BENCH_CONCURRENCY): one proxy phase and nothing else, so
@@ -493,6 +519,9 @@ async function main() {
     return;
   }
   const rounds = {
+    cpuPlainVsBare: [],
+    cpuRecVsBare: [],
+    postgresPerCall: [],
     recVsPlain: [],
     recVsDirect: [],
     bareVsDirect: [],
@@ -510,10 +539,8 @@ async function main() {
     keep('direct', many, direct32);
     const bareCpuBefore = processCpuMicros(bareProxy.pid);
     const bare32 = await measure(bare, CONCURRENCY, CONCURRENT_CALLS);
-    keep('bare Node proxy', many, {
-      ...bare32,
-      cpuPerCall: (processCpuMicros(bareProxy.pid) - bareCpuBefore) / bare32.calls,
-    });
+    const bareCpu = (processCpuMicros(bareProxy.pid) - bareCpuBefore) / bare32.calls;
+    keep('bare Node proxy', many, { ...bare32, cpuPerCall: bareCpu });
     rounds.bareVsDirect.push(bare32.rps / direct32.rps);
     const byRecording = {};
     for (const recording of round % 2 === 0 ? [false, true] : [true, false]) {
@@ -526,11 +553,13 @@ async function main() {
       );
       keep(name, many, {
         ...phase.result,
-        cpuPerCall: phase.cpuPerCall,
+        cpuPerCall: phase.cpuWithWrite,
         backlog: phase.backlog,
         drainMs: phase.drainMs,
       });
       byRecording[recording] = phase.result;
+      (recording ? rounds.cpuRecVsBare : rounds.cpuPlainVsBare).push(phase.cpuWithWrite / bareCpu);
+      if (recording && onPostgres) rounds.postgresPerCall.push(phase.postgresPerCall);
     }
     rounds.recVsPlain.push(byRecording[true].rps / byRecording[false].rps);
     rounds.recVsDirect.push(byRecording[true].rps / direct32.rps);
@@ -642,6 +671,40 @@ async function main() {
     `recorded calls: sent ${sentThroughRecording}, stored ${stored}, dropped by the queue ${stats.dropped.toolCalls}, lost on write errors ${stats.lostOnWriteError}`,
   );
   console.log(`recorded calls lost: ${lost}`);
+
+  // Issue 39's targets: ratios to the bare Node proxy measured in the same round (CPU per call at
+  // ${CONCURRENCY} clients; the recording figure includes writing what was queued when the load
+  // stopped), and the added p50 at 1 client over the bare proxy's.
+  const cpuPlain = median(rounds.cpuPlainVsBare);
+  const cpuRec = median(rounds.cpuRecVsBare);
+  const recTarget = onPostgres ? 1.5 : 1.8;
+  const overBare = addedP50 - median(rounds.bareAddedP50);
+  const targets = [
+    [
+      `CPU per call, no recording ÷ bare proxy = ${cpuPlain.toFixed(2)}× (rounds: ${list(rounds.cpuPlainVsBare)})`,
+      cpuPlain <= 1.25,
+      '≤ 1.25×',
+    ],
+    [
+      `CPU per call, recording ÷ bare proxy = ${cpuRec.toFixed(2)}× (${onPostgres ? "Toolscope's process; PostgreSQL's own CPU beside" : "PGlite, all of Toolscope's threads"}; rounds: ${list(rounds.cpuRecVsBare)})`,
+      cpuRec <= recTarget,
+      `≤ ${recTarget}×`,
+    ],
+    [
+      `added p50 at 1 client over the bare proxy's = ${overBare >= 0 ? '+' : ''}${fmt(overBare)}`,
+      overBare <= 0.1,
+      '≤ +0.1 ms',
+    ],
+  ];
+  for (const [text, met, target] of targets) console.log(`${text}  [target ${target}: ${met ? 'met' : 'MISSED'}]`);
+  if (onPostgres)
+    console.log(
+      `  PostgreSQL's server processes: ${median(rounds.postgresPerCall).toFixed(0)} µs of CPU per recorded call (rounds: ${list(rounds.postgresPerCall, 0)})`,
+    );
+  const metCount = targets.filter(([, met]) => met).length;
+  console.log(
+    `verdict (issue 39): ${metCount} of ${targets.length} targets met; recorded calls lost ${lost} (target 0: ${lost === 0 ? 'met' : 'MISSED'})`,
+  );
 
   await toolscope.exit();
   await bareProxy.close();

@@ -17,8 +17,15 @@ const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 export function formatRelativeTime(value: string | number | Date, now: number = Date.now()): string {
   const seconds = Math.round((new Date(value).getTime() - now) / 1000);
   if (!Number.isFinite(seconds)) return '';
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size || unit === 'second') return format.format(Math.round(seconds / size), unit);
+  for (let i = 0; i < UNITS.length; i++) {
+    const [unit, size] = UNITS[i];
+    if (Math.abs(seconds) < size && unit !== 'second') continue;
+    const rounded = Math.round(seconds / size);
+    // Rounded up to a whole larger unit ("60 minutes", "24 hours"): said in that unit.
+    const larger = UNITS[i - 1] as [Intl.RelativeTimeFormatUnit, number] | undefined;
+    if (larger && Math.abs(rounded) * size >= larger[1])
+      return format.format(Math.round(seconds / larger[1]), larger[0]);
+    return format.format(rounded, unit);
   }
   return '';
 }

@@ -25,6 +25,7 @@ import {
   liveFiguresOf,
   runDeployment,
   type LiveDeployment,
+  type RestartTally,
   type RunContext,
 } from './deploymentRun';
 import { ensureDeploymentServer, markDeploymentServerOffline } from './deploymentServer';
@@ -62,6 +63,7 @@ export class DeploymentManager {
       logBook: this.logBook,
       live: this.live,
       closing: () => this.closing,
+      restarts: { crash: 0, requested: 0 },
     };
   }
 
@@ -145,22 +147,20 @@ export class DeploymentManager {
   stats(): {
     byStatus: Partial<Record<DeploymentStatus, number>>;
     memoryBytes: number;
-    restarts: number;
+    restarts: RestartTally;
     sessionProcesses: number;
   } {
     const byStatus: Partial<Record<DeploymentStatus, number>> = {};
     let memoryBytes = 0;
-    let restarts = 0;
     let sessionProcesses = 0;
     for (const d of this.live.values()) {
       const state = d.handle?.state();
       const status: DeploymentStatus = state?.status ?? d.lastStatus ?? (d.row.status as DeploymentStatus);
       byStatus[status] = (byStatus[status] ?? 0) + 1;
       memoryBytes += d.handle?.memoryBytes() ?? 0;
-      restarts += state?.restarts ?? 0;
       sessionProcesses += d.handle?.sessionProcesses() ?? 0;
     }
-    return { byStatus, memoryBytes, restarts, sessionProcesses };
+    return { byStatus, memoryBytes, restarts: { ...this.runs.restarts }, sessionProcesses };
   }
 
   /**
@@ -230,6 +230,7 @@ export class DeploymentManager {
   async restart(row: DeploymentRow): Promise<boolean> {
     const live = this.live.get(row.id);
     if (!live?.handle) return false;
+    this.runs.restarts.requested += 1;
     await live.handle.restart();
     return true;
   }

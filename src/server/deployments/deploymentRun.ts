@@ -34,6 +34,20 @@ export interface LiveDeployment {
   /** Status writes in order, one at a time. */
   writes: Promise<void>;
   lastStatus: DeploymentStatus | null;
+  /** The restart count last reported (the row's when this instance took it over). */
+  restartsSeen: number;
+}
+
+/**
+ * Restarts this instance performed since it started, by reason: what GET /metrics counts. Only
+ * ever grows — a deployment that settles or goes away keeps its restarts counted, and the restarts
+ * a row carries from before (another instance, an earlier run of Toolscope) are not counted again.
+ */
+export interface RestartTally {
+  /** Restarts by the restart policy after the program ended. */
+  crash: number;
+  /** Restarts asked for (POST …/restart). */
+  requested: number;
 }
 
 /** What a run needs of the manager. */
@@ -45,6 +59,7 @@ export interface RunContext {
   live: Map<string, LiveDeployment>;
   /** close() has begun. */
   closing: () => boolean;
+  restarts: RestartTally;
 }
 
 /** The figures only the running program knows (memory, session processes). */
@@ -99,6 +114,7 @@ export async function runDeployment(ctx: RunContext, row: DeploymentRow, config:
     handle: null,
     writes: serverPointed,
     lastStatus: null,
+    restartsSeen: row.restarts,
   };
   ctx.live.set(row.id, live);
   try {
@@ -123,6 +139,8 @@ export async function runDeployment(ctx: RunContext, row: DeploymentRow, config:
 function recordDeploymentState(ctx: RunContext, live: LiveDeployment, state: RuntimeState): void {
   const changed = state.status !== live.lastStatus;
   live.lastStatus = state.status;
+  if (state.restarts > live.restartsSeen) ctx.restarts.crash += state.restarts - live.restartsSeen;
+  live.restartsSeen = state.restarts;
   live.writes = live.writes
     .then(async () => {
       const row = await recordStatus(ctx.app.db, live.row.id, statusOf(state));

@@ -199,9 +199,12 @@ export const prometheusPlugin = rootPlugin(function prometheusPlugin(app: Fastif
   mirroredCounter(
     registry,
     'toolscope_deployment_restarts_total',
-    'Restarts after crashes of the deployments this instance runs',
-    [],
-    () => ({ all: deployments()?.restarts ?? 0 }),
+    'Restarts this instance performed, by reason: crash (the restart policy) or requested',
+    ['reason'],
+    (): Record<string, number> => {
+      const restarts = deployments()?.restarts;
+      return { crash: restarts?.crash ?? 0, requested: restarts?.requested ?? 0 };
+    },
   );
 
   app.get(

@@ -65,15 +65,18 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
         .type('application/json')
         .send(errorResponse(null, httpFailure(upstream.statusCode)));
     }
+    // The session id the agent holds on this transport (its message endpoint's ?session=): recorded
+    // as the session's MCP id, so the session's spans carry the id the agent's own spans carry.
+    const streamId = randomBytes(18).toString('base64url');
     const session = ctx.recorder.isEnabled()
       ? ctx.recorder.startSession(originOf(target), {
           transport: 'sse',
+          mcpSessionId: streamId,
           clientKey: agentFingerprint(request),
           platformKeyId: request.platformKeyId,
         })
       : null;
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter(), session);
-    const streamId = randomBytes(18).toString('base64url');
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -55,8 +55,11 @@ export class MessageTap {
     this.events.emit('mcp_request', {
       workspaceId: this.target.workspaceId,
       serverId: this.target.serverId,
+      serverUrl: this.target.url,
       sessionId: row?.id ?? null,
       mcpSessionId: row?.mcp_session_id ?? null,
+      transport: row?.transport ?? null,
+      sessionStartedAt: row?.started_at ?? null,
       protocolVersion: row?.protocol_version ?? null,
       clientName: row?.client_name ?? null,
       method,
@@ -131,8 +134,11 @@ export class MessageTap {
       this.requestMethods.delete(key);
       if (this.requestSpans.size > 0) this.announceAnswer(key, method, message);
       if (method === 'tools/list' && message.result && typeof message.result === 'object') {
-        const result = message.result as { tools?: unknown; nextCursor?: unknown };
-        if (Array.isArray(result.tools)) {
+        const result = message.result as { tools?: unknown; nextCursor?: unknown; cacheScope?: unknown };
+        // A result marked `cacheScope: "private"` (2026-07-28) is for the caller that got it: it
+        // never enters the server's schema store, whose definitions every agent may be served
+        // (pins, the risk check's held definitions) and every member sees (docs/proxy.md).
+        if (Array.isArray(result.tools) && result.cacheScope !== 'private') {
           this.events.emit('tools_list', {
             workspaceId: this.target.workspaceId,
             serverId: this.target.serverId,

@@ -14,9 +14,14 @@ export interface ProxyEventMap {
 export interface McpRequestEvent {
   workspaceId: string;
   serverId: string;
+  /** Where the proxy sent the request (its span's server.address/port, known without any lookup). */
+  serverUrl: string;
   /** The recorded session (null while recording is off). */
   sessionId: string | null;
   mcpSessionId: string | null;
+  /** The recorded session's transport and start: the id the agent holds is sealed from them (telemetry). */
+  transport: string | null;
+  sessionStartedAt: string | null;
   protocolVersion: string | null;
   clientName: string | null;
   method: string;

@@ -4,6 +4,7 @@ import { storableJson, storableText } from '../db/storable';
 import { hasId, idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
 import { estimateTokens, payloadJsonText, storedValue, toolCallError, type StoredPayload } from './payload';
 import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
+import { awaitRetry, isInputRequired, takeAbandonedRounds, takeRetried, type InputRoundsSession } from './inputRounds';
 
 // Pairing requests with their responses inside one session: what a request was (to recognise its
 // answer), the tool call it opened, and what the answer settles. A tools/call request and its
@@ -19,7 +20,7 @@ export interface PendingRequest {
 }
 
 /** What pairing needs of a session. */
-export interface PairingSession {
+export interface PairingSession extends InputRoundsSession {
   readonly row: SessionState;
   pending: Map<string, PendingRequest>;
 }
@@ -68,6 +69,8 @@ export function messageRow(
 export interface TrackedRequest {
   /** The call a tools/call opened. */
   call?: QueuedToolCall;
+  /** The request is a later round of a call already open (inputRounds.ts): a message of its own. */
+  continues?: QueuedToolCall;
   /** Calls whose answers can no longer be paired (see below), settled as errors. */
   abandoned: QueuedToolCall[];
 }
@@ -104,6 +107,15 @@ export function trackRequest(
     if (typeof clientInfo?.name === 'string') session.row.client_name = storableText(clientInfo.name);
     if (typeof clientInfo?.version === 'string') session.row.client_version = storableText(clientInfo.version);
     if (typeof params.protocolVersion === 'string') session.row.protocol_version = storableText(params.protocolVersion);
+  }
+  const retried =
+    method === 'tools/call' && direction === 'client_to_server'
+      ? takeRetried(session, typeof params.name === 'string' ? storableText(params.name) : '(unnamed)', params)
+      : undefined;
+  if (retried) {
+    // The same logical call: its row waits for this request's answer, timed from the first round.
+    session.pending.set(key, { method, startedMs: retried.startedMs, call: retried.call });
+    return { continues: retried.call, abandoned };
   }
   if (method === 'tools/call' && direction === 'client_to_server') {
     const meta =
@@ -165,6 +177,10 @@ export function settleResponse(
   const call = pending.call;
   if (!call) return undefined;
   const stored = seen.payload.cleaned ?? message;
+  // An interim answer (2026-07-28 input_required): the call stays open for the client's retry,
+  // and this answer is a message of the session (inputRounds.ts).
+  if (isInputRequired(stored.result) && awaitRetry(session, call, stored.result, pending.startedMs, nowMs))
+    return undefined;
   const error = toolCallError(stored);
   // The session's error count is its failed calls (docs/sessions.md "Definitions"), whatever the form of the failure.
   if (error !== null) session.row.error_count++;
@@ -221,6 +237,10 @@ export function settleUnanswered(session: PairingSession, at: string): QueuedToo
       calls.push(abandonCall(session, pending.call, at, 'No response before the session ended', 'timeout'));
   }
   session.pending.clear();
+  for (const { call } of takeAbandonedRounds(session))
+    calls.push(
+      abandonCall(session, call, at, 'The client did not send the input required before the session ended', 'timeout'),
+    );
   return calls;
 }
 
@@ -239,6 +259,16 @@ export function settleOverdue(session: PairingSession, nowMs: number, limitMs: n
         abandonCall(session, pending.call, at, `No response within ${Math.round(limitMs / 1000)} s`, 'timeout'),
       );
   }
+  for (const { call } of takeAbandonedRounds(session, nowMs - limitMs))
+    calls.push(
+      abandonCall(
+        session,
+        call,
+        at,
+        `No retry with the input required within ${Math.round(limitMs / 1000)} s`,
+        'timeout',
+      ),
+    );
   return calls;
 }
 

@@ -214,6 +214,7 @@ export class MessageRecording {
     // A tools/call request and its response live in the call's row; every other message is a row of its own.
     if (hasId(message)) {
       if (kind === 'request') {
+        // A retry of an open call (`continues`) falls through: a message row of its own.
         const { call, abandoned } = trackRequest(session, direction, message, seen);
         for (const settled of abandoned) this.queue.settleToolCall(settled);
         if (call) {

@@ -1,5 +1,6 @@
 import type { SessionDto, ToolCallDto } from '../../contract/sessions';
 import type { Database } from '../db/database';
+import type { AgentSessionIds } from './agentSessionId';
 import type { CallContext } from './spanMapping';
 
 // What a span says about its call beyond the call's row: the session's MCP id, protocol version and
@@ -8,8 +9,15 @@ import type { CallContext } from './spanMapping';
 
 interface SessionContext {
   mcpSessionId: string | null;
+  agentSessionId: string | null;
   protocolVersion: string | null;
   clientName: string | null;
+  /**
+   * Whether this came from the session's row as stored with its calls. A session announced before
+   * its initialize (legacy SSE starts at the GET, before any message) has no client or version
+   * yet: its first call reads the row again, once.
+   */
+  settled: boolean;
 }
 
 /** Sessions remembered at most (the oldest is forgotten first). */
@@ -19,14 +27,19 @@ export class CallContexts {
   private readonly sessions = new Map<string, SessionContext>();
   private readonly servers = new Map<string, { url: string; name: string }>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    readonly agentSessionIds: AgentSessionIds,
+  ) {}
 
   sessionStarted(session: SessionDto): void {
     if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     this.sessions.set(session.id, {
       mcpSessionId: session.mcpSessionId,
+      agentSessionId: this.agentSessionIds.of({ ...session, startedAtMs: Date.parse(session.startedAt) }),
       protocolVersion: session.protocolVersion,
       clientName: session.clientName,
+      settled: session.clientName !== null && session.protocolVersion !== null,
     });
   }
 
@@ -53,21 +66,40 @@ export class CallContexts {
       if (row) this.servers.set(call.serverId, (server = { url: row.url, name: row.name }));
     }
     let session = this.sessions.get(call.sessionId);
-    if (!session) {
+    if (!session?.settled) {
       const rows = await this.db
-        .query<{ mcp_session_id: string | null; protocol_version: string | null; client_name: string | null }>(
-          'select mcp_session_id, protocol_version, client_name from sessions where id = $1',
-          [call.sessionId],
-        )
+        .query<{
+          mcp_session_id: string | null;
+          protocol_version: string | null;
+          client_name: string | null;
+          transport: string;
+          started_at: Date | string;
+        }>('select mcp_session_id, protocol_version, client_name, transport, started_at from sessions where id = $1', [
+          call.sessionId,
+        ])
         .catch(() => []);
       const row = rows.at(0);
-      session = row
-        ? { mcpSessionId: row.mcp_session_id, protocolVersion: row.protocol_version, clientName: row.client_name }
-        : { mcpSessionId: null, protocolVersion: null, clientName: null };
+      if (row) {
+        const agentSessionId = this.agentSessionIds.of({
+          id: call.sessionId,
+          serverId: call.serverId,
+          transport: row.transport,
+          mcpSessionId: row.mcp_session_id,
+          startedAtMs: new Date(row.started_at).getTime(),
+        });
+        const stored = { mcpSessionId: row.mcp_session_id, agentSessionId, protocolVersion: row.protocol_version };
+        // A remembered session is updated where it is (its place in the forgetting order kept).
+        session = Object.assign(session ?? { settled: true }, stored, { clientName: row.client_name, settled: true });
+      } else if (session) session.settled = true;
+      else
+        session = { mcpSessionId: null, agentSessionId: null, protocolVersion: null, clientName: null, settled: true };
     }
     return {
       workspaceId,
-      ...session,
+      mcpSessionId: session.mcpSessionId,
+      agentSessionId: session.agentSessionId,
+      protocolVersion: session.protocolVersion,
+      clientName: session.clientName,
       serverUrl: server?.url ?? null,
       serverName: server?.name ?? call.serverName ?? null,
     };

@@ -17,9 +17,11 @@ import {
 // here runs beside the proxy, never in its path: a slow or unreachable collector only grows the
 // queue up to its bound, then spans are dropped and counted.
 
+/** One answered MCP request: every method is measured, tools/call with its tool. */
 export interface CallMeasurement {
+  method: string;
   serverId: string;
-  tool: string;
+  tool?: string;
   durationMs: number;
   errorType?: string;
 }
@@ -89,10 +91,10 @@ export class ExporterRuntime {
   measure(call: CallMeasurement): void {
     if (!this.duration || !this.errors) return;
     const attributes: Record<string, string> = {
-      'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': call.tool,
+      'mcp.method.name': call.method,
       'toolscope.server.id': call.serverId,
     };
+    if (call.tool !== undefined) attributes['gen_ai.tool.name'] = call.tool;
     if (call.errorType) attributes['error.type'] = call.errorType;
     this.duration.record(call.durationMs / 1000, attributes);
     if (call.errorType) this.errors.add(1, attributes);

@@ -25,7 +25,10 @@ export const INSTRUMENTATION_SCOPE = { name: 'toolscope.proxy', version: '1' };
 /** What the span needs of the call's session and server (cached from live messages and the servers table). */
 export interface CallContext {
   workspaceId: string;
+  /** The upstream's session id: span and trace ids derive from it (proxySpanContext.ts). */
   mcpSessionId: string | null;
+  /** The session id the agent holds: the `mcp.session.id` attribute (agentSessionId.ts). */
+  agentSessionId: string | null;
   protocolVersion: string | null;
   clientName: string | null;
   serverUrl: string | null;
@@ -157,7 +160,7 @@ function ownSpanContext(
  */
 export function spanOfRequest(
   request: McpRequestEvent,
-  context: Pick<CallContext, 'serverUrl' | 'serverName'>,
+  context: Pick<CallContext, 'serverName' | 'agentSessionId'>,
   resource: Resource,
 ): ReadableSpan {
   const parent = parseTraceparent(request.traceparent);
@@ -168,7 +171,9 @@ export function spanOfRequest(
     request.traceparent,
     parent,
   );
-  const { host, port } = address(context.serverUrl);
+  // The URL the proxy sent this very request to: an initialize or server/discover (often the first
+  // request of a server this instance has not seen) has its address as every later request does.
+  const { host, port } = address(request.serverUrl);
   const attributes: ReadableSpan['attributes'] = {
     [ATTR_MCP_METHOD_NAME]: request.method,
     [ATTR_JSONRPC_REQUEST_ID]: request.jsonrpcId,
@@ -176,7 +181,7 @@ export function spanOfRequest(
     'toolscope.server.id': request.serverId,
   };
   if (request.sessionId) attributes['toolscope.session.id'] = request.sessionId;
-  if (request.mcpSessionId) attributes[ATTR_MCP_SESSION_ID] = request.mcpSessionId;
+  if (context.agentSessionId) attributes[ATTR_MCP_SESSION_ID] = context.agentSessionId;
   if (request.protocolVersion) attributes[ATTR_MCP_PROTOCOL_VERSION] = request.protocolVersion;
   if (request.clientName) attributes['toolscope.client.name'] = request.clientName;
   if (context.serverName) attributes['toolscope.server.name'] = context.serverName;
@@ -213,7 +218,7 @@ export function spanOfCall(call: ToolCallDto, context: CallContext, resource: Re
     'toolscope.call.id': call.id,
   };
   if (call.jsonrpcId !== null) attributes[ATTR_JSONRPC_REQUEST_ID] = call.jsonrpcId;
-  if (context.mcpSessionId) attributes[ATTR_MCP_SESSION_ID] = context.mcpSessionId;
+  if (context.agentSessionId) attributes[ATTR_MCP_SESSION_ID] = context.agentSessionId;
   if (context.protocolVersion) attributes[ATTR_MCP_PROTOCOL_VERSION] = context.protocolVersion;
   if (context.clientName) attributes['toolscope.client.name'] = context.clientName;
   if (context.serverName) attributes['toolscope.server.name'] = context.serverName;

@@ -18,6 +18,7 @@ import { ExporterRuntime } from './exporterRuntime';
 import { postOtlp, serializeSpans, signalUrl, type ExporterSettings } from './otlpHttp';
 import type { McpRequestEvent, ProxyEvents } from '../proxy/proxyEvents';
 import { sampled, spanOfCall, spanOfRequest } from './spanMapping';
+import { AgentSessionIds } from './agentSessionId';
 import { CallContexts } from './callContexts';
 import { testSpanOf } from './testSpan';
 
@@ -60,7 +61,7 @@ export class TelemetryService {
       'service.version': options.version,
       'telemetry.sdk.name': 'toolscope',
     });
-    this.contexts = new CallContexts(options.db);
+    this.contexts = new CallContexts(options.db, new AgentSessionIds(options.secret));
   }
 
   /** Bus subscriptions held for exporters (the metrics route tells them from live streams). */
@@ -189,14 +190,28 @@ export class TelemetryService {
     const runtimes = this.runtimes.get(request.workspaceId);
     if (!runtimes || runtimes.length === 0) return;
     const server = this.contexts.server(request.serverId);
-    const span = spanOfRequest(
-      request,
-      { serverUrl: server?.url ?? null, serverName: server?.name ?? null },
-      this.resource,
-    );
+    const agentSessionId =
+      request.sessionId && request.transport && request.sessionStartedAt
+        ? this.contexts.agentSessionIds.of({
+            id: request.sessionId,
+            serverId: request.serverId,
+            transport: request.transport,
+            mcpSessionId: request.mcpSessionId,
+            startedAtMs: Date.parse(request.sessionStartedAt),
+          })
+        : request.mcpSessionId;
+    const span = spanOfRequest(request, { serverName: server?.name ?? null, agentSessionId }, this.resource);
+    const errorType = span.attributes['error.type'] as string | undefined;
     for (const { runtime } of runtimes) {
       if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
         runtime.addSpan(span);
+      // Every method is an operation of the conventions' metric, not only tools/call.
+      runtime.measure({
+        method: request.method,
+        serverId: request.serverId,
+        durationMs: Math.max(0, request.endedMs - request.startedMs),
+        errorType,
+      });
     }
   };
 
@@ -209,7 +224,13 @@ export class TelemetryService {
     for (const { runtime } of runtimes) {
       if (runtime.wantsTraces && sampled(span.spanContext().traceId, runtime.settings.samplingRatio))
         runtime.addSpan(span);
-      runtime.measure({ serverId: call.serverId, tool: call.toolName, durationMs: call.durationMs ?? 0, errorType });
+      runtime.measure({
+        method: 'tools/call',
+        serverId: call.serverId,
+        tool: call.toolName,
+        durationMs: call.durationMs ?? 0,
+        errorType,
+      });
     }
   }
 

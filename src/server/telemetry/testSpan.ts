@@ -30,6 +30,7 @@ export function testSpanOf(workspaceId: string, resource: Resource): ReadableSpa
     {
       workspaceId,
       mcpSessionId: null,
+      agentSessionId: null,
       protocolVersion: null,
       clientName: 'toolscope-test',
       serverUrl: null,

@@ -8,6 +8,8 @@ import type { PublicConfig } from '../../../src/contract/config';
 // (oidc-provider on loopback): Toolscope's redirect, the provider's login and consent pages, the
 // callback, the tokens, and every way it must refuse.
 
+// Each test drives a provider or an MCP server in a child process: slow on a loaded machine.
+jest.setTimeout(90_000);
 const PUBLIC_URL = 'http://toolscope.test';
 const CALLBACK = `${PUBLIC_URL}/api/v1/auth/oidc/callback`;
 
@@ -22,7 +24,7 @@ beforeAll(async () => {
     publicUrl: PUBLIC_URL,
     oidc: { issuer: provider.issuer, clientId: 'toolscope', clientSecret: 'client-secret-1', name: 'Example ID' },
   });
-});
+}, 120_000);
 afterAll(async () => {
   await t.close();
   await provider.close();

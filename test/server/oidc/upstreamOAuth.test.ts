@@ -19,6 +19,8 @@ import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkU
 // called by an SDK client that holds no upstream token: the proxy adds it, refreshes it before it
 // expires and after a 401, and asks for a new connection when the refresh is refused.
 
+// Each test drives a provider or an MCP server in a child process: slow on a loaded machine.
+jest.setTimeout(90_000);
 const PUBLIC_URL = 'http://toolscope.test';
 
 let upstream: ProtectedMcpServer;
@@ -82,7 +84,7 @@ beforeAll(async () => {
   const registered = await t.register(upstream.mcpUrl);
   serverId = registered.server.id;
   proxyUrl = registered.proxyUrl;
-});
+}, 120_000);
 afterAll(async () => {
   await t.close();
   await upstream.close();
@@ -92,7 +94,7 @@ afterAll(async () => {
 describe('a server that requires OAuth', () => {
   it('is marked as needing a connection as soon as its discovery is refused with a challenge', async () => {
     // Registration runs schema discovery in the background; its 401 leads to the mark.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     while ((await connection())?.status !== 'required' && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await connection()).toMatchObject({ status: 'required', connectedBy: null, expiresAt: null });

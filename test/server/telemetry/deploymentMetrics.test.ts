@@ -69,9 +69,38 @@ describe(`deployment metrics (${engineName})`, () => {
     expect(value(running, 'toolscope_deployments{status="running"}')).toBe(1);
     expect(running).toContain('# TYPE toolscope_deployment_restarts_total counter');
 
+    // A restart asked for counts as one, by its reason.
+    expect((await api('POST', `/api/v1/deployments/${deployment.id}/restart`)).statusCode).toBe(200);
+    expect(value(await scrape(), 'toolscope_deployment_restarts_total{reason="requested"}')).toBe(1);
+
     expect((await api('DELETE', `/api/v1/deployments/${deployment.id}`)).statusCode).toBe(200);
     await waitFor('stopped in the metrics', async () =>
       value(await scrape(), 'toolscope_deployments{status="running"}') === 0 ? true : undefined,
     );
+  });
+
+  // Issue 37, item 9: a counter of every restart, not a sum over what runs now — a program that
+  // crashed, was restarted twice and gave up (failed: no longer run) keeps its restarts counted.
+  it('counts every restart after a crash, also of a deployment that then failed', async () => {
+    const created = await api('POST', '/api/v1/deployments/configs', {
+      workspace_id: t.account.workspaceId,
+      name: 'Crashes at once',
+      command: 'node',
+      args: ['-e', 'process.exit(3)'],
+      restartPolicy: 'on-failure',
+      maxRestarts: 2,
+    });
+    expect(created.statusCode).toBe(201);
+    const deployment = (
+      await api('POST', `/api/v1/deployments/configs/${created.json().id}/deploy`)
+    ).json<DeploymentDto>();
+    const failed = await waitFor('failed', async () => {
+      const status = (await api('GET', `/api/v1/deployments/${deployment.id}/status`)).json<DeploymentDto>();
+      return status.status === 'failed' ? status : undefined;
+    });
+    expect(failed.restarts).toBe(2);
+    const body = await scrape();
+    expect(value(body, 'toolscope_deployment_restarts_total{reason="crash"}')).toBe(2);
+    expect(value(body, 'toolscope_deployment_restarts_total{reason="requested"}')).toBe(1);
   });
 });

@@ -1,9 +1,8 @@
-import http from 'node:http';
 import { OPERATION_DURATION_BUCKETS } from '../../../src/server/telemetry/exporterRuntime';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { attributesOf as attrs, decodeMetrics, decodeSpans } from './otlpProto';
+import { hex, startOtlpReceiver, waitFor } from './otlpReceiver';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
@@ -13,49 +12,6 @@ import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkU
 // protobuf decoded with the official definitions, JSON parsed; span names, attributes, the agent's
 // traceparent as parent, and metric points.
 jest.setTimeout(90_000);
-
-interface Received {
-  path: string;
-  contentType: string;
-  body: Buffer;
-  headers: http.IncomingHttpHeaders;
-}
-
-async function startOtlpReceiver(status = 200) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        path: req.url ?? '',
-        contentType: String(req.headers['content-type']),
-        body: Buffer.concat(chunks),
-        headers: req.headers,
-      });
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(status === 200 ? '{}' : '{"message":"nope"}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-const hex = (bytes: Uint8Array | string) => (typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('hex'));
-
-async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
   let t: ProxyTestApp;
@@ -96,7 +52,11 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
 
       const { server, proxyUrl } = await t.register(upstream.url);
       const client = new Client({ name: 'otel-agent', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      const transport = new StreamableHTTPClientTransport(proxyUrl);
+      await client.connect(transport);
+      // The session id the agent holds (the proxy's sealed one): its spans and ours join on it.
+      const heldSessionId = transport.sessionId;
+      expect(heldSessionId).toMatch(/^ts1\./);
       await client.listTools();
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
       const agentSpan = '00f067aa0ba902b7';
@@ -132,7 +92,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
         'toolscope.server.id': server.id,
         'server.address': '127.0.0.1',
         'mcp.protocol.version': expect.any(String),
-        'mcp.session.id': expect.any(String),
+        'mcp.session.id': heldSessionId,
         'jsonrpc.request.id': expect.any(String),
       });
       expect(attrs(fail.attributes)['error.type']).toBe('tool_error');
@@ -145,7 +105,7 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
       expect(attrs(list.attributes)).toMatchObject({
         'mcp.method.name': 'tools/list',
         'toolscope.server.id': server.id,
-        'mcp.session.id': expect.any(String),
+        'mcp.session.id': heldSessionId,
       });
       expect(protoTraces.spans.some((s) => s.name === 'initialize')).toBe(true);
       expect(hex(fail.traceId)).toBe(hex(list.traceId));
@@ -186,11 +146,19 @@ describe(`OTLP export of proxied MCP traffic (${engineName})`, () => {
           .filter((r) => r.path === '/otlp/v1/metrics')
           .flatMap((r) => decodeMetrics(r.body));
         const duration = metrics.filter((m) => m.name === 'mcp.server.operation.duration');
-        const count = duration.flatMap((m) => m.histogram!.dataPoints).reduce((n, p) => n + Number(p.count), 0);
+        const count = duration
+          .flatMap((m) => m.histogram!.dataPoints)
+          .filter((p) => attrs(p.attributes)['mcp.method.name'] === 'tools/call')
+          .reduce((n, p) => n + Number(p.count), 0);
         return count >= 2 && duration;
       });
       const tools = new Set(
-        points.flatMap((m) => m.histogram!.dataPoints.map((p) => attrs(p.attributes)['gen_ai.tool.name'])),
+        points.flatMap((m) =>
+          m
+            .histogram!.dataPoints.map((p) => attrs(p.attributes))
+            .filter((a) => a['mcp.method.name'] === 'tools/call')
+            .map((a) => a['gen_ai.tool.name']),
+        ),
       );
       expect(tools).toEqual(new Set(['echo', 'fail']));
       // Seconds, bucketed by the conventions' boundaries (not the SDK's millisecond defaults).

@@ -52,11 +52,17 @@ export function decodeMetrics(body: Uint8Array): OtlpMetric[] {
   return metricsRequest.decode(body).resourceMetrics.flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics));
 }
 
+function intOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'number' ? value : (value as { toNumber(): number }).toNumber();
+}
+
 export function attributesOf(list: OtlpAttribute[] | null | undefined): Record<string, unknown> {
   return Object.fromEntries(
     (list ?? []).map((a) => [
       a.key,
-      a.value.stringValue ?? a.value.intValue ?? a.value.boolValue ?? a.value.doubleValue,
+      // int64 decodes as a Long: a number here (ports, counts) so tests compare plain values.
+      a.value.stringValue ?? intOf(a.value.intValue) ?? a.value.boolValue ?? a.value.doubleValue,
     ]),
   );
 }

@@ -1,0 +1,132 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { engineName } from '../helpers/testDatabase';
+import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
+import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
+
+jest.setTimeout(60_000);
+
+// Issue 37, item 5: a 2026-07-28 multi round-trip tool call — the server answers
+// `resultType: "input_required"`, the client sends the call again under a new id with
+// `inputResponses` and the `requestState` echoed — is one tool call for the user: one row from
+// the first request to the final answer, its rounds visible in the session's replay.
+
+/** A stateless 2026-07-28 server whose `confirm_delete` asks the user to confirm first. */
+async function startAskingUpstream() {
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      const message = JSON.parse(text) as { id: number; params: Record<string, unknown> };
+      const { requestState, inputResponses } = message.params as {
+        requestState?: string;
+        inputResponses?: { confirm?: { action?: string } };
+      };
+      const result =
+        requestState === 'state-1' && inputResponses?.confirm?.action === 'accept'
+          ? { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] }
+          : {
+              resultType: 'input_required',
+              inputRequests: {
+                confirm: {
+                  method: 'elicitation/create',
+                  params: { message: 'Delete 3 files?', requestedSchema: { type: 'object', properties: {} } },
+                },
+              },
+              requestState: 'state-1',
+            };
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe(`multi round-trip tool calls (${engineName})`, () => {
+  let t: ProxyTestApp;
+  let upstream: Awaited<ReturnType<typeof startAskingUpstream>>;
+  beforeAll(async () => {
+    upstream = await startAskingUpstream();
+    t = await startProxyApp();
+  });
+  afterAll(async () => {
+    await t.close();
+    await upstream.close();
+  });
+
+  it('records an input_required answer and the retry under a new id as one call with its rounds', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files' });
+    const call = async (id: number, extra: Record<string, unknown>) => {
+      const res = await fetch(new URL(proxyUrl.pathname, t.base), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'confirm_delete',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'confirm_delete',
+            arguments: { folder: 'tmp' },
+            _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'rounds-agent', version: '1.0.0' } },
+            ...extra,
+          },
+        }),
+      });
+      return (await res.json()) as { result: { resultType: string; requestState?: string } };
+    };
+    const first = await call(1, {});
+    expect(first.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1' });
+    const retry = await call(2, {
+      inputResponses: { confirm: { action: 'accept', content: {} } },
+      requestState: first.result.requestState,
+    });
+    expect(retry.result).toMatchObject({ resultType: 'complete' });
+
+    await t.app.recorder.flush();
+    const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      jsonrpc_id: '1',
+      tool_name: 'confirm_delete',
+      status: 'ok',
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
+    });
+    const sessions = await t.database.db.query<{ call_count: number }>(
+      'select call_count from sessions where id = $1',
+      [calls[0].session_id],
+    );
+    expect(sessions[0].call_count).toBe(1);
+
+    // The replay: the first request, the interim answer, the retry, the final answer, in order,
+    // each as it travelled (the call's row keeps the first round's id: the final answer is shown
+    // as the call's answer).
+    const replay = await recordedMessages(t.database.db, calls[0].session_id);
+    expect(
+      replay.map((m) => {
+        const payload = m.payload as { id?: number; result?: { resultType?: string } } | null;
+        return {
+          direction: m.direction,
+          kind: m.kind,
+          id: String(payload?.id),
+          resultType: payload?.result?.resultType,
+        };
+      }),
+    ).toEqual([
+      { direction: 'client_to_server', kind: 'request', id: '1', resultType: undefined },
+      { direction: 'server_to_client', kind: 'response', id: '1', resultType: 'input_required' },
+      { direction: 'client_to_server', kind: 'request', id: '2', resultType: undefined },
+      { direction: 'server_to_client', kind: 'response', id: '2', resultType: 'complete' },
+    ]);
+  });
+});
