@@ -4,8 +4,11 @@
 // given payload size, with the default redaction rules and without any, interleaved round by
 // round in one process (same machine state for both). record() is what runs on the proxy's event
 // loop; the database write happens later in the batch and is the same either way. Prints µs per
-// pair and per KB for each, their ratio, and how long one 4 MiB argument of near-matches (every
-// rule's keyword followed by almost-a-token) holds the event loop with the default rules.
+// pair and per KB for each, their ratio; then the same with the rules as the proxy runs them
+// (messages of 256 KiB and more redacted on the redaction thread, redactionThread.ts), timed until
+// every message is recorded. Last, one 4 MiB argument of near-matches (every rule's keyword
+// followed by almost-a-token): how long the event loop is held — the longest gap of a 1 ms ticker
+// while it is recorded — without redaction, redacted inline, and redacted on the thread.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,7 @@ const dist = (file) => require(path.join(root, 'dist/node/server', file));
 const { Recorder } = dist('recording/recorder.js');
 const { EventBus } = dist('events/bus.js');
 const { WorkspaceRedaction } = dist('recording/redaction/workspaceRedaction.js');
+const { RedactionThread, DEFAULT_MIN_BYTES } = dist('recording/redaction/redactionThread.js');
 
 const ROUNDS = Number(process.env.BENCH_REDACTION_ROUNDS ?? 7);
 /** Pairs per run: 400 of 1 KB, fewer of larger payloads (the same bytes per run: what one run queues stays in memory until it is dropped). */
@@ -28,6 +32,9 @@ const workspaceId = '00000000-0000-4000-8000-000000000001';
 // queue is dropped with its recorder.
 const db = { engine: 'pglite', query: async () => [], listen: async () => async () => undefined };
 const redaction = new WorkspaceRedaction(db, 'bench-secret');
+// As the proxy runs it (plugin.ts): large messages on the thread.
+const thread = new RedactionThread(DEFAULT_MIN_BYTES);
+const threaded = new WorkspaceRedaction(db, 'bench-secret', undefined, thread);
 
 /** Text like a tool's output: prose, paths, JSON, numbers, no secrets (the common case). */
 function payloadText(bytes) {
@@ -36,12 +43,13 @@ function payloadText(bytes) {
   return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 }
 
+/** `redact`: false (none), 'inline' (every message on this thread) or 'thread' (as the proxy runs it). */
 function recorderWith(redact) {
   const recorder = new Recorder(db, new EventBus(), {
     flushMs: 3_600_000,
     queueLimit: 10_000_000,
     payloadLimit: 1 << 30,
-    ...(redact ? { redaction } : {}),
+    ...(redact ? { redaction: redact === 'thread' ? threaded : redaction } : {}),
   });
   const session = recorder.startSession(
     { workspaceId, serverId: '00000000-0000-4000-8000-000000000002', serverName: 'bench' },
@@ -50,9 +58,10 @@ function recorderWith(redact) {
   return { recorder, session };
 }
 
-function runPairs(redact, text) {
+async function runPairs(redact, text) {
   const { recorder, session } = recorderWith(redact);
   const pairs = pairsFor(text.length / 1024);
+  const loop = performance.eventLoopUtilization();
   const started = process.hrtime.bigint();
   for (let i = 0; i < pairs; i++) {
     const request = {
@@ -65,10 +74,14 @@ function runPairs(redact, text) {
     recorder.record(session, 'client_to_server', request, text.length + 80, JSON.stringify(request));
     recorder.record(session, 'server_to_client', response, text.length + 80, JSON.stringify(response));
   }
+  // Large messages on the thread are recorded when it answers (nothing waits inline or without rules).
+  await recorder.recorded();
   const micros = Number(process.hrtime.bigint() - started) / 1000;
+  // The event loop's busy time: all of it inline; on the thread, only the posts and the answers.
+  const busyMicros = performance.eventLoopUtilization(loop).active * 1000;
   // Its queued rows go with it: the write timer is stopped and nothing refers to it any more.
   recorder.queue.stopTimer();
-  return micros / pairs;
+  return { perPair: micros / pairs, busyPerPair: busyMicros / pairs };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -76,22 +89,31 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 console.log(
   `recorder.record(), request + response of N KB each (${SIZES_KB.map((kb) => `${pairsFor(kb)} pairs of ${kb} KB`).join(', ')}) × ${ROUNDS} rounds, median µs per pair`,
 );
-console.log('| payload | without redaction | with default rules | added per KB | with ÷ without |');
-console.log('|---|---|---|---|---|');
+console.log(
+  `(thread: the default rules as the proxy runs them, messages of ${DEFAULT_MIN_BYTES / 1024} KiB and more on the redaction thread, timed until all are recorded)`,
+);
+console.log(
+  '| payload | without redaction | with default rules | added per KB | with ÷ without | thread: until recorded | thread: event loop busy | busy ÷ with |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
 for (const kb of SIZES_KB) {
   const text = payloadText(kb * 1024);
-  runPairs(false, text);
-  runPairs(true, text); // warm-up
-  const without = [];
-  const withRules = [];
+  const variants = [false, 'inline', 'thread'];
+  for (const redact of variants) await runPairs(redact, text); // warm-up
+  const runs = { false: [], inline: [], thread: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    without.push(runPairs(false, text));
-    withRules.push(runPairs(true, text));
+    // Each round in another order: the run after another pays for the garbage it left.
+    for (let i = 0; i < variants.length; i++) {
+      const redact = variants[(round + i) % variants.length];
+      runs[String(redact)].push(await runPairs(redact, text));
+    }
   }
-  const a = median(without);
-  const b = median(withRules);
+  const a = median(runs.false.map((run) => run.perPair));
+  const b = median(runs.inline.map((run) => run.perPair));
+  const c = median(runs.thread.map((run) => run.perPair));
+  const busy = median(runs.thread.map((run) => run.busyPerPair));
   console.log(
-    `| ${kb} KB | ${a.toFixed(1)} | ${b.toFixed(1)} | ${((b - a) / (2 * kb)).toFixed(2)} µs | ${(b / a).toFixed(2)}× |`,
+    `| ${kb} KB | ${a.toFixed(1)} | ${b.toFixed(1)} | ${((b - a) / (2 * kb)).toFixed(2)} µs | ${(b / a).toFixed(2)}× | ${c.toFixed(1)} | ${busy.toFixed(1)} | ${(busy / b).toFixed(2)}× |`,
   );
 }
 
@@ -107,14 +129,57 @@ const nearMatches = [
   'Bearer x ',
 ].join('');
 const huge = nearMatches.repeat(Math.ceil((4 * 1024 * 1024) / nearMatches.length));
-for (const redact of [false, true]) {
-  const { recorder, session } = recorderWith(redact);
-  const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { query: huge } } };
-  const started = process.hrtime.bigint();
-  recorder.record(session, 'client_to_server', request, huge.length);
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  console.log(
-    `4 MiB argument of near-matches, ${redact ? 'default rules' : 'no redaction'}: ${ms.toFixed(1)} ms on the event loop`,
-  );
+
+/** The longest gap between ticks of a 1 ms timer while `work` runs (and until it has settled). */
+async function longestStall(work) {
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20)); // the ticker runs before the work starts
+  const started = performance.now();
+  await work();
+  const elapsed = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 20)); // and a while after it
+  clearInterval(ticker);
+  return { longest: Math.max(longest, performance.now() - last), elapsed };
 }
+
+const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { query: huge } } };
+// As the proxy records it: with its exact text (the body), so nothing is serialized again.
+const requestText = JSON.stringify(request);
+const STALL_ROUNDS = Number(process.env.BENCH_REDACTION_STALL_ROUNDS ?? 5);
+const stalls = { idle: [], none: [], inline: [], thread: [] };
+const recordedIn = { none: [], inline: [], thread: [] };
+for (let round = 0; round <= STALL_ROUNDS; round++) {
+  // The ticker alone: what the machine's load adds to any gap.
+  const idle = await longestStall(() => new Promise((resolve) => setTimeout(resolve, 5)));
+  if (round > 0) stalls.idle.push(idle.longest);
+  for (const redact of [false, 'inline', 'thread']) {
+    const { recorder, session } = recorderWith(redact);
+    const { longest, elapsed } = await longestStall(async () => {
+      recorder.record(session, 'client_to_server', request, requestText.length, requestText);
+      await recorder.recorded();
+    });
+    recorder.queue.stopTimer();
+    // Round 0 warms up (and starts the thread).
+    if (round === 0) continue;
+    stalls[redact || 'none'].push(longest);
+    recordedIn[redact || 'none'].push(elapsed);
+  }
+}
+const ms = (values) => `${median(values).toFixed(1)} ms (max ${Math.max(...values).toFixed(1)})`;
+console.log(
+  `4 MiB argument of near-matches, ${STALL_ROUNDS} rounds, median longest gap of a 1 ms ticker (the event loop held), and the message's time to recorded:`,
+);
+console.log('| | longest gap | recorded after |');
+console.log('|---|---|---|');
+console.log(`| ticker alone | ${ms(stalls.idle)} | |`);
+console.log(`| no redaction | ${ms(stalls.none)} | ${ms(recordedIn.none)} |`);
+console.log(`| default rules, inline | ${ms(stalls.inline)} | ${ms(recordedIn.inline)} |`);
+console.log(`| default rules, on the thread | ${ms(stalls.thread)} | ${ms(recordedIn.thread)} |`);
+await thread.close();
 process.exit(0);

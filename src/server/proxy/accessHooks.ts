@@ -71,7 +71,7 @@ export async function admitToolCalls(
   requests: (JsonRpcMessage & { id: JsonRpcId })[],
   isBatch: boolean,
   tap: MessageTap,
-  recordRequestSide: () => void,
+  recordRequestSide: () => Promise<void> | undefined,
   reply: FastifyReply,
 ): Promise<boolean> {
   let calls = 0;
@@ -82,8 +82,10 @@ export async function admitToolCalls(
   const { data, retryAfterSeconds } = ctx.quota.refusal(admission);
   const message = agentCallLimitText(planById(admission.plan).name);
   const errors = requests.map((r) => ({ jsonrpc: '2.0' as const, id: r.id, error: { code: -32023, message, data } }));
-  recordRequestSide();
+  const journaled = recordRequestSide();
   for (const error of errors) tap.fromServer(error, 0);
+  // The answer waits only when a request of the session waits for its redaction (a large one).
+  if (journaled) await journaled;
   void reply
     .status(200)
     .header('retry-after', String(retryAfterSeconds))

@@ -138,6 +138,8 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     }
     const requests = requestsIn(messages);
     stream.tap.expectRequests(requests);
+    // A large message that waits for its redaction off the event loop is recorded in its session's
+    // order (messageRecording.ts); this transport's requests were never committed before they travel.
     const recordRequestSide = () => {
       for (const message of messages)
         stream.tap.record(
@@ -146,6 +148,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
           messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
           messages.length === 1 && !isBatch ? text : undefined,
         );
+      return undefined;
     };
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (

@@ -89,7 +89,11 @@ export class MessageTap {
     return ids;
   }
 
-  /** `size`: the message's bytes, or how to measure them (only when it is stored: see Recorder.record). */
+  /**
+   * `size`: the message's bytes, or how to measure them (only when it is stored: see
+   * Recorder.record). A large message may be recorded later, once redacted off the event loop:
+   * commitJournal() waits for it.
+   */
   record(
     direction: MessageDirection,
     message: JsonRpcMessage,
@@ -109,9 +113,12 @@ export class MessageTap {
       );
   }
 
-  /** What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal). */
-  commitJournal(): void {
-    this.recorder.commitJournal();
+  /**
+   * What the recorder journaled so far goes to the kernel now (see Recorder.commitJournal); a
+   * promise when this session's messages so far are not all recorded yet: an answer waits for it.
+   */
+  commitJournal(): Promise<void> | undefined {
+    return this.recorder.commitJournal(this.session ?? undefined);
   }
 
   /**
@@ -152,7 +159,8 @@ export class MessageTap {
         });
       }
     }
-    // What is recorded is what the agent received.
+    // What is recorded is what the agent received. A response that waits for its redaction is
+    // recorded in its session's order; the agent does not wait for it.
     this.record(
       'server_to_client',
       outgoing,

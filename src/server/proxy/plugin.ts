@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Recorder } from '../recording/recorder';
+import { DEFAULT_MIN_BYTES, RedactionThread } from '../recording/redaction/redactionThread';
 import { WorkspaceRedaction } from '../recording/redaction/workspaceRedaction';
 import { openRecordingJournal } from '../recording/journal/openRecordingJournal';
 import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
@@ -51,8 +52,15 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
   const journal = await openRecordingJournal(app);
   const plans = new WorkspacePlans(app.db);
   // Loaded before the proxy serves: the first message of any workspace is redacted by its own rules.
-  const redaction = new WorkspaceRedaction(app.db, app.config.secret, (error) =>
-    app.log.error({ err: error }, 'reloading redaction settings failed'),
+  // Large messages are redacted on a thread of their own, so one does not hold every other call.
+  const redactionThread = new RedactionThread(DEFAULT_MIN_BYTES, (error) =>
+    app.log.error({ err: error }, 'the redaction thread failed: large messages are redacted inline meanwhile'),
+  );
+  const redaction = new WorkspaceRedaction(
+    app.db,
+    app.config.secret,
+    (error) => app.log.error({ err: error }, 'reloading redaction settings failed'),
+    redactionThread,
   );
   await redaction.start();
   app.decorate('redaction', redaction);
@@ -94,6 +102,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     // Calls admitted from memory are counted and unused leases given back while the database is there.
     await app.quotaGate.close();
     await recorder.close();
+    await redactionThread.close();
     await app.outbound.close();
   });
 

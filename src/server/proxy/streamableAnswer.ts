@@ -42,17 +42,19 @@ export interface Exchange {
 }
 
 /** Answers each of the agent's requests with the failure (a JSON-RPC error), recorded as its call's end. */
-export function sendFailure(
+export async function sendFailure(
   reply: FastifyReply,
   tap: MessageTap,
   requests: JsonRpcMessage[],
   isBatch: boolean,
   failure: UpstreamFailure,
   proxyAnswers: JsonRpcMessage[] = [],
-): FastifyReply {
+): Promise<FastifyReply> {
   const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
   for (const error of upstreamErrors) tap.fromServer(error, 0);
-  tap.commitJournal();
+  // Awaited only when a message of the session still waits for its redaction (a large one).
+  const journaled = tap.commitJournal();
+  if (journaled) await journaled;
   const errors = [...upstreamErrors, ...proxyAnswers];
   // A JSON-RPC error in a 200 is what MCP clients surface as the failed call's error.
   if (errors.length > 0)

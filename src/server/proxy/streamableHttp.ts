@@ -128,8 +128,10 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     // arrive together: a start taken at the answer's headers made such calls look instant).
     const receivedAtMs = ctx.recorder.clockMs();
     let requestRecorded = false;
-    const recordRequestSide = (responseSessionId: string | undefined) => {
-      if (requestRecorded) return;
+    // A promise only when a message of this session waits for its redaction off the event loop (a
+    // large one): the request then goes upstream, or is answered, once it is journaled.
+    const recordRequestSide = (responseSessionId: string | undefined): Promise<void> | undefined => {
+      if (requestRecorded) return undefined;
       requestRecorded = true;
       tap.session = resolveSession(ctx, target, request, messages, responseSessionId, upstreamSessionId, claims);
       const single = body !== undefined && messages.length === 1 && !isBatch && text !== '';
@@ -142,7 +144,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
           receivedAtMs,
         );
       // The request's rows reach the journal's file before any answer can reach the agent.
-      tap.commitJournal();
+      return tap.commitJournal();
     };
     // Only an initialize without a session id learns its session from the upstream's answer (its
     // mcp-session-id header); every other exchange is recorded before it is forwarded, so its
@@ -162,14 +164,17 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     if (requests.length > 0) {
       const admitted = ctx.admission.admitCalls(target);
       if ('failure' in admitted) {
-        recordRequestSide(undefined);
+        await recordRequestSide(undefined);
         return sendFailure(reply, tap, requests, isBatch, admitted.failure, proxyAnswers);
       }
       releaseCalls = admitted.release;
       reply.raw.once('close', releaseCalls);
     }
 
-    if (!sessionFromAnswer) recordRequestSide(undefined);
+    if (!sessionFromAnswer) {
+      const journaled = recordRequestSide(undefined);
+      if (journaled) await journaled;
+    }
     let upstreamHeaders = upstreamRequestHeaders(
       forwardedHeaders,
       await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers, target.url),
@@ -204,14 +209,15 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       }
     } catch (error) {
       order.streamOpened?.();
-      recordRequestSide(undefined);
+      await recordRequestSide(undefined);
       if (abort.signal.aborted) return reply;
       return sendFailure(reply, tap, requests, isBatch, describeFailure(error, timeoutMs), proxyAnswers);
     }
 
     order.streamOpened?.();
     const sessionHeader = upstream.headers['mcp-session-id'];
-    recordRequestSide(typeof sessionHeader === 'string' ? sessionHeader : undefined);
+    const journaled = recordRequestSide(typeof sessionHeader === 'string' ? sessionHeader : undefined);
+    if (journaled) await journaled;
     return relayAnswer(
       ctx,
       { method, request, reply, target, tap, requests, isBatch, proxyAnswers, timeoutMs, speaksJsonRpc },

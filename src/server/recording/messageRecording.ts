@@ -6,6 +6,7 @@ import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
 import { closeRunsAnsweredBy, noteProgressRequest, progressRunOf, type closeProgressRun } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
+import type { OffThreadRedaction, Redacted } from './redaction/redactionThread';
 import type { Redactor } from './redaction/redactor';
 import type { SessionState } from './rows';
 import { nextSeq } from './sessionSeq';
@@ -17,7 +18,9 @@ import type { WriteQueue } from './writeQueue';
 // request and its answer pair up: callPairing.ts), a coalesced progress stream
 // (progressCoalescing.ts), or a message row of its own within the workspace's budget. What is kept
 // of it is what its workspace's redaction rules leave (redaction/): nothing downstream of here —
-// the journal, the database, the live stream — ever holds the original.
+// the journal, the database, the live stream — ever holds the original. A large message is
+// redacted on the redaction thread (redactionThread.ts) and recorded when it answers; its
+// session's later messages wait behind it, in order (session.recordingBacklog).
 
 export interface MessageRecordingOptions {
   /** Characters of a message payload kept for replay (default 64 KiB). */
@@ -29,7 +32,11 @@ export interface MessageRecordingOptions {
    * is kept, so the journal, the database, the live stream and what reads them never see the
    * original. Absent: messages are stored as they came (unit tests of other concerns).
    */
-  redaction?: { forWorkspace(workspaceId: string): Redactor };
+  redaction?: {
+    forWorkspace(workspaceId: string): Redactor;
+    /** Where large messages are redacted, off the event loop (redactionThread.ts); absent: every message here. */
+    offThread?: OffThreadRedaction;
+  };
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
@@ -56,12 +63,20 @@ function withoutPayload(message: JsonRpcMessage): JsonRpcMessage {
 }
 
 export class MessageRecording {
+  /** Messages waiting for their redaction off the event loop (and those of their sessions behind them). */
+  private readonly waiting = new Set<Promise<void>>();
+
   constructor(
     private readonly queue: WriteQueue,
     private readonly options: MessageRecordingOptions,
   ) {}
 
-  /** Records one message the proxy had at `nowMs` (see Recorder.record). */
+  /**
+   * Records one message the proxy had at `nowMs` (see Recorder.record): now (the common case), or
+   * — when it waits for its redaction off the event loop, or an earlier message of its session
+   * does — once that is done: `session.recordingBacklog` is then set until it is recorded. A
+   * session's messages are recorded in the order they came, so a response is never before its request.
+   */
   record(
     session: RecordedSession,
     direction: MessageDirection,
@@ -71,6 +86,74 @@ export class MessageRecording {
     nowMs: number,
     httpTraceparent: string | undefined,
   ): void {
+    const backlog = session.recordingBacklog;
+    const waited = backlog
+      ? backlog.then(() => this.recordInTurn(session, direction, original, size, originalText, nowMs, httpTraceparent))
+      : this.recordInTurn(session, direction, original, size, originalText, nowMs, httpTraceparent);
+    if (!waited) return;
+    // Never a rejection: what the proxy awaits, and what the session's next messages wait behind.
+    const recorded = waited.catch((error: unknown) =>
+      this.options.log?.error({ err: error }, 'recording a message that waited for its redaction failed'),
+    );
+    session.recordingBacklog = recorded;
+    this.waiting.add(recorded);
+    void recorded.then(() => {
+      this.waiting.delete(recorded);
+      if (session.recordingBacklog === recorded) session.recordingBacklog = undefined;
+    });
+  }
+
+  /** Resolves when every message waiting for its redaction is recorded. */
+  async idle(): Promise<void> {
+    while (this.waiting.size > 0) await Promise.all(this.waiting);
+  }
+
+  /** A message whose turn it is: recorded now, or — a large one — once a thread has redacted it. */
+  private recordInTurn(
+    session: RecordedSession,
+    direction: MessageDirection,
+    original: JsonRpcMessage,
+    size: number | (() => number),
+    originalText: string | undefined,
+    nowMs: number,
+    httpTraceparent: string | undefined,
+  ): Promise<void> | undefined {
+    const redaction = this.options.redaction;
+    const offThread = redaction?.offThread;
+    let bytes = size;
+    // A notification past its workspace's budget is only counted: nothing to redact.
+    if (redaction && offThread && (hasId(original) || !this.options.budgets?.spent(session.row.workspace_id))) {
+      bytes = typeof size === 'number' ? size : size();
+      let redactor: Redactor | undefined;
+      try {
+        if (bytes >= offThread.minBytes) redactor = redaction.forWorkspace(session.row.workspace_id);
+      } catch {
+        // Redacted here instead, where a failure is failed closed (see redacted()).
+      }
+      // Its tool is known now: every message of its session before it is recorded.
+      if (redactor)
+        return offThread
+          .redact(redactor, original, originalText, toolOf(session, direction, original))
+          .catch(() => null)
+          .then((redacted) => {
+            this.recordNow(session, direction, original, bytes, originalText, nowMs, httpTraceparent, redacted);
+          });
+    }
+    this.recordNow(session, direction, original, bytes, originalText, nowMs, httpTraceparent, undefined);
+    return undefined;
+  }
+
+  /** `redacted`: what a thread made of it; null when it could not (redacted here), undefined when not asked. */
+  private recordNow(
+    session: RecordedSession,
+    direction: MessageDirection,
+    original: JsonRpcMessage,
+    size: number | (() => number),
+    originalText: string | undefined,
+    nowMs: number,
+    httpTraceparent: string | undefined,
+    redacted: Redacted | null | undefined,
+  ): void {
     const at = new Date(nowMs).toISOString();
     const row = session.row;
     row.last_activity_at = at;
@@ -79,7 +162,7 @@ export class MessageRecording {
     // Marked once the message has changed every count (a request adds a call, an answer may add an
     // error): the journal notes the session's counts after it, so a kill -9 just after keeps them all.
     try {
-      this.recordRow(session, direction, original, size, originalText, nowMs, at, httpTraceparent);
+      this.recordRow(session, direction, original, size, originalText, nowMs, at, httpTraceparent, redacted);
     } finally {
       this.queue.markDirty(session);
     }
@@ -94,6 +177,7 @@ export class MessageRecording {
     nowMs: number,
     at: string,
     httpTraceparent: string | undefined,
+    redacted: Redacted | null | undefined,
   ): void {
     const row = session.row;
     // A notification of a workspace past its recording budget is counted and nothing more (a
@@ -101,8 +185,13 @@ export class MessageRecording {
     if (!hasId(original) && this.options.budgets?.spent(row.workspace_id)) return;
     // Redaction first: from here on only the redacted message exists (its exact text only when
     // nothing was replaced). The byte size stays the size of what travelled.
-    const message = this.redacted(session, direction, original);
-    const rawText = message === original ? originalText : undefined;
+    // A thread's answer is used as it came (its JSON text with it); without one, redacted here.
+    const message = redacted
+      ? redacted.changed
+        ? redacted.message
+        : original
+      : this.redacted(session, direction, original);
+    const rawText = redacted?.changed ? redacted.text : message === original ? originalText : undefined;
     const kind = messageKind(message);
     const sizeBytes = typeof size === 'number' ? size : size();
 

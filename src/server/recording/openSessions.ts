@@ -29,6 +29,11 @@ export interface RecordedSession extends QueuedSession {
    * the numbers of several instances interleave in time (see nextSeq).
    */
   clockSeqBaseMs?: number;
+  /**
+   * Set while a message of the session waits for its redaction off the event loop: resolves once
+   * it — and every message of the session queued behind it — is recorded (messageRecording.ts).
+   */
+  recordingBacklog?: Promise<void>;
 }
 
 /** A session row as it starts: active, nothing counted yet. `existing`: one another instance started. */

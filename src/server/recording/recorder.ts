@@ -188,12 +188,20 @@ export class Recorder {
     atMs?: number,
     httpTraceparent?: string,
   ): void {
+    // A large message may wait for its redaction off the event loop (session.recordingBacklog):
+    // commitJournal(session) and recorded() wait for it.
     if (!this.isEnabled()) return;
     this.messages.record(session, direction, message, size, rawText, atMs ?? this.now(), httpTraceparent);
   }
 
   endSession(session: RecordedSession): void {
     if (!this.sessions.has(session)) return;
+    // Ended after the messages it had before: a call they open is settled with the session's end.
+    const backlog = session.recordingBacklog;
+    if (backlog) {
+      void backlog.then(() => this.endSession(session));
+      return;
+    }
     const at = new Date(this.now()).toISOString();
     for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
     for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY))
@@ -231,10 +239,17 @@ export class Recorder {
 
   /**
    * Puts what the journal holds so far in the kernel now (one write): the proxy calls it before an
-   * answer goes to the agent, so an answered call's request survives a kill of the process.
+   * answer goes to the agent, so an answered call's request survives a kill of the process. When
+   * a message of `session` waits for its redaction off the event loop, the commit is made once the
+   * session's messages so far are recorded, and the promise returned resolves then.
    */
-  commitJournal(): void {
+  commitJournal(): void;
+  commitJournal(session: RecordedSession | undefined): Promise<void> | undefined;
+  commitJournal(session?: RecordedSession): Promise<void> | undefined {
+    const backlog = session?.recordingBacklog;
+    if (backlog) return backlog.then(() => this.commitJournal());
     this.options.journal?.journal.commitNow();
+    return undefined;
   }
 
   /** Seals the journal's segment so what is committed leaves the disk now, not when the segment fills. */
@@ -247,15 +262,23 @@ export class Recorder {
     return recorderStats(this.enabled, this.sessions.size, this.queue, this.options);
   }
 
-  /** Writes everything queued now (and waits for a flush already running). */
-  flush(): Promise<void> {
-    return this.queue.flush();
+  /** Resolves when every message given to record() is recorded (a large one waits for its redaction off the event loop). */
+  recorded(): Promise<void> {
+    return this.messages.idle();
+  }
+
+  /** Writes everything queued now (and waits for a flush already running), after the messages still being redacted. */
+  async flush(): Promise<void> {
+    await this.messages.idle();
+    await this.queue.flush();
   }
 
   /** Graceful shutdown: end every open session and write everything. */
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     if (this.orphanSweeper) clearInterval(this.orphanSweeper);
+    // Messages still being redacted are recorded first: nothing the proxy had is lost.
+    await this.messages.idle();
     for (const session of this.sessions.all()) this.endSession(session);
     this.closed = true;
     await this.queue.flush(true);

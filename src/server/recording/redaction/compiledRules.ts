@@ -30,6 +30,8 @@ export interface CompiledPath {
 }
 
 export interface CompiledRules {
+  /** What these were compiled from: what a redaction thread compiles again (redactionThread.ts). */
+  settings: RedactionSettingsInput;
   patterns: { rule: PatternRule; hash: boolean }[];
   keys: { rule: KeyRule; hash: boolean }[];
   custom: CustomRule[];
@@ -91,6 +93,7 @@ export function compileRules(settings: RedactionSettingsInput): CompiledRules {
     custom.push({ id: entry.id, pattern, grouped: pattern.groupCount() > 0, hash: entry.hash });
   }
   return {
+    settings,
     patterns,
     keys: KEY_RULES.filter(on).map((rule) => ({ rule, hash: hashed(rule.id) })),
     custom,

@@ -27,7 +27,8 @@ export class Redactor {
 
   constructor(
     readonly rules: CompiledRules,
-    private readonly hashKey: Buffer,
+    /** The workspace's key of the placeholders' hashes (workspaceHashKey). */
+    readonly hashKey: Buffer,
   ) {}
 
   /**

@@ -2,10 +2,11 @@ import type { RedactionSettingsInput } from '../../../contract/redaction';
 import type { Database } from '../../db/database';
 import { loadRedactionSettings, type StoredRedactionSettings } from '../../data/redaction/store';
 import { compileRules, DEFAULT_SETTINGS, type CompiledRules } from './compiledRules';
+import type { OffThreadRedaction } from './redactionThread';
 import { Redactor, workspaceHashKey } from './redactor';
 
 // Every workspace's redactor, in memory: the recorder asks for one per message, synchronously, on
-// the proxy's path. All saved settings are loaded before the proxy serves; a workspace without
+// the proxy's path (and sends a large message with its redactor's settings to `offThread`). All saved settings are loaded before the proxy serves; a workspace without
 // any has the defaults (compiled once, shared). A change reloads that workspace here and — through
 // PostgreSQL NOTIFY — on every other instance, as schema pins do (toolsListRewriter.ts).
 
@@ -22,10 +23,14 @@ export class WorkspaceRedaction {
   private readonly defaults: CompiledRules = compileRules(DEFAULT_SETTINGS);
   private unlisten: (() => Promise<void>) | undefined;
 
+  /**
+   * @param offThread where the recorder redacts large messages (redactionThread.ts); absent: all inline.
+   */
   constructor(
     private readonly db: Database,
     private readonly secret: string,
     private readonly onError: (error: unknown) => void = () => undefined,
+    public offThread?: OffThreadRedaction,
   ) {}
 
   async start(): Promise<void> {
