@@ -25,7 +25,9 @@ describe('session lifecycle through the proxy', () => {
     const { server, proxyUrl } = await t.register(upstream.url);
     const live: LiveMessage[] = [];
     const unsubscribe = t.app.bus.subscribe(t.account.workspaceId, (message) => {
-      if (message.type !== 'server_updated' && message.type !== 'notification') live.push(message);
+      // tool_call_started comes only for a call still in flight when a batch is written: whether
+      // it does depends on the machine's speed, not on the lifecycle under test.
+      if (!['server_updated', 'notification', 'tool_call_started'].includes(message.type)) live.push(message);
     });
     const transport = new StreamableHTTPClientTransport(proxyUrl);
     const client = new Client({ name: 'lifecycle-agent', version: '3.1.4' });
