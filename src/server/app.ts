@@ -88,6 +88,9 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Our own 503 while closing (below) so the body has the API's {message, code} shape.
     return503OnClosing: false,
+    // A plugin's start (the recorder's threads, the monitors' first reads) is slow on a loaded
+    // machine, not hung: Fastify's 10 s default failed a start at load 5 on 2 cores.
+    pluginTimeout: 120_000,
     // Slow clients: headers and the whole request within limits (http/connectionLimits.ts).
     requestTimeout: config.requestTimeoutMs,
     http: httpServerOptions({
