@@ -84,6 +84,8 @@ export function describeAccessibilitySweep(
     const contexts: BrowserContext[] = [];
     // Unset until the account is registered (the first call is made without them).
     let tokens: { accessToken: string; refreshToken: string; workspaceId: string } | undefined;
+    const email = `grace+${Date.now()}@example.com`;
+    const password = 'grace-hopper-1906';
     const dataRoutes: string[] = [];
     // Tabs the layout sweep opens too (issue 38: the Security tab once made the page 721 px wide).
     const tabRoutes: string[] = [];
@@ -104,9 +106,8 @@ export function describeAccessibilitySweep(
     beforeAll(async () => {
       upstream = await startEverything();
       app = await startBuiltApp({ TOOLSCOPE_FLAGS: ALL_SCREENS_FLAGS }, 360_000);
-      const password = 'grace-hopper-1906';
       const registered = await api<{ accessToken: string; refreshToken: string }>('POST', '/api/v1/auth/register', {
-        email: `grace+${Date.now()}@example.com`,
+        email,
         password,
         passwordConfirmation: password,
         firstName: 'Grace',
@@ -176,11 +177,20 @@ export function describeAccessibilitySweep(
       });
       contexts.push(context);
       if (signedIn) {
-        await context.addInitScript((t) => {
-          localStorage.setItem('access_token', t.accessToken);
-          localStorage.setItem('refresh_token', t.refreshToken);
-          localStorage.setItem('toolscope.current_workspace_id', t.workspaceId);
-        }, tokens);
+        // A sign-in of its own per page: pages sharing one refresh token signed each other out once
+        // the sweep outlived the access token's refresh point (a rotated token reused ends the family).
+        const own = await api<{ accessToken: string; refreshToken: string }>('POST', '/api/v1/auth/login', {
+          email,
+          password,
+        });
+        await context.addInitScript(
+          (t) => {
+            localStorage.setItem('access_token', t.accessToken);
+            localStorage.setItem('refresh_token', t.refreshToken);
+            localStorage.setItem('toolscope.current_workspace_id', t.workspaceId);
+          },
+          { ...own, workspaceId: tokens!.workspaceId },
+        );
       }
       return context.newPage();
     }
