@@ -33,6 +33,21 @@ export function serverOfflineText(serverName: string): ToastInput {
   };
 }
 
+/** What tool traffic moves: analytics, usage, sessions, calls, the activity stream, keys' last use. */
+function trafficTags(id: string): Parameters<typeof apiSlice.util.invalidateTags>[0] {
+  return [
+    'Analytics',
+    // The usage bar's count of agent calls moves with the call counters, not a minute later.
+    'Limits',
+    { type: 'Sessions', id },
+    { type: 'ToolCalls', id },
+    { type: 'ToolCalls', id: `series-${id}` },
+    { type: 'Activity', id },
+    // A platform key's "Last used" moves with its calls (it lagged until a refetch, issue 38).
+    { type: 'PlatformKeys', id },
+  ];
+}
+
 /**
  * What a reopened stream missed while it was down: every list a live message would have moved is
  * fetched again (a server that went offline in the gap showed "Online" until a reload). Queries
@@ -44,14 +59,8 @@ export function resyncAfterGap(dispatch: AppDispatch, workspaceId: string): void
       { type: 'Servers', id: workspaceId },
       'Notifications',
       'UnreadCount',
-      'Analytics',
-      'Limits',
-      { type: 'Sessions', id: workspaceId },
-      { type: 'ToolCalls', id: workspaceId },
-      { type: 'ToolCalls', id: `series-${workspaceId}` },
-      { type: 'Activity', id: workspaceId },
       { type: 'Deployments', id: workspaceId },
-      { type: 'PlatformKeys', id: workspaceId },
+      ...trafficTags(workspaceId),
     ]),
   );
 }
@@ -162,19 +171,7 @@ export function createLiveMessageEffects({ dispatch, getState, toast, setTimer =
       trafficRefreshPending = false;
       const id = trafficWorkspace;
       if (id === null) return;
-      dispatch(
-        apiSlice.util.invalidateTags([
-          'Analytics',
-          // The usage bar's count of agent calls moves with the call counters, not a minute later.
-          'Limits',
-          { type: 'Sessions', id },
-          { type: 'ToolCalls', id },
-          { type: 'ToolCalls', id: `series-${id}` },
-          { type: 'Activity', id },
-          // A platform key's "Last used" moves with its calls (it lagged until a refetch, issue 38).
-          { type: 'PlatformKeys', id },
-        ]),
-      );
+      dispatch(apiSlice.util.invalidateTags(trafficTags(id)));
     }, TRAFFIC_REFRESH_MS);
   };
 
