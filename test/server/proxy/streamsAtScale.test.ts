@@ -34,7 +34,11 @@ describe(`${SESSIONS} SDK sessions with open streams through the proxy`, () => {
   let upstream: SdkUpstream;
   const clients: Client[] = [];
   beforeAll(async () => {
-    t = await startProxyApp();
+    // The 300 clients share this process's event loop with the proxy. fetch writes a body after its
+    // headers, in a later write; on a saturated 2-core CI machine one client's body reached the
+    // proxy more than the 30 s request timeout after its headers (a 408, "Client Timeout"). That
+    // limit guards against clients that trickle requests on purpose, which is not under test here.
+    t = await startProxyApp({ requestTimeoutMs: 180_000 });
     t.app.recorder.setEnabled(false); // the streams are under test here, not recording
     upstream = await startStreamableUpstream({ json: false, stateful: true, keepAliveTimeoutMs: 120_000 });
   });
