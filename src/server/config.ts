@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES: int(16 * 1_048_576, 1024),
   TOOLSCOPE_UPSTREAM_TIMEOUT_MS: int(60_000, 100),
   TOOLSCOPE_UNANSWERED_CALL_MS: int(300_000, 1000),
+  TOOLSCOPE_STREAM_EXPECT_MS: int(1_000, 1),
   TOOLSCOPE_HEALTH_INTERVAL_MS: int(30_000, 50),
   // Unset: private upstreams allowed when HOST is loopback, refused otherwise (docs/security.md).
   TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS: z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).optional(),
@@ -103,6 +104,8 @@ export interface Config extends DeploymentsConfig, OidcConfig {
   upstreamTimeoutMs: number;
   /** A tool call with no answer after this long ends as a timeout (docs/sessions.md "Definitions"). */
   unansweredCallMs: number;
+  /** How long a new session's requests wait for the GET stream its agent is expected to open (proxy/sessionOrder.ts). */
+  streamExpectMs: number;
   healthIntervalMs: number;
   /** Every private upstream allowed (resolved from TOOLSCOPE_ALLOW_PRIVATE_UPSTREAMS and HOST). */
   allowPrivateUpstreams: boolean;
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proxyResponseLimitBytes: e.TOOLSCOPE_PROXY_RESPONSE_LIMIT_BYTES,
     upstreamTimeoutMs: e.TOOLSCOPE_UPSTREAM_TIMEOUT_MS,
     unansweredCallMs: e.TOOLSCOPE_UNANSWERED_CALL_MS,
+    streamExpectMs: e.TOOLSCOPE_STREAM_EXPECT_MS,
     healthIntervalMs: e.TOOLSCOPE_HEALTH_INTERVAL_MS,
     allowPrivateUpstreams,
     privateUpstreamAllowList,

@@ -7,7 +7,7 @@ import { openRecordingJournal } from '../recording/journal/openRecordingJournal'
 import { RecordingBudgets, WorkspacePlans } from '../recording/recordingBudget';
 import type { ProxyContext } from './context';
 import { Admission } from './admission';
-import { SessionOrder } from './sessionOrder';
+import { SessionOrder, STREAM_ORDER_MAX_WAIT_MS } from './sessionOrder';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
@@ -120,7 +120,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     directory: app.upstreams,
     recorder,
     sessionSeal: new SessionSeal(app.config.secret),
-    sessionOrder: new SessionOrder(),
+    sessionOrder: new SessionOrder(STREAM_ORDER_MAX_WAIT_MS, app.config.streamExpectMs),
     admission: new Admission(app.config),
     inbound: new InboundBudget(plans.planOf, app.config.proxyBodyLimitBytes),
     events: app.proxyEvents,

@@ -92,6 +92,12 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
           error: { code: HEADER_MISMATCH, message: 'Header mismatch', data: { reason: mismatch } },
         });
     }
+    // The agent may open its GET stream as soon as this is answered (sessionOrder.ts).
+    if (typeof sentSessionId === 'string' && messages.some((m) => m.method === 'notifications/initialized'))
+      ctx.sessionOrder.initializing(
+        SessionOrder.key(request.params.proxyKey, sentSessionId),
+        SessionOrder.agent(request.params.proxyKey, agentFingerprint(request)),
+      );
     const text = body && proxyAnswers.length === 0 ? body.toString('utf8') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());

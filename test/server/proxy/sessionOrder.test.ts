@@ -34,4 +34,46 @@ describe('SessionOrder', () => {
     await order.earlierStreams(key);
     expect(order.pending).toBe(0);
   });
+
+  describe('a GET the agent has not sent yet', () => {
+    const agent = SessionOrder.agent('proxy-key', 'agent-fingerprint');
+    const first = SessionOrder.key('proxy-key', 'first');
+    const second = SessionOrder.key('proxy-key', 'second');
+
+    it('holds nothing for an agent never seen to open a GET after initializing', () => {
+      const order = new SessionOrder(60_000, 60_000);
+      order.initializing(first, agent);
+      expect(order.earlierStreams(first)).toBeUndefined();
+    });
+
+    it('holds the next session of an agent that opened its GET after initializing until that GET is open', async () => {
+      const order = new SessionOrder(60_000, 60_000);
+      order.initializing(first, agent);
+      order.streamOpening(first)();
+      order.initializing(second, agent);
+      let released = false;
+      const waiting = order.earlierStreams(second)?.then(() => (released = true));
+      expect(waiting).toBeDefined();
+      const opened = order.streamOpening(second);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(released).toBe(false);
+      opened();
+      await waiting;
+      expect(released).toBe(true);
+      expect(order.pending).toBe(0);
+    });
+
+    it('stops waiting when the GET does not come, and holds that agent no more', async () => {
+      const order = new SessionOrder(60_000, 1);
+      order.initializing(first, agent);
+      order.streamOpening(first)();
+      order.initializing(second, agent);
+      await order.earlierStreams(second);
+      expect(order.pending).toBe(0);
+      const third = SessionOrder.key('proxy-key', 'third');
+      order.initializing(third, agent);
+      expect(order.earlierStreams(third)).toBeUndefined();
+    });
+  });
 });

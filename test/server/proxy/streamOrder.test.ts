@@ -18,20 +18,25 @@ import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 // connection of the stream pool) and 11–18 of 40 questions were lost.
 const SESSIONS = 12;
 
-/** The sessions whose GET stream has arrived somewhere; `arrived` waits for one. */
+/** Requests of a kind that have arrived somewhere, counted per session; `arrived` waits for the nth. */
 class ArrivalLog {
-  private readonly seen = new Set<string>();
-  private readonly waiting = new Map<string, () => void>();
+  private readonly counts = new Map<string, number>();
+  private readonly waiting = new Map<string, { count: number; resolve: () => void }[]>();
   add(sessionId: string): void {
-    this.seen.add(sessionId);
-    this.waiting.get(sessionId)?.();
+    const count = (this.counts.get(sessionId) ?? 0) + 1;
+    this.counts.set(sessionId, count);
+    for (const waiter of this.waiting.get(sessionId) ?? []) if (count >= waiter.count) waiter.resolve();
   }
   has(sessionId: string): boolean {
-    return this.seen.has(sessionId);
+    return this.counts.has(sessionId);
   }
-  arrived(sessionId: string): Promise<void> {
-    if (this.seen.has(sessionId)) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.set(sessionId, resolve));
+  arrived(sessionId: string, count = 1): Promise<void> {
+    if ((this.counts.get(sessionId) ?? 0) >= count) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(sessionId) ?? [];
+      waiters.push({ count, resolve });
+      this.waiting.set(sessionId, waiters);
+    });
   }
 }
 
@@ -95,18 +100,23 @@ async function startElicitingUpstream(): Promise<OrderedUpstream> {
   };
 }
 
-/**
- * One SDK agent: connect, then call the tool at once. Its tools/call is sent only once `getsSeen`
- * holds the session's GET, so the test fixes what an agent on a fast network does by chance: the
- * GET arrives first (the SDK starts it before connect() returns).
- */
-async function confirmOnce(url: URL, getsSeen: ArrivalLog): Promise<string> {
+/** What an agent's requests wait for before they are sent: fixes an order the network leaves to chance. */
+interface SendOrder {
+  /** Before its tools/call: e.g. until the GET has arrived somewhere. */
+  call?: (sessionId: string) => Promise<void>;
+  /** Before its GET stream: e.g. until the tools/call has arrived somewhere. */
+  stream?: (sessionId: string) => Promise<void>;
+}
+
+/** One SDK agent: connect, then call the tool at once (the SDK starts its GET before connect() returns). */
+async function confirmOnce(url: URL, order: SendOrder): Promise<string> {
   const client = new Client({ name: 'eliciting-agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { ok: true } }));
   const orderedFetch: typeof fetch = async (input, init) => {
     const sessionId = new Headers(init?.headers).get('mcp-session-id');
-    if (init?.method === 'POST' && sessionId && typeof init.body === 'string' && init.body.includes('"tools/call"'))
-      await getsSeen.arrived(sessionId);
+    const isCall = init?.method === 'POST' && typeof init.body === 'string' && init.body.includes('"tools/call"');
+    if (sessionId && isCall && order.call) await order.call(sessionId);
+    if (sessionId && (init?.method ?? 'GET') === 'GET' && order.stream) await order.stream(sessionId);
     return fetch(input, init);
   };
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: orderedFetch }));
@@ -118,13 +128,25 @@ async function confirmOnce(url: URL, getsSeen: ArrivalLog): Promise<string> {
   }
 }
 
+/** Logs the requests of one kind the proxy's HTTP server receives, before the proxy does anything with them. */
+function proxyArrivals(t: ProxyTestApp, isWatched: (request: http.IncomingMessage) => boolean): ArrivalLog {
+  const log = new ArrivalLog();
+  t.app.server.prependListener('request', (request: http.IncomingMessage) => {
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && isWatched(request)) log.add(sessionId);
+  });
+  return log;
+}
+
 describe('a session’s requests reach the upstream in the order the agent sent them', () => {
   let t: ProxyTestApp;
   let upstream: OrderedUpstream;
 
   beforeAll(async () => {
     upstream = await startElicitingUpstream();
-    t = await startProxyApp();
+    // A call waits for its session's expected GET for 1 s by default; on a loaded machine the gap
+    // between initializing and the call can be longer than that, which is not what is tested here.
+    t = await startProxyApp({ streamExpectMs: 60_000 });
   });
   afterAll(async () => {
     // The upstream is closed even when the app never started (its TypeError is reported with the setup's).
@@ -137,7 +159,9 @@ describe('a session’s requests reach the upstream in the order the agent sent 
 
   it(`directly, the upstream sees every GET before its session's call (${SESSIONS} parallel SDK sessions)`, async () => {
     const answers = await Promise.all(
-      Array.from({ length: SESSIONS }, () => confirmOnce(new URL(upstream.url), upstream.getsSeen)),
+      Array.from({ length: SESSIONS }, () =>
+        confirmOnce(new URL(upstream.url), { call: (id) => upstream.getsSeen.arrived(id) }),
+      ),
     );
     expect(upstream.overtaken.size).toBe(0);
     expect(answers).toEqual(Array.from({ length: SESSIONS }, () => 'user said accept'));
@@ -145,14 +169,28 @@ describe('a session’s requests reach the upstream in the order the agent sent 
 
   it(`through the proxy, delivers every elicitation on the GET stream to ${SESSIONS} parallel SDK sessions`, async () => {
     const { proxyUrl } = await t.register(upstream.url);
-    // The GETs the proxy's HTTP server has received (before the proxy has done anything with them).
-    const proxyGets = new ArrivalLog();
-    t.app.server.prependListener('request', (request: http.IncomingMessage) => {
-      const sessionId = request.headers['mcp-session-id'];
-      if (request.method === 'GET' && typeof sessionId === 'string') proxyGets.add(sessionId);
-    });
-    const answers = await Promise.all(Array.from({ length: SESSIONS }, () => confirmOnce(proxyUrl, proxyGets)));
+    const proxyGets = proxyArrivals(t, (request) => request.method === 'GET');
+    const answers = await Promise.all(
+      Array.from({ length: SESSIONS }, () => confirmOnce(proxyUrl, { call: (id) => proxyGets.arrived(id) })),
+    );
     expect(upstream.overtaken.size).toBe(0);
+    expect(answers).toEqual(Array.from({ length: SESSIONS }, () => 'user said accept'));
+  });
+
+  it('holds a call that reaches the proxy before its session’s GET until that GET is open upstream', async () => {
+    const { proxyUrl } = await t.register(upstream.url);
+    const proxyGets = proxyArrivals(t, (request) => request.method === 'GET');
+    // One session in the usual order: the proxy learns that this agent opens its GET after initializing.
+    expect(await confirmOnce(proxyUrl, { call: (id) => proxyGets.arrived(id) })).toBe('user said accept');
+    // Then the race the SDK client can lose: every GET leaves only once the proxy has its session's
+    // call. Without the proxy holding the calls, each would reach the upstream first and lose its question.
+    // A session's first POST is its notifications/initialized, the second its tools/call.
+    const proxyPosts = proxyArrivals(t, (request) => request.method === 'POST');
+    const overtakenBefore = upstream.overtaken.size;
+    const answers = await Promise.all(
+      Array.from({ length: SESSIONS }, () => confirmOnce(proxyUrl, { stream: (id) => proxyPosts.arrived(id, 2) })),
+    );
+    expect(upstream.overtaken.size).toBe(overtakenBefore);
     expect(answers).toEqual(Array.from({ length: SESSIONS }, () => 'user said accept'));
   });
 });
