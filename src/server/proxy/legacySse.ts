@@ -13,6 +13,7 @@ import { serializeSseEvent } from './sseParser';
 import { findTarget, originOf } from './proxyTarget';
 import { describeFailure, errorResponse, httpFailure } from './upstreamErrors';
 import { admitToolCalls } from './accessHooks';
+import { forwardOwnSpan } from './sessionResolution';
 import type { UpstreamTarget } from './upstreamDirectory';
 
 // The legacy HTTP+SSE transport (2024-11-05). GET {proxyUrl}/sse opens the upstream's stream;
@@ -137,35 +138,53 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
       stream.res.write(serializeSseEvent({ event: 'message', data: JSON.stringify(rejected) }));
     }
     const requests = requestsIn(messages);
-    stream.tap.expectRequests(requests);
-    // A large message that waits for its redaction off the event loop is recorded in its session's
-    // order (messageRecording.ts); this transport's requests were never committed before they travel.
-    const recordRequestSide = () => {
-      for (const message of messages)
-        stream.tap.record(
-          'client_to_server',
-          message,
-          messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
-          messages.length === 1 && !isBatch ? text : undefined,
-        );
-      return undefined;
+    // The agent's `traceparent` HTTP header counts as on Streamable HTTP. The tap is the stream's,
+    // shared by its POSTs: the header is set only around the synchronous steps that read it.
+    const header = request.headers.traceparent;
+    const withAgentTrace = <T>(step: () => T): T => {
+      stream.tap.httpTraceparent = typeof header === 'string' ? header : undefined;
+      try {
+        return step();
+      } finally {
+        stream.tap.httpTraceparent = undefined;
+      }
     };
+    withAgentTrace(() => stream.tap.expectRequests(requests));
+    // As on Streamable HTTP, the request's rows reach the journal's file before it travels: a POST
+    // accepted (202) is never lost by a crash after it. A large message waiting for its redaction
+    // off the event loop is committed once it is recorded (messageRecording.ts).
+    const recordRequestSide = () =>
+      withAgentTrace(() => {
+        for (const message of messages)
+          stream.tap.record(
+            'client_to_server',
+            message,
+            messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
+            messages.length === 1 && !isBatch ? text : undefined,
+          );
+        return stream.tap.commitJournal();
+      });
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (
       requests.length > 0 &&
       !(await admitToolCalls(ctx, target, requests, isBatch, stream.tap, recordRequestSide, reply))
     )
       return reply;
-    recordRequestSide();
+    const journaled = recordRequestSide();
+    if (journaled) await journaled;
     let upstream;
     try {
+      // The message URL the upstream announced: the key must be allowed where it points.
+      const upstreamHeaders = upstreamRequestHeaders(
+        request.headers,
+        await storedHeaders(ctx, target, stream.upstreamMessageUrl),
+      );
+      // The upstream's parent span is the one exported for this request (the session's id is the stream's).
+      if (requests.length === 1 && !isBatch)
+        forwardOwnSpan(upstreamHeaders, target.serverId, requests[0], String(request.query.session));
       upstream = await ctx.outbound.request(stream.upstreamMessageUrl, {
         method: 'POST',
-        headers: upstreamRequestHeaders(
-          request.headers,
-          // The message URL the upstream announced: the key must be allowed where it points.
-          await storedHeaders(ctx, target, stream.upstreamMessageUrl),
-        ),
+        headers: upstreamHeaders,
         body,
         headersTimeoutMs: config.upstreamTimeoutMs,
       });

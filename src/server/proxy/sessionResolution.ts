@@ -53,11 +53,12 @@ export function forwardOwnSpan(
   headers: Partial<Record<string, string>>,
   serverId: string,
   request: JsonRpcMessage & { id: JsonRpcId },
+  mcpSessionId: string | null = headers['mcp-session-id'] ?? null,
 ): void {
   const agentHeader = headers.traceparent;
   const span = proxySpanContext(
     serverId,
-    headers['mcp-session-id'] ?? null,
+    mcpSessionId,
     String(request.id),
     metaTraceparent(request.params) ?? agentHeader,
   );

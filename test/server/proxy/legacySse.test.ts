@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startLegacySseUpstream, type SdkUpstream } from './support/sdkUpstream';
 import { recordedCalls } from '../helpers/recordedRows';
+import { listSegments, readSegment } from '../../../src/server/recording/journal/segmentFiles';
 
 jest.setTimeout(60_000);
 
@@ -143,5 +147,44 @@ describe('legacy HTTP+SSE proxy with a failing upstream', () => {
       [server.id],
     );
     expect(calls).toEqual([{ status: 'error', error_message: 'Tool server did not answer within 400 ms' }]);
+  });
+});
+
+// Nothing acknowledged is lost: as on Streamable HTTP, a message's rows reach the journal's file
+// before the message travels on (a process killed after that replays them at its next start).
+describe('legacy HTTP+SSE proxy with a journal', () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+  let journalDir: string;
+  beforeAll(async () => {
+    journalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolscope-legacy-journal-'));
+    // Nothing reaches the database meanwhile: the journal is the only copy.
+    t = await startProxyApp({ journalDir, recorderFlushMs: 3_600_000 });
+    upstream = await startLegacySseUpstream();
+  });
+  afterAll(async () => {
+    upstream.hang(false);
+    await t.close();
+    await upstream.close();
+    fs.rmSync(journalDir, { recursive: true, force: true });
+  });
+
+  it('journals a request before the upstream receives it', async () => {
+    const { proxyUrl } = await t.register(upstream.url, { transport: 'sse' });
+    const client = new Client({ name: 'legacy-journaled', version: '1' });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- this test checks the proxy still serves agents on the legacy SSE transport
+    await client.connect(new SSEClientTransport(new URL(`${proxyUrl.pathname}/sse`, t.base)));
+    upstream.hang(true);
+    const posts = () => upstream.requests.filter((headers) => headers['content-type'] === 'application/json').length;
+    const postsBefore = posts();
+    const call = client.callTool({ name: 'echo', arguments: { text: 'journaled-before-forwarded' } });
+    call.catch(() => undefined);
+    while (posts() === postsBefore) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The upstream has the request (and will never answer it): what the journal's files hold now.
+    const journaled = listSegments(journalDir)
+      .flatMap((id) => readSegment(journalDir, id).entries)
+      .map((entry) => JSON.stringify(entry));
+    expect(journaled.some((entry) => entry.includes('journaled-before-forwarded'))).toBe(true);
+    await client.close();
   });
 });

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { attributesOf as attrs } from './otlpProto';
-import { startOtlpReceiver, waitFor, type OtlpReceiver } from './otlpReceiver';
+import { hex, startOtlpReceiver, waitFor, type OtlpReceiver } from './otlpReceiver';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
@@ -77,6 +77,41 @@ describe(`spans and metrics of every MCP request (${engineName})`, () => {
         'server.port': Number(new URL(legacy.url).port),
       });
     }
+  });
+
+  // Issue 37, item 3 on the legacy transport: the traceparent HTTP header counts as on Streamable HTTP.
+  it('honours a legacy SSE agent’s traceparent header: span parent, upstream header and recorded call', async () => {
+    const { server, proxyUrl } = legacyServer;
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const agentSpan = '00f067aa0ba902b7';
+    const client = new Client({ name: 'legacy-header-agent', version: '1.0.0' });
+    await client.connect(
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the legacy transport is what this test is about
+      new SSEClientTransport(new URL(`${proxyUrl.pathname}/sse`, t.base), {
+        requestInit: { headers: { traceparent: `00-${traceId}-${agentSpan}-01` } },
+      }),
+    );
+    await client.callTool({ name: 'echo', arguments: { text: 'traced by header' } });
+    await client.close();
+
+    const call = await waitFor(() =>
+      spansOf(server.id).find((span) => span.name === 'tools/call echo' && hex(span.traceId) === traceId),
+    );
+    expect(hex(call.parentSpanId!)).toBe(agentSpan);
+    // The upstream's parent is the span exported for the call, in the agent's trace.
+    expect(legacy.requests.map((headers) => headers.traceparent)).toContain(`00-${traceId}-${hex(call.spanId)}-01`);
+    // The span leaves from the live events; the row is written by the recorder's next batch.
+    const recorded = async () =>
+      t.database.db.query<{ traceparent: string | null }>(
+        `select traceparent from tool_calls where server_id = $1 and traceparent is not null`,
+        [server.id],
+      );
+    let rows = await recorded();
+    while (rows.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await recorded();
+    }
+    expect(rows).toEqual([{ traceparent: `00-${traceId}-${agentSpan}-01` }]);
   });
 
   it('gives initialize and server/discover spans the upstream address, and measures every method', async () => {
