@@ -14,7 +14,8 @@ import {
 } from './demoSetup';
 import { descendantsOf, isStillRunning, type ProcessEntry } from './processTree';
 import { startPacedTrickle, type PacedTrickle } from './pacedTrickle';
-import { MOST_CALLS_PER_EPISODE, ScriptedAgent } from './scriptedAgent';
+import { MOST_CALLS_PER_EPISODE } from './agentPlans';
+import { ScriptedAgent } from './scriptedAgent';
 import { freePort, portIsFree, startToolscope, type ToolscopeProcess } from './toolscopeProcess';
 
 // `npm run demo` (scripts/demo.mjs calls this once the build is done): Toolscope on a fresh data

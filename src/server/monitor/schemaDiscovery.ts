@@ -3,7 +3,8 @@ import { noteOAuthChallenge, refusedAsUnauthorized } from '../upstreamOAuth/oaut
 import type { DiscoveryResultDto, SchemaVersionSource } from '../../contract/schemas';
 import { decryptCredentials } from '../data/servers/credentials';
 import type { ServerRow } from '../data/servers/mapper';
-import { listSchemas, recordUpstreamDefinition, refreshSchemaCount, type RecordOutcome } from '../data/schemas/store';
+import { listSchemas, recordUpstreamDefinition, type RecordOutcome } from '../data/schemas/store';
+import { refreshSchemaCount } from '../data/schemas/serverSchemas';
 import { identityOf } from '../schemas/schemaIdentity';
 import { assessDefinition } from '../schemas/risk/riskCheck';
 import { otherServersToolNames } from '../data/schemas/riskContext';

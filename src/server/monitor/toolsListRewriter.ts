@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
-import { listPinnedToolDefinitions, type Definition } from '../data/schemas/store';
+import type { Definition } from '../data/schemas/store';
+import { listPinnedToolDefinitions } from '../data/schemas/serverSchemas';
 import { RiskGuard } from './riskGuard';
 
 // What the proxy serves in tools/list when a tool is pinned (rolled back): the pinned version's

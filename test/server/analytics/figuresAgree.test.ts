@@ -13,7 +13,8 @@ import type {
 } from '../../../src/contract/analytics';
 import type { DashboardOverview } from '../../../src/contract/dashboard';
 import type { TimeSeries } from '../../../src/contract/timeSeries';
-import type { SessionDto, SessionListResult, ToolCallsLive } from '../../../src/contract/sessions';
+import type { SessionDto, SessionListResult } from '../../../src/contract/sessions';
+import type { ToolCallsLive } from '../../../src/contract/activity';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';

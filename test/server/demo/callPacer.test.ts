@@ -1,5 +1,5 @@
 import { CallPacer, reserveOf, type PaceDecision } from '../../../src/demo/callPacer';
-import { MOST_CALLS_PER_EPISODE } from '../../../src/demo/scriptedAgent';
+import { MOST_CALLS_PER_EPISODE } from '../../../src/demo/agentPlans';
 
 // Issue 38 item 4: the demo's agent over simulated months on Starter (1,000 agent calls a month).
 // Simulated time, so no test waits: each step asks the pacer, advances the clock by what it says

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Paths } from '../../../src/contract/routes';
-import type { ActivityStreamResult } from '../../../src/contract/sessions';
+import type { ActivityStreamResult } from '../../../src/contract/activity';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';

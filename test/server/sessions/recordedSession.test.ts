@@ -4,12 +4,8 @@ import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from '../proxy/support/sdkUpstream';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
-import type {
-  ActivityStreamResult,
-  ReplayResult,
-  SessionListResult,
-  ToolCallsLive,
-} from '../../../src/contract/sessions';
+import type { ReplayResult, SessionListResult } from '../../../src/contract/sessions';
+import type { ActivityStreamResult, ToolCallsLive } from '../../../src/contract/activity';
 
 jest.setTimeout(60_000);
 

@@ -9,7 +9,7 @@ import {
   seedWorkspace,
   type SeededWorkspace,
 } from './seed';
-import type { ActivityStreamResult, ToolCallsLive } from '../../../src/contract/sessions';
+import type { ActivityStreamResult, ToolCallsLive } from '../../../src/contract/activity';
 import type { TimeSeries } from '../../../src/contract/timeSeries';
 import type { DashboardOverview } from '../../../src/contract/dashboard';
 

@@ -1,11 +1,6 @@
 import { LiveMessageTypes, type LiveMessage } from '../../../contract/live';
-import {
-  ACTIVITY_PENDING_MAX,
-  type ActivityEvent,
-  type SessionDto,
-  type ToolCallDto,
-  type ToolCallStatus,
-} from '../../../contract/sessions';
+import { type SessionDto, type ToolCallDto, type ToolCallStatus } from '../../../contract/sessions';
+import { ACTIVITY_PENDING_MAX, type ActivityEvent } from '../../../contract/activity';
 
 // The activity page's buffer: newest first, bounded, deduplicated (a poll overlaps the previous
 // one at its edge; a tool call can be seen pending and then finished). While paused the view is

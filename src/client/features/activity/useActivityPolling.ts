@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type Dispatch } from 'react';
-import type { ActivityEvent } from '../../../contract/sessions';
+import type { ActivityEvent } from '../../../contract/activity';
 import { errorMessage } from '../../api/apiError';
 import { useAppDispatch } from '../../app/hooks';
 import { sessionsApi } from '../sessions/sessionsApi';

@@ -1,5 +1,5 @@
 import { useEffect, type Dispatch } from 'react';
-import type { ActivityEvent } from '../../../contract/sessions';
+import type { ActivityEvent } from '../../../contract/activity';
 import { startAppListening } from '../../app/listeners';
 import { liveMessageToEvent, matchesFilters, type ActivityFilters, type FeedAction } from './activityFeed';
 import { liveActivityReceived } from './liveActivity';

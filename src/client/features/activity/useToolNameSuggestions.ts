@@ -1,6 +1,6 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useMemo } from 'react';
-import type { ActivityEvent } from '../../../contract/sessions';
+import type { ActivityEvent } from '../../../contract/activity';
 import { useGetToolAnalyticsQuery } from '../../api/analyticsApi';
 
 /** The tool names the filter suggests: those called in the last 7 days and those on screen, A–Z. */

@@ -1,15 +1,17 @@
 import type {
-  ActivityStreamQuery,
-  ActivityStreamResult,
   ReplayQuery,
   ReplayResult,
   SessionDto,
   SessionExportQuery,
   SessionListQuery,
   SessionListResult,
+} from '../../../contract/sessions';
+import type {
+  ActivityStreamQuery,
+  ActivityStreamResult,
   ToolCallsLive,
   ToolCallsLiveQuery,
-} from '../../../contract/sessions';
+} from '../../../contract/activity';
 import type { TimeSeries, TimeSeriesQuery } from '../../../contract/timeSeries';
 import { Paths } from '../../../contract/routes';
 import { apiSlice, type NoContent } from '../../api/apiSlice';

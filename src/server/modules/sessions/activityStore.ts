@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
-import type { ActivityEvent, ToolCallStatus } from '../../../contract/sessions';
+import type { ToolCallStatus } from '../../../contract/sessions';
+import type { ActivityEvent } from '../../../contract/activity';
 import { toSessionDto, toToolCallDto, type SessionRow, type ToolCallRow } from '../../data/sessions/mappers';
 import { SESSION_COLUMNS } from './sessionList';
 import { TOOL_CALL_COLUMNS } from '../../recording/storedCallSql';

@@ -2,8 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ActivityStreamQuery,
-  ActivityStreamResult,
   ReplayQuery,
   ReplayResult,
   SESSION_EXPORT_MAX,
@@ -12,6 +10,7 @@ import {
   SessionListQuery,
   SessionListResult,
 } from '../../../contract/sessions';
+import { ActivityStreamQuery, ActivityStreamResult } from '../../../contract/activity';
 import { notFound } from '../../http/errors';
 import { listActivity } from './activityStore';
 import { readRetentionPolicy } from '../../data/retention/retentionPolicy';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ToolCallsLive, ToolCallsLiveQuery } from '../../../contract/sessions';
+import { ToolCallsLive, ToolCallsLiveQuery } from '../../../contract/activity';
 import { DEFAULT_INTERVAL, TimeSeries, TimeSeriesQuery } from '../../../contract/timeSeries';
 import { DashboardOverview, DashboardOverviewQuery } from '../../../contract/dashboard';
 import { notFound } from '../../http/errors';

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StorageKeys } from '../../../../src/contract/constants';
 import { Paths } from '../../../../src/contract/routes';
-import type { ActivityEvent } from '../../../../src/contract/sessions';
+import type { ActivityEvent } from '../../../../src/contract/activity';
 import ActivityStreamPage from '../../../../src/client/features/activity/pages/ActivityStreamPage';
 import { ACTIVITY_POLL_MS } from '../../../../src/client/features/activity/useActivityPolling';
 import { liveActivityReceived } from '../../../../src/client/features/activity/liveActivity';

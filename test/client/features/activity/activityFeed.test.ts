@@ -1,4 +1,4 @@
-import type { ActivityEvent } from '../../../../src/contract/sessions';
+import type { ActivityEvent } from '../../../../src/contract/activity';
 import {
   feedReducer,
   initialFeed,

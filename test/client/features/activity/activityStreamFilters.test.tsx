@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router-dom';
 import { StorageKeys } from '../../../../src/contract/constants';
 import { Paths } from '../../../../src/contract/routes';
-import type { ActivityEvent } from '../../../../src/contract/sessions';
+import type { ActivityEvent } from '../../../../src/contract/activity';
 import ActivityStreamPage from '../../../../src/client/features/activity/pages/ActivityStreamPage';
 import { liveActivityReceived } from '../../../../src/client/features/activity/liveActivity';
 import { LIVE_BATCH_MS } from '../../../../src/client/features/activity/useLiveActivity';

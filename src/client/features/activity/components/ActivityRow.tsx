@@ -4,7 +4,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { ActivityEvent } from '../../../../contract/sessions';
+import type { ActivityEvent } from '../../../../contract/activity';
 import { isFailedCall } from '../../../../contract/sessions';
 import { formatClient, formatClockTime, formatDuration, serverPath, sessionPath } from '../../../components/formatting';
 

@@ -12,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PsychologyOutlinedIcon from '@mui/icons-material/PsychologyOutlined';
 import { ErrorText } from '../../../../contract/errors';
-import { LIVE_PAGE_MAX } from '../../../../contract/sessions';
+import { LIVE_PAGE_MAX } from '../../../../contract/activity';
 import { errorMessage } from '../../../api/apiError';
 import { useAppSelector } from '../../../app/hooks';
 import { EmptyState } from '../../../components/EmptyState';
