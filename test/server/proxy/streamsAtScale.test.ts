@@ -34,11 +34,13 @@ describe(`${SESSIONS} SDK sessions with open streams through the proxy`, () => {
   let upstream: SdkUpstream;
   const clients: Client[] = [];
   beforeAll(async () => {
-    // The 300 clients share this process's event loop with the proxy. fetch writes a body after its
-    // headers, in a later write; on a saturated 2-core CI machine one client's body reached the
-    // proxy more than the 30 s request timeout after its headers (a 408, "Client Timeout"). That
-    // limit guards against clients that trickle requests on purpose, which is not under test here.
-    t = await startProxyApp({ requestTimeoutMs: 180_000 });
+    // The 300 clients share this process's event loop with the proxy, and the proxy's slow-client
+    // limits count from the moment a connection is accepted (Node's headersTimeout, 10 s) or a
+    // request begins (requestTimeout, 30 s). On a saturated 2-core CI machine this process got so
+    // little CPU that connections were accepted and not read for longer than that: a 408 ("Client
+    // Timeout") for a client that was never slow. Those limits are proved by slowClients.test.ts;
+    // here they are out of the way.
+    t = await startProxyApp({ headersTimeoutMs: 180_000, requestTimeoutMs: 180_000 });
     t.app.recorder.setEnabled(false); // the streams are under test here, not recording
     upstream = await startStreamableUpstream({ json: false, stateful: true, keepAliveTimeoutMs: 120_000 });
   });
