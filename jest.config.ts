@@ -18,6 +18,10 @@ const serverTransformIgnore = ['/node_modules/(?!oauth4webapi/)'];
 
 const config: Config = {
   maxWorkers: 2,
+  // A worker that ends a test file holding more than this is replaced by a fresh one: left alone,
+  // one grew to 7.9 GB over a full run (PGlite instances, SDK peers, built apps), and its garbage
+  // collection slowed every later file in it.
+  workerIdleMemoryLimit: '2GB',
   // testTimeout is a global option (Jest ignores it per project): the e2e files raise their own. It
   // bounds hooks too: a beforeAll that starts an app and an upstream took over 30 s at load 9–10 on
   // 2 cores (browserAccess, oidc), so 60 s — a test that hangs still fails, a minute later.
