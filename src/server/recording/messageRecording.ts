@@ -4,6 +4,8 @@ import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc
 import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMessage } from './callPairing';
 import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
+import type { StoredTaskSettles } from './storedTaskSettle';
+import { TaskCalls } from './taskCalls';
 import { closeRunsAnsweredBy, noteProgressRequest, progressRunOf, type closeProgressRun } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
 import type { OffThreadRedaction, Redacted } from './redaction/redactionThread';
@@ -66,10 +68,23 @@ export class MessageRecording {
   /** Messages waiting for their redaction off the event loop (and those of their sessions behind them). */
   private readonly waiting = new Set<Promise<void>>();
 
+  /** Calls answered with a task, open until the task ends (taskCalls.ts): the recorder's, across sessions. */
+  readonly tasks: TaskCalls<RecordedSession>;
+
   constructor(
     private readonly queue: WriteQueue,
     private readonly options: MessageRecordingOptions,
-  ) {}
+    storedTasks: StoredTaskSettles,
+  ) {
+    this.tasks = new TaskCalls<RecordedSession>({
+      update: (call) => queue.pushToolCall(call),
+      settle: (call, session) => {
+        queue.settleToolCall(call);
+        queue.markDirty(session);
+      },
+      settleStored: (serverId, taskId, outcome) => storedTasks.settle(serverId, taskId, outcome),
+    });
+  }
 
   /**
    * Records one message the proxy had at `nowMs` (see Recorder.record): now (the common case), or
@@ -223,7 +238,7 @@ export class MessageRecording {
         }
       } else {
         const listed = answersToolsList(session, direction, message);
-        const call = settleResponse(session, direction, message, seen);
+        const call = settleResponse(session, direction, message, seen, this.tasks);
         if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
@@ -233,6 +248,8 @@ export class MessageRecording {
     } else if (message.method === 'notifications/cancelled') {
       const cancelled = settleCancelled(session, direction, message, at);
       if (cancelled) this.queue.settleToolCall(cancelled);
+    } else if (message.method === 'notifications/tasks/status' && direction === 'server_to_client') {
+      this.tasks.notified(session, (seen.payload.cleaned ?? message).params, seen);
     }
     this.pushMessageRow(row, direction, kind, message, seen, null);
   }
