@@ -80,7 +80,10 @@ export class MessageRecording {
       update: (call) => queue.pushToolCall(call),
       settle: (call, session) => {
         queue.settleToolCall(call);
-        queue.markDirty(session);
+        // A task may end after its session's end was announced: that row is not written again (it
+        // would count as a new session in the analytics); a failure is added to it where stored.
+        if (!session.endAnnounced) queue.markDirty(session);
+        else if (call.status === 'error' || call.status === 'timeout') storedTasks.countError(session.row.id);
       },
       settleStored: (serverId, taskId, outcome) => storedTasks.settle(serverId, taskId, outcome),
     });

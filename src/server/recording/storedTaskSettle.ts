@@ -41,25 +41,36 @@ export class StoredTaskSettles {
 
   settle(serverId: string, taskId: string, outcome: StoredTaskOutcome): void {
     const { response } = outcome;
-    const done = this.db
-      .query(SETTLE_STORED_TASK, [
-        serverId,
-        taskId,
-        outcome.status,
-        outcome.errorMessage,
-        outcome.taskStatus,
-        outcome.endedAt,
-        response?.payload ?? null,
-        response?.kind ?? null,
-        response?.truncated ?? null,
-        response?.bytes ?? null,
-      ])
-      .then(
-        () => undefined,
-        (error: unknown) => this.log?.error({ err: error }, 'settling a stored task call failed'),
-      );
+    const done = this.db.query(SETTLE_STORED_TASK, [
+      serverId,
+      taskId,
+      outcome.status,
+      outcome.errorMessage,
+      outcome.taskStatus,
+      outcome.endedAt,
+      response?.payload ?? null,
+      response?.kind ?? null,
+      response?.truncated ?? null,
+      response?.bytes ?? null,
+    ]);
+    this.track(done);
+  }
+
+  private track(query: Promise<unknown>): void {
+    const done = query.then(
+      () => undefined,
+      (error: unknown) => this.log?.error({ err: error }, 'settling a stored task call failed'),
+    );
     this.running.add(done);
     void done.then(() => this.running.delete(done));
+  }
+
+  /**
+   * A call of a session whose end is announced failed (its task ended after it): the error is
+   * added to the stored row, which the recorder does not write again.
+   */
+  countError(sessionId: string): void {
+    this.track(this.db.query('update sessions set error_count = error_count + 1 where id = $1', [sessionId]));
   }
 
   async idle(): Promise<void> {

@@ -33,17 +33,17 @@ describe(`the lifecycle of a task's call (${engineName})`, () => {
 
   let nextId = 1;
   /** A task-augmented tools/call answered with a working task named `taskId`. */
-  const startTask = (taskId: string) => {
+  const startTask = (taskId: string, from = session) => {
     const id = nextId++;
     recorder.record(
-      session,
+      from,
       'client_to_server',
       { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'work', arguments: { taskId }, task: {} } },
       100,
     );
     clock += 5;
     recorder.record(
-      session,
+      from,
       'server_to_client',
       {
         jsonrpc: '2.0',
@@ -53,10 +53,10 @@ describe(`the lifecycle of a task's call (${engineName})`, () => {
       100,
     );
   };
-  const poll = (taskId: string, status: string) => {
+  const poll = (taskId: string, status: string, from = session) => {
     const id = nextId++;
-    recorder.record(session, 'client_to_server', { jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId } }, 50);
-    recorder.record(session, 'server_to_client', { jsonrpc: '2.0', id, result: { taskId, status } }, 50);
+    recorder.record(from, 'client_to_server', { jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId } }, 50);
+    recorder.record(from, 'server_to_client', { jsonrpc: '2.0', id, result: { taskId, status } }, 50);
   };
   const callOf = async (taskId: string) => {
     await recorder.flush();
@@ -119,5 +119,33 @@ describe(`the lifecycle of a task's call (${engineName})`, () => {
       duration_ms: completedAt - requestedAt,
     });
     expect(await callOf('polled')).toMatchObject({ status: 'pending', task_status: 'working' });
+  });
+
+  it('settles a task that outlives its session when another session hears it failed, counting the error in the ended session', async () => {
+    const opening = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'tasks-2' });
+    startTask('outlived', opening);
+    recorder.endSession(opening);
+    await recorder.flush();
+    expect(opening.endAnnounced).toBe(true);
+    expect(await callOf('outlived')).toMatchObject({ status: 'pending', task_status: 'working' });
+
+    clock += 2_000;
+    poll('outlived', 'failed', session);
+    expect(await callOf('outlived')).toMatchObject({
+      status: 'error',
+      task_status: 'failed',
+      error_message: 'The task failed',
+    });
+    const [row] = await database.db.query<{ status: string; call_count: number; error_count: number }>(
+      'select status, call_count, error_count from sessions where id = $1',
+      [opening.row.id],
+    );
+    expect(row).toEqual({ status: 'ended', call_count: 1, error_count: 1 });
+    // The ended session is not written again: the analytics count each session started once.
+    const [started] = await database.db.query<{ n: number }>(
+      'select coalesce(sum(sessions), 0)::int as n from traffic_days where server_id = $1',
+      [origin.serverId],
+    );
+    expect(started.n).toBe(2);
   });
 });
