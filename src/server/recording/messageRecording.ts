@@ -42,8 +42,16 @@ export interface MessageRecordingOptions {
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
-/** The tool a message belongs to: a tools/call request's name, or the name of the call a response answers. */
-function toolOf(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage): string | undefined {
+/**
+ * The tool a message belongs to: a tools/call request's name, or the name of the call a response
+ * answers — a tasks/* answer, that of the task's call when it is open here (taskCalls.ts).
+ */
+function toolOf(
+  session: RecordedSession,
+  direction: MessageDirection,
+  message: JsonRpcMessage,
+  tasks: TaskCalls<RecordedSession>,
+): string | undefined {
   if (!hasId(message)) return undefined;
   if (message.method === 'tools/call') {
     const name = (message.params as { name?: unknown } | undefined)?.name;
@@ -51,7 +59,9 @@ function toolOf(session: RecordedSession, direction: MessageDirection, message: 
   }
   if (message.method !== undefined) return undefined;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
-  return session.pending.get(`${requestDirection}:${idKey(message.id)}`)?.call?.tool_name;
+  const pending = session.pending.get(`${requestDirection}:${idKey(message.id)}`);
+  const taskId = pending?.task?.id;
+  return pending?.call?.tool_name ?? (taskId ? tasks.toolOf(session.row.server_id, taskId) : undefined);
 }
 
 /** A message whose params, result and error could not be redacted: only what names it is kept. */
@@ -151,7 +161,7 @@ export class MessageRecording {
       // Its tool is known now: every message of its session before it is recorded.
       if (redactor)
         return offThread
-          .redact(redactor, original, originalText, toolOf(session, direction, original))
+          .redact(redactor, original, originalText, toolOf(session, direction, original, this.tasks))
           .catch(() => null)
           .then((redacted) => {
             this.recordNow(session, direction, original, bytes, originalText, nowMs, httpTraceparent, redacted);
@@ -264,7 +274,7 @@ export class MessageRecording {
     try {
       return redaction
         .forWorkspace(session.row.workspace_id)
-        .redactMessage(message, toolOf(session, direction, message));
+        .redactMessage(message, toolOf(session, direction, message, this.tasks));
     } catch (error) {
       // Fail closed, and never into the proxy's path: the message is kept without its payload.
       this.options.log?.error({ err: error }, 'redaction failed: the message is stored without its payload');

@@ -155,6 +155,11 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     for (const [key, endedMs] of this.ended) if (nowMs - endedMs > limitMs) this.ended.delete(key);
   }
 
+  /** The tool of an open task's call: what a tool's redaction paths apply to in its tasks/result answer. */
+  toolOf(serverId: string, taskId: string): string | undefined {
+    return this.open.get(taskKey(serverId, taskId))?.call.tool_name;
+  }
+
   /** A deleted server: its open tasks are forgotten (their rows are gone with it). */
   forgetServer(serverId: string): void {
     for (const [key, open] of this.open) if (open.call.server_id === serverId) this.open.delete(key);

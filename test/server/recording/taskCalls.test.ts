@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
@@ -288,5 +289,35 @@ describe(`tool calls answered with a task (${engineName})`, () => {
       call = await callOf('forgotten');
     }
     expect(call).toMatchObject({ status: 'timeout', error_message: 'The task did not end within its ttl' });
+  });
+
+  // Last: it changes the workspace's redaction rules.
+  it("applies the tool's redaction paths to the task's final result", async () => {
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/workspaces/${t.account.workspaceId}/redaction`,
+      headers: bearer(t.account.accessToken),
+      payload: {
+        rules: [],
+        customPatterns: [],
+        paths: [{ path: 'result.content[*].text', tool: 'work' }],
+        allowlist: [],
+      },
+    });
+    expect(settings.statusCode).toBe(200);
+    const client = await connect('redacted-agent');
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'work', arguments: { job: 'secret' }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    await upstream.finish(created.task.taskId, 'the launch code is 0000');
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(result.content).toEqual([{ type: 'text', text: 'the launch code is 0000' }]);
+
+    await t.app.recorder.flush();
+    const call = await callOf('secret');
+    expect(call.status).toBe('ok');
+    expect(JSON.stringify(call.result)).not.toContain('launch code');
+    expect(call.result).toMatchObject({ content: [{ type: 'text', text: expect.stringMatching(/^\[REDACTED:/) }] });
   });
 });
