@@ -81,12 +81,6 @@ export interface QueuedToolCall extends ToolCallRow {
    */
   platform_key_id: string | null;
   /**
-   * A call the server answered with a task (taskCalls.ts): the task's id, and its last status
-   * seen (working, input_required, completed, failed, cancelled). Absent on rows journaled before.
-   */
-  task_id?: string | null;
-  task_status?: string | null;
-  /**
    * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
    * and this write updates it. Every other call is new to the database (a batch written again after
    * an unknown outcome is guarded: batchGuard.ts), and a plain insert costs less than an upsert.

@@ -63,6 +63,16 @@ describe(`tool calls answered with a task (${engineName})`, () => {
     );
     return { ...calls[0], ...task };
   };
+  /** The session's calls as the API lists them. */
+  const liveCallsOf = async (sessionId: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${t.account.workspaceId}/tool-calls/live?session_id=${sessionId}`,
+      headers: bearer(t.account.accessToken),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ toolCalls: unknown[] }>().toolCalls;
+  };
   const sessionCounts = async (sessionId: string) =>
     (
       await t.database.db.query<{ call_count: number; error_count: number }>(
@@ -108,6 +118,9 @@ describe(`tool calls answered with a task (${engineName})`, () => {
           const open = await callOf('polled');
           expect(open).toMatchObject({ status: 'pending', task_status: 'working', ended_at: null });
           expect(open.task_id).toBe(message.task.taskId);
+          expect(await liveCallsOf(open.session_id)).toEqual([
+            expect.objectContaining({ status: 'pending', task: { id: message.task.taskId, status: 'working' } }),
+          ]);
           await upstream.finish(message.task.taskId, 'done: polled');
         }
       } else if (message.type === 'result')
@@ -126,6 +139,9 @@ describe(`tool calls answered with a task (${engineName})`, () => {
       result: { content: [{ type: 'text', text: 'done: polled' }] },
     });
     expect(call.task_id).toBe(upstream.taskIds.at(-1));
+    expect(await liveCallsOf(call.session_id)).toEqual([
+      expect.objectContaining({ status: 'ok', task: { id: call.task_id, status: 'completed' } }),
+    ]);
     expect(await sessionCounts(call.session_id)).toEqual({ call_count: 1, error_count: 0 });
 
     // The replay: the call's request, the task it was answered with, each poll and its answer,
