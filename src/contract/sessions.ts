@@ -117,6 +117,11 @@ export const ToolCallDto = z.object({
   /** The request's params._meta (where agents put progress tokens, trace context, reasoning). */
   meta: z.unknown(),
   traceparent: z.string().nullable(),
+  /**
+   * A call the server answered with a task (MCP tasks; docs/proxy.md "Tasks"): the task's id and
+   * its last status seen (working, input_required, completed, failed, cancelled). Absent otherwise.
+   */
+  task: z.object({ id: z.string(), status: z.string().nullable() }).optional(),
 });
 export type ToolCallDto = z.infer<typeof ToolCallDto>;
 

@@ -75,6 +75,8 @@ export const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall, 
   ['result_tokens', 'int4'],
   ['error_class', 'text'],
   ['platform_key_id', 'uuid'],
+  ['task_id', 'text'],
+  ['task_status', 'text'],
 ];
 
 export const USAGE_COLUMNS: Columns = [

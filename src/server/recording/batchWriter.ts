@@ -98,11 +98,14 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
   from ${recordset(MESSAGE_COLUMNS)}`;
 
 // New calls (nearly all) are plain inserts; a call first written pending gets its response (and
-// outcome) by the conflict update: an upsert costs each row a speculative insertion.
+// outcome) by the conflict update: an upsert costs each row a speculative insertion. Only a row
+// still pending is updated: a settled call never reopens or settles twice — a task's call may be
+// settled in the database by another instance (taskCalls.ts) while this one still holds it open.
 const INSERT_NEW_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
   select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}`;
 const UPSERT_TOOL_CALLS = `${INSERT_NEW_TOOL_CALLS}
-  on conflict (id, started_at) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class')}`;
+  on conflict (id, started_at) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class', 'task_id', 'task_status')}
+  where tool_calls.status = 'pending'`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})
   select ${names(USAGE_COLUMNS)} from ${recordset(USAGE_COLUMNS)}

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { MessageDirection } from '../../contract/sessions';
 import { storableJson, storableText } from '../db/storable';
 import { hasId, idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { estimateTokens, payloadJsonText, storedValue, toolCallError, type StoredPayload } from './payload';
+import { estimateTokens, payloadJsonText, storedValue } from './payload';
 import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
+import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
 import { awaitRetry, isInputRequired, takeAbandonedRounds, takeRetried, type InputRoundsSession } from './inputRounds';
 
 // Pairing requests with their responses inside one session: what a request was (to recognise its
@@ -17,6 +18,24 @@ export interface PendingRequest {
   method: string;
   startedMs: number;
   call?: QueuedToolCall;
+  /** A tools/call that asked to run as a task (`params.task`): its answer may be a task (taskCalls.ts). */
+  taskRequested?: boolean;
+  /** A tasks/* request of the agent: the task it names (null: none, as tasks/list). */
+  task?: { id: string | null };
+}
+
+/** What pairing asks of the recorder's open task calls (taskCalls.ts implements it). */
+export interface TaskAnswers<S> {
+  /** The answer to a tools/call that asked for a task: true when it is a task (the call stays open). */
+  opened(session: S, call: QueuedToolCall, result: unknown, startedMs: number, seen: SeenMessage): boolean;
+  /** An answer to a tasks/* request: the call it ends when it is that call's answer (no message row). */
+  answered(
+    session: S,
+    method: string,
+    taskId: string | null,
+    answer: JsonRpcMessage,
+    seen: SeenMessage,
+  ): QueuedToolCall | undefined;
 }
 
 /** What pairing needs of a session. */
@@ -29,17 +48,7 @@ const MAX_PENDING_PER_SESSION = 10_000;
 
 type IdMessage = JsonRpcMessage & { id: string | number };
 
-/** A message where it sits in its session, as it is stored. */
-export interface SeenMessage {
-  seq: number;
-  kind: string;
-  payload: StoredPayload;
-  sizeBytes: number;
-  nowMs: number;
-  at: string;
-  /** The W3C `traceparent` HTTP header the message came with (an agent's HTTP instrumentation sends it). */
-  httpTraceparent?: string;
-}
+export type { SeenMessage } from './callSettling';
 
 /** A message that is no part of a call, as its own row (`progressCount`: the closed progress stream it ends). */
 export function messageRow(
@@ -117,7 +126,11 @@ export function trackRequest(
     session.pending.set(key, { method, startedMs: retried.startedMs, call: retried.call });
     return { continues: retried.call, abandoned };
   }
+  // The agent asks about a task of the server's (MCP 2025-11-25 tasks): its answer moves that task's call.
+  if (method.startsWith('tasks/') && direction === 'client_to_server')
+    pending.task = { id: typeof params.taskId === 'string' ? params.taskId : null };
   if (method === 'tools/call' && direction === 'client_to_server') {
+    pending.taskRequested = typeof params.task === 'object' && params.task !== null;
     const meta =
       params._meta && typeof params._meta === 'object' ? storableJson(params._meta as Record<string, unknown>) : null;
     session.row.call_count++;
@@ -157,14 +170,19 @@ export function trackRequest(
   return { call: pending.call, abandoned };
 }
 
-/** Pairs a response with its request; returns the tool call it completes, if any. */
-export function settleResponse(
-  session: PairingSession,
+/**
+ * Pairs a response with its request; returns the tool call it completes, if any. `tasks`: the
+ * recorder's open task calls, which an answer to a task-augmented tools/call opens and the answers
+ * to tasks/* requests move (taskCalls.ts); without them a task's answer settles its call.
+ */
+export function settleResponse<S extends PairingSession>(
+  session: S,
   direction: MessageDirection,
   message: IdMessage,
   seen: SeenMessage,
+  tasks?: TaskAnswers<S>,
 ): QueuedToolCall | undefined {
-  const { sizeBytes, nowMs, at } = seen;
+  const { nowMs } = seen;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
   const key = `${requestDirection}:${idKey(message.id)}`;
   const pending = session.pending.get(key);
@@ -174,31 +192,17 @@ export function settleResponse(
     const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
     if (typeof version === 'string') session.row.protocol_version = storableText(version);
   }
+  const stored = seen.payload.cleaned ?? message;
+  if (pending.task) return tasks?.answered(session, pending.method, pending.task.id, stored, seen);
   const call = pending.call;
   if (!call) return undefined;
-  const stored = seen.payload.cleaned ?? message;
   // An interim answer (2026-07-28 input_required): the call stays open for the client's retry,
   // and this answer is a message of the session (inputRounds.ts).
   if (isInputRequired(stored.result) && awaitRetry(session, call, stored.result, pending.startedMs, nowMs))
     return undefined;
-  const error = toolCallError(stored);
-  // The session's error count is its failed calls (docs/sessions.md "Definitions"), whatever the form of the failure.
-  if (error !== null) session.row.error_count++;
-  call.status = error === null ? 'ok' : 'error';
-  call.error_message = error === null ? null : storableText(error);
-  // As storedCallSql.ts reads it back: a cut text reads as its preview, an error as { error }, else the result.
-  call.result =
-    seen.kind === 'error' && !seen.payload.truncated
-      ? { error: stored.error }
-      : storedValue(seen.payload, stored.result);
-  call.response_seq = seen.seq;
-  call.response_kind = seen.kind;
-  call.response_payload = seen.payload.text;
-  call.response_truncated = seen.payload.truncated;
-  call.ended_at = at;
-  call.duration_ms = Math.max(0, Math.round(nowMs - pending.startedMs));
-  call.response_bytes = sizeBytes;
-  call.tokens_estimate = estimateTokens(call.request_bytes + sizeBytes);
+  // A task in place of the tool's result: the call stays open until the task ends (taskCalls.ts).
+  if (pending.taskRequested && tasks?.opened(session, call, stored.result, pending.startedMs, seen)) return undefined;
+  settleWithAnswer(session, call, stored, seen, pending.startedMs);
   return call;
 }
 
@@ -270,21 +274,4 @@ export function settleOverdue(session: PairingSession, nowMs: number, limitMs: n
       ),
     );
   return calls;
-}
-
-/** Settles a call that will get no (pairable) answer. */
-function abandonCall(
-  session: PairingSession,
-  call: QueuedToolCall,
-  at: string,
-  reason: string,
-  status: 'error' | 'timeout',
-): QueuedToolCall {
-  call.status = status;
-  call.error_message = reason;
-  call.ended_at = at;
-  call.duration_ms = Math.max(0, Date.parse(at) - Date.parse(call.started_at));
-  call.tokens_estimate = estimateTokens(call.request_bytes);
-  session.row.error_count++;
-  return call;
 }

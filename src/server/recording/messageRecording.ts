@@ -4,6 +4,8 @@ import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc
 import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMessage } from './callPairing';
 import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
+import type { StoredTaskSettles } from './storedTaskSettle';
+import { TaskCalls } from './taskCalls';
 import { closeRunsAnsweredBy, noteProgressRequest, progressRunOf, type closeProgressRun } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
 import type { OffThreadRedaction, Redacted } from './redaction/redactionThread';
@@ -40,8 +42,16 @@ export interface MessageRecordingOptions {
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
-/** The tool a message belongs to: a tools/call request's name, or the name of the call a response answers. */
-function toolOf(session: RecordedSession, direction: MessageDirection, message: JsonRpcMessage): string | undefined {
+/**
+ * The tool a message belongs to: a tools/call request's name, or the name of the call a response
+ * answers — a tasks/* answer, that of the task's call when it is open here (taskCalls.ts).
+ */
+function toolOf(
+  session: RecordedSession,
+  direction: MessageDirection,
+  message: JsonRpcMessage,
+  tasks: TaskCalls<RecordedSession>,
+): string | undefined {
   if (!hasId(message)) return undefined;
   if (message.method === 'tools/call') {
     const name = (message.params as { name?: unknown } | undefined)?.name;
@@ -49,7 +59,9 @@ function toolOf(session: RecordedSession, direction: MessageDirection, message: 
   }
   if (message.method !== undefined) return undefined;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
-  return session.pending.get(`${requestDirection}:${idKey(message.id)}`)?.call?.tool_name;
+  const pending = session.pending.get(`${requestDirection}:${idKey(message.id)}`);
+  const taskId = pending?.task?.id;
+  return pending?.call?.tool_name ?? (taskId ? tasks.toolOf(session.row.server_id, taskId) : undefined);
 }
 
 /** A message whose params, result and error could not be redacted: only what names it is kept. */
@@ -66,10 +78,26 @@ export class MessageRecording {
   /** Messages waiting for their redaction off the event loop (and those of their sessions behind them). */
   private readonly waiting = new Set<Promise<void>>();
 
+  /** Calls answered with a task, open until the task ends (taskCalls.ts): the recorder's, across sessions. */
+  readonly tasks: TaskCalls<RecordedSession>;
+
   constructor(
     private readonly queue: WriteQueue,
     private readonly options: MessageRecordingOptions,
-  ) {}
+    storedTasks: StoredTaskSettles,
+  ) {
+    this.tasks = new TaskCalls<RecordedSession>({
+      update: (call) => queue.pushToolCall(call),
+      settle: (call, session) => {
+        queue.settleToolCall(call);
+        // A task may end after its session's end was announced: that row is not written again (it
+        // would count as a new session in the analytics); a failure is added to it where stored.
+        if (!session.endAnnounced) queue.markDirty(session);
+        else if (call.status === 'error' || call.status === 'timeout') storedTasks.countError(session.row.id);
+      },
+      settleStored: (serverId, taskId, outcome) => storedTasks.settle(serverId, taskId, outcome),
+    });
+  }
 
   /**
    * Records one message the proxy had at `nowMs` (see Recorder.record): now (the common case), or
@@ -133,7 +161,7 @@ export class MessageRecording {
       // Its tool is known now: every message of its session before it is recorded.
       if (redactor)
         return offThread
-          .redact(redactor, original, originalText, toolOf(session, direction, original))
+          .redact(redactor, original, originalText, toolOf(session, direction, original, this.tasks))
           .catch(() => null)
           .then((redacted) => {
             this.recordNow(session, direction, original, bytes, originalText, nowMs, httpTraceparent, redacted);
@@ -223,7 +251,7 @@ export class MessageRecording {
         }
       } else {
         const listed = answersToolsList(session, direction, message);
-        const call = settleResponse(session, direction, message, seen);
+        const call = settleResponse(session, direction, message, seen, this.tasks);
         if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
@@ -233,6 +261,8 @@ export class MessageRecording {
     } else if (message.method === 'notifications/cancelled') {
       const cancelled = settleCancelled(session, direction, message, at);
       if (cancelled) this.queue.settleToolCall(cancelled);
+    } else if (message.method === 'notifications/tasks/status' && direction === 'server_to_client') {
+      this.tasks.notified(session, (seen.payload.cleaned ?? message).params, seen);
     }
     this.pushMessageRow(row, direction, kind, message, seen, null);
   }
@@ -244,7 +274,7 @@ export class MessageRecording {
     try {
       return redaction
         .forWorkspace(session.row.workspace_id)
-        .redactMessage(message, toolOf(session, direction, message));
+        .redactMessage(message, toolOf(session, direction, message, this.tasks));
     } catch (error) {
       // Fail closed, and never into the proxy's path: the message is kept without its payload.
       this.options.log?.error({ err: error }, 'redaction failed: the message is stored without its payload');

@@ -10,6 +10,7 @@ import { closeStaleRuns } from './progressCoalescing';
 import { learnIdentity, sameAgentRun, storableStart, type SessionStart } from './sessionStart';
 import { WriteQueue, type WriteQueueOptions } from './writeQueue';
 import { recorderStats, type RecorderStats } from './recorderStats';
+import { StoredTaskSettles } from './storedTaskSettle';
 import { newRecordedSession, OpenSessions, type RecordedSession, type SessionOrigin } from './openSessions';
 
 export type { RecorderStats } from './recorderStats';
@@ -46,6 +47,7 @@ export class Recorder {
   private closed = false;
   private readonly queue: WriteQueue;
   private readonly messages: MessageRecording;
+  private readonly storedTasks: StoredTaskSettles;
 
   constructor(
     private readonly db: Database,
@@ -54,7 +56,8 @@ export class Recorder {
   ) {
     this.now = options.now ?? Date.now;
     this.queue = new WriteQueue(db, bus, options);
-    this.messages = new MessageRecording(this.queue, options);
+    this.storedTasks = new StoredTaskSettles(db, options.log);
+    this.messages = new MessageRecording(this.queue, options, this.storedTasks);
   }
 
   /** The recorder's clock (ms): the proxy notes when a request arrived with it (see record's `atMs`). */
@@ -229,11 +232,14 @@ export class Recorder {
       // A progress stream whose request is never answered is written once it has been quiet a while.
       else for (const closed of closeStaleRuns(session, nowMs - 10_000)) this.messages.queueClosedRun(session, closed);
     }
+    // Tasks outlive their sessions: theirs is the same limit, from the last news of each.
+    this.messages.tasks.sweep(nowMs, unansweredMs);
   }
 
   /** A deleted server: forget its sessions and queued rows (their foreign keys are gone). */
   forgetServer(serverId: string): void {
     this.sessions.forgetServer(serverId);
+    this.messages.tasks.forgetServer(serverId);
     this.queue.forgetServer(serverId);
   }
 
@@ -271,6 +277,8 @@ export class Recorder {
   async flush(): Promise<void> {
     await this.messages.idle();
     await this.queue.flush();
+    // Task calls of other instances settled here by their task id (taskCalls.ts).
+    await this.storedTasks.idle();
   }
 
   /** Graceful shutdown: end every open session and write everything. */
@@ -282,6 +290,7 @@ export class Recorder {
     for (const session of this.sessions.all()) this.endSession(session);
     this.closed = true;
     await this.queue.flush(true);
+    await this.storedTasks.idle();
     this.queue.stopTimer();
     // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
     this.options.journal?.journal.close();

@@ -43,7 +43,7 @@ export function callResultSql(a: string): string {
 /** The columns of a ToolCallRow, for `tool_calls tc join servers srv`. */
 export const TOOL_CALL_COLUMNS = `tc.id, tc.session_id, tc.server_id, srv.name as server_name, tc.jsonrpc_id, tc.tool_name,
   ${callArgumentsSql('tc')} as arguments, ${callResultSql('tc')} as result, tc.error_message, tc.status, tc.started_at,
-  tc.ended_at, tc.duration_ms, tc.request_bytes, tc.response_bytes, tc.argument_tokens, tc.result_tokens, tc.meta, tc.traceparent`;
+  tc.ended_at, tc.duration_ms, tc.request_bytes, tc.response_bytes, tc.argument_tokens, tc.result_tokens, tc.meta, tc.traceparent, tc.task_id, tc.task_status`;
 
 /**
  * A session's messages as MessageRow columns plus `message_ref` (messages.id) or `call_ref` (the

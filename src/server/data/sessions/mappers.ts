@@ -69,6 +69,9 @@ export interface ToolCallRow {
   result_tokens?: number | string | null;
   meta: unknown;
   traceparent: string | null;
+  /** Of a call answered with a task (migration 038). */
+  task_id?: string | null;
+  task_status?: string | null;
 }
 
 export function toIso(time: Time): string {
@@ -150,5 +153,6 @@ export function toToolCallDto(row: ToolCallRow): ToolCallDto {
     traceparent: row.traceparent,
   };
   if (row.server_name !== undefined) dto.serverName = row.server_name;
+  if (row.task_id) dto.task = { id: row.task_id, status: row.task_status ?? null };
   return dto;
 }

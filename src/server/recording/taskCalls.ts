@@ -1,0 +1,255 @@
+import { storableText } from '../db/storable';
+import type { JsonRpcMessage } from '../proxy/jsonRpc';
+import type { PairingSession, TaskAnswers } from './callPairing';
+import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
+import { estimateTokens, toolCallError } from './payload';
+import type { QueuedToolCall } from './rows';
+import type { StoredTaskOutcome } from './storedTaskSettle';
+import { createdTask, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
+
+// Tasks (MCP 2025-11-25, the official SDK's experimental tasks): a tools/call that asked to run as
+// a task (`params.task`) may be answered with a CreateTaskResult instead of the tool's result; the
+// agent then polls tasks/get, may cancel with tasks/cancel, and asks tasks/result for the tool's
+// result, while the server may send notifications/tasks/status. For the user that is one tool
+// call: its row stays open (pending, with the task's id and last status) from the request to the
+// task's end, and every message between is a message of its session, in its place in the replay.
+//
+// What ends it: the tasks/result answer (the tool's result, or its error); a `failed` status
+// (an error) or a `cancelled` one (tasks/cancel's answer, a status notification). A `completed`
+// status marks when the task ended: its duration runs to there, the result still to come from
+// tasks/result. An ending answer of the call's own session is the call's answer (its row holds it,
+// as for any call); one of another session stays a message there and the call keeps its text.
+//
+// Open tasks are the recorder's, not a session's: a task outlives the session that started it, and
+// may be polled from another session. A task polled on another instance is not open there: its
+// end is written to its stored row by task id (storedTaskSettle.ts). A task with no news ends as a
+// timeout at the unanswered-call limit, or when its ttl has passed since the last news of it.
+
+interface OpenTask<S> {
+  call: QueuedToolCall;
+  /** The session of the tools/call (its counts count the call). */
+  session: S;
+  startedMs: number;
+  /** The last message about the task (an answer naming it, a status). */
+  lastNewsMs: number;
+  /** When the server stops keeping the task (its ttl from its creation), if it said. */
+  expiresMs: number | null;
+  /** When a `completed` status was first seen: the call's end, its result still to come. */
+  completedMs: number | null;
+}
+
+/** Where the calls of tasks go once changed or settled. */
+export interface TaskCallSink<S> {
+  /** An open call changed (its task id, its status): written again, still pending. */
+  update(call: QueuedToolCall): void;
+  /** A call settled here, not by an answer of its own session (that one is the answer's call). */
+  settle(call: QueuedToolCall, session: S): void;
+  /** A task not open here: its stored call, if still open, ends so. */
+  settleStored(serverId: string, taskId: string, outcome: StoredTaskOutcome): void;
+}
+
+/** Open task calls at most (beyond it a task's answer settles its call as before). */
+const MAX_OPEN_TASKS = 10_000;
+
+const taskKey = (serverId: string, taskId: string) => `${serverId}\u0001${storableText(taskId)}`;
+
+function endedMessage(task: TaskState): string {
+  const said = task.statusMessage === null ? '' : `: ${storableText(task.statusMessage)}`.slice(0, 2000);
+  return task.status === 'failed' ? `The task failed${said}` : `Cancelled${said}`;
+}
+
+export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
+  private readonly open = new Map<string, OpenTask<S>>();
+  /**
+   * Tasks ended here lately, by when: later news of one (a poll after tasks/cancel, a status after
+   * the result) is news of an ended call, not one to look for in the database — where its end may
+   * not be written yet.
+   */
+  private readonly ended = new Map<string, number>();
+
+  constructor(private readonly sink: TaskCallSink<S>) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** The answer to a tools/call that asked for a task: true when it is a task, whose call stays open. */
+  opened(session: S, call: QueuedToolCall, result: unknown, startedMs: number, seen: SeenMessage): boolean {
+    const task = createdTask(result);
+    if (!task || this.open.size >= MAX_OPEN_TASKS) return false;
+    const key = taskKey(session.row.server_id, task.taskId);
+    const reused = this.open.get(key);
+    if (reused) {
+      this.close(key, seen.nowMs);
+      abandonCall(reused.session, reused.call, seen.at, 'The server gave its task id to another task', 'timeout');
+      this.sink.settle(reused.call, reused.session);
+    }
+    call.task_id = storableText(task.taskId);
+    call.task_status = task.status;
+    this.open.set(key, {
+      call,
+      session,
+      startedMs,
+      lastNewsMs: seen.nowMs,
+      expiresMs: task.ttlMs === null ? null : seen.nowMs + task.ttlMs,
+      completedMs: null,
+    });
+    this.sink.update(call);
+    // A task may be created ended already.
+    if (isTerminal(task.status)) this.moved(session, task, seen);
+    return true;
+  }
+
+  /**
+   * The answer to the agent's tasks/* request about `taskId` (null: tasks/list). Returns the call
+   * it ends when it is the call's answer (an answer of the call's own session): not a message row.
+   */
+  answered(
+    session: S,
+    method: string,
+    taskId: string | null,
+    answer: JsonRpcMessage,
+    seen: SeenMessage,
+  ): QueuedToolCall | undefined {
+    if (method === 'tasks/list') {
+      for (const task of listedTasks(answer.result)) this.moved(session, task, seen);
+      return undefined;
+    }
+    if (taskId === null) return undefined;
+    if (method === 'tasks/result') return this.resulted(session, taskId, answer, seen);
+    // tasks/get and tasks/cancel answer with the task as it stands.
+    const task = taskState(answer.result);
+    if (task?.taskId === taskId) return this.moved(session, task, seen, answer);
+    const open = this.open.get(taskKey(session.row.server_id, taskId));
+    if (open) open.lastNewsMs = seen.nowMs;
+    return undefined;
+  }
+
+  /** A notifications/tasks/status of the server: the task's status moves (the notification stays a message). */
+  notified(session: S, params: unknown, seen: SeenMessage): void {
+    const task = taskState(params);
+    if (task) this.moved(session, task, seen);
+  }
+
+  /**
+   * Open tasks with no news past `limitMs`, or past their ttl with no news since, end as timeouts;
+   * a completed task whose result was not asked for within `limitMs` ends `ok` as of its end.
+   */
+  sweep(nowMs: number, limitMs: number): void {
+    const at = new Date(nowMs).toISOString();
+    for (const [key, open] of this.open) {
+      const { call, session } = open;
+      if (open.completedMs !== null) {
+        if (nowMs - open.completedMs <= limitMs) continue;
+        call.status = 'ok';
+        call.error_message = null;
+        this.endWithoutAnswer(call, open.startedMs, open.completedMs);
+      } else if (open.expiresMs !== null && nowMs > open.expiresMs && open.lastNewsMs < open.expiresMs) {
+        abandonCall(session, call, at, 'The task did not end within its ttl', 'timeout');
+      } else if (nowMs - open.lastNewsMs > limitMs) {
+        abandonCall(session, call, at, `No news of the task within ${Math.round(limitMs / 1000)} s`, 'timeout');
+      } else continue;
+      this.close(key, nowMs);
+      this.sink.settle(call, session);
+    }
+    for (const [key, endedMs] of this.ended) if (nowMs - endedMs > limitMs) this.ended.delete(key);
+  }
+
+  /** The tool of an open task's call: what a tool's redaction paths apply to in its tasks/result answer. */
+  toolOf(serverId: string, taskId: string): string | undefined {
+    return this.open.get(taskKey(serverId, taskId))?.call.tool_name;
+  }
+
+  /** A deleted server: its open tasks are forgotten (their rows are gone with it). */
+  forgetServer(serverId: string): void {
+    for (const [key, open] of this.open) if (open.call.server_id === serverId) this.open.delete(key);
+  }
+
+  /** A tasks/result answer: the tool's final result (or its error) ends the call. */
+  private resulted(session: S, taskId: string, answer: JsonRpcMessage, seen: SeenMessage): QueuedToolCall | undefined {
+    const key = taskKey(session.row.server_id, taskId);
+    const open = this.open.get(key);
+    if (!open) {
+      if (this.ended.has(key)) return undefined;
+      const error = toolCallError(answer);
+      this.sink.settleStored(session.row.server_id, storableText(taskId), {
+        status: error === null ? 'ok' : 'error',
+        errorMessage: error === null ? null : storableText(error),
+        taskStatus: error === null ? 'completed' : 'failed',
+        endedAt: seen.at,
+        response: {
+          payload: seen.payload.text,
+          kind: seen.kind,
+          truncated: seen.payload.truncated,
+          bytes: seen.sizeBytes,
+        },
+      });
+      return undefined;
+    }
+    this.close(key, seen.nowMs);
+    const inReplay = open.session === session;
+    const { call } = open;
+    settleWithAnswer(open.session, call, answer, seen, open.startedMs, open.completedMs ?? seen.nowMs, inReplay);
+    if (call.task_status !== 'failed' && call.task_status !== 'cancelled')
+      call.task_status = call.status === 'ok' ? 'completed' : 'failed';
+    if (inReplay) return call;
+    this.sink.settle(call, open.session);
+    return undefined;
+  }
+
+  /**
+   * The task's status as an answer (`answer`: foldable into the call) or a notification gives it.
+   * Returns the call when the answer ends it and is its answer.
+   */
+  private moved(session: S, task: TaskState, seen: SeenMessage, answer?: JsonRpcMessage): QueuedToolCall | undefined {
+    const key = taskKey(session.row.server_id, task.taskId);
+    const open = this.open.get(key);
+    const ends = task.status === 'failed' || task.status === 'cancelled';
+    if (!open) {
+      if (ends && !this.ended.has(key))
+        this.sink.settleStored(session.row.server_id, storableText(task.taskId), {
+          status: task.status === 'failed' ? 'error' : 'cancelled',
+          errorMessage: endedMessage(task),
+          taskStatus: task.status,
+          endedAt: seen.at,
+          response: null,
+        });
+      return undefined;
+    }
+    open.lastNewsMs = seen.nowMs;
+    const { call } = open;
+    if (!ends) {
+      if (task.status === 'completed') open.completedMs ??= seen.nowMs;
+      if (call.task_status !== task.status) {
+        call.task_status = task.status;
+        this.sink.update(call);
+      }
+      return undefined;
+    }
+    this.close(key, seen.nowMs);
+    const inReplay = answer !== undefined && open.session === session;
+    if (inReplay) settleWithAnswer(open.session, call, answer, seen, open.startedMs);
+    else this.endWithoutAnswer(call, open.startedMs, seen.nowMs);
+    call.task_status = task.status;
+    call.status = task.status === 'failed' ? 'error' : 'cancelled';
+    call.error_message = endedMessage(task);
+    if (task.status === 'failed') open.session.row.error_count++;
+    if (inReplay) return call;
+    this.sink.settle(call, open.session);
+    return undefined;
+  }
+
+  private close(key: string, nowMs: number): void {
+    this.open.delete(key);
+    this.ended.delete(key);
+    this.ended.set(key, nowMs);
+    if (this.ended.size > MAX_OPEN_TASKS) this.ended.delete(this.ended.keys().next().value as string);
+  }
+
+  /** Ends a call with no answer of its own at `endedMs` (its outcome set by the caller). */
+  private endWithoutAnswer(call: QueuedToolCall, startedMs: number, endedMs: number): void {
+    call.ended_at = new Date(endedMs).toISOString();
+    call.duration_ms = Math.max(0, Math.round(endedMs - startedMs));
+    call.tokens_estimate = estimateTokens(call.request_bytes);
+  }
+}

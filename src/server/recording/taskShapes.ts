@@ -1,0 +1,48 @@
+// What the recorder reads of MCP tasks (specification 2025-11-25, "Tasks"; the official SDK's
+// experimental tasks): a task is `{ taskId, status, statusMessage?, createdAt, lastUpdatedAt, ttl,
+// pollInterval? }` — under `task` in the CreateTaskResult that answers a task-augmented request, at
+// the top level of a tasks/get or tasks/cancel result and of a notifications/tasks/status, in
+// `tasks` of a tasks/list result. A tasks/result result carries its task under
+// `_meta["io.modelcontextprotocol/related-task"]`.
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskState {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage: string | null;
+  /** How long the server keeps the task from its creation (ms); null: no limit given. */
+  ttlMs: number | null;
+}
+
+const STATUSES: ReadonlySet<string> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/** The states a task never leaves. */
+export function isTerminal(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** A task as the wire gives it, or undefined when `value` is not one. */
+export function taskState(value: unknown): TaskState | undefined {
+  if (!isObject(value) || typeof value.taskId !== 'string' || typeof value.status !== 'string') return undefined;
+  if (!STATUSES.has(value.status)) return undefined;
+  return {
+    taskId: value.taskId,
+    status: value.status as TaskStatus,
+    statusMessage: typeof value.statusMessage === 'string' && value.statusMessage !== '' ? value.statusMessage : null,
+    ttlMs: typeof value.ttl === 'number' && Number.isFinite(value.ttl) && value.ttl > 0 ? value.ttl : null,
+  };
+}
+
+/** The task a CreateTaskResult names, or undefined when the result is the tool's own. */
+export function createdTask(result: unknown): TaskState | undefined {
+  return isObject(result) ? taskState(result.task) : undefined;
+}
+
+/** The tasks of a tasks/list result. */
+export function listedTasks(result: unknown): TaskState[] {
+  if (!isObject(result) || !Array.isArray(result.tasks)) return [];
+  return result.tasks.map(taskState).filter((task): task is TaskState => task !== undefined);
+}
