@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -12,7 +11,9 @@ import { INTEGRATION_KINDS, type DeliveryOutcome } from '../../../../contract/in
 import { NOTIFICATION_SEVERITIES, NOTIFICATION_TYPES, type NotificationType } from '../../../../contract/notifications';
 import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { menuOptions } from '../../../components/menuOptions';
 import { EMPTY_FORM, KIND_LABELS, validateForm, type IntegrationFormValues } from '../integrationForm';
 import { TestOutcomeAlert } from './TestOutcomeAlert';
 
@@ -71,8 +72,6 @@ export function IntegrationFormDialog({
 
   const set = <K extends keyof IntegrationFormValues>(field: K, value: IntegrationFormValues[K]) =>
     setValues((v) => ({ ...v, [field]: value }));
-  const text = (field: 'name' | 'url' | 'secret' | 'recipients') => (event: { target: { value: string } }) =>
-    set(field, event.target.value);
   const toggleType = (type: NotificationType) =>
     set('types', values.types.includes(type) ? values.types.filter((t) => t !== type) : [...values.types, type]);
 
@@ -104,6 +103,7 @@ export function IntegrationFormDialog({
   };
 
   const { kind } = values;
+  const field = bindTextFields(values, errors, busy, set);
   return (
     <FormDialog
       titleId="integration-form-title"
@@ -121,75 +121,39 @@ export function IntegrationFormDialog({
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
         {general && <Alert severity="error">{general}</Alert>}
-        <TextField
-          select
-          label="Kind"
-          name="kind"
-          value={kind}
-          disabled={editing || busy}
-          onChange={(e) => set('kind', e.target.value as IntegrationFormValues['kind'])}
-        >
-          {INTEGRATION_KINDS.map((k) => (
-            <MenuItem key={k} value={k}>
-              {KIND_LABELS[k]}
-            </MenuItem>
-          ))}
+        <TextField select label="Kind" {...field('kind')} disabled={editing || busy}>
+          {menuOptions(INTEGRATION_KINDS, (option) => KIND_LABELS[option])}
         </TextField>
-        <TextField
-          label="Name"
-          name="name"
-          value={values.name}
-          onChange={text('name')}
-          required
-          autoFocus
-          disabled={busy}
-          error={Boolean(errors.name)}
-          helperText={errors.name}
-        />
+        <TextField label="Name" {...field('name')} required autoFocus />
         {kind !== 'email' && (
           <TextField
             label={URL_LABEL[kind]}
-            name="url"
-            value={values.url}
-            onChange={text('url')}
+            {...field('url', { help: URL_HELP[kind] })}
             required={kind !== 'pagerduty'}
-            disabled={busy}
-            error={Boolean(errors.url)}
-            helperText={errors.url ?? URL_HELP[kind]}
           />
         )}
         {(kind === 'webhook' || kind === 'pagerduty') && (
           <TextField
             label={kind === 'webhook' ? 'Signing secret (optional)' : 'Routing key'}
-            name="secret"
-            value={values.secret}
-            onChange={text('secret')}
+            {...field('secret', {
+              help:
+                kind === 'webhook'
+                  ? editing
+                    ? 'Shown masked; leave it to keep the stored secret'
+                    : 'Leave empty and Toolscope generates one, shown once'
+                  : 'The integration key of a PagerDuty service (Events API v2)',
+            })}
             required={kind === 'pagerduty'}
-            disabled={busy}
             autoComplete="off"
-            error={Boolean(errors.secret)}
-            helperText={
-              errors.secret ??
-              (kind === 'webhook'
-                ? editing
-                  ? 'Shown masked; leave it to keep the stored secret'
-                  : 'Leave empty and Toolscope generates one, shown once'
-                : 'The integration key of a PagerDuty service (Events API v2)')
-            }
           />
         )}
         {kind === 'email' && (
           <TextField
             label="Send to"
-            name="recipients"
-            value={values.recipients}
-            onChange={text('recipients')}
+            {...field('recipients', { help: 'Addresses separated by commas' })}
             required
             multiline
             minRows={2}
-            disabled={busy}
-            error={Boolean(errors.recipients)}
-            helperText={errors.recipients ?? 'Addresses separated by commas'}
           />
         )}
         <div>
@@ -226,11 +190,7 @@ export function IntegrationFormDialog({
               : errors.rules
           }
         >
-          {NOTIFICATION_SEVERITIES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {s}
-            </MenuItem>
-          ))}
+          {menuOptions(NOTIFICATION_SEVERITIES, (severity) => severity)}
         </TextField>
         <FormControlLabel
           control={

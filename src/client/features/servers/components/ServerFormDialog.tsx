@@ -8,6 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ServerTransport } from '../../../../contract/servers';
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
 import { headersFromRows, UpstreamHeadersFields, type HeaderRow } from './UpstreamHeadersFields';
 
@@ -114,10 +115,13 @@ export function ServerFormDialog({
   }, blank);
 
   // The server names a bad origin by its index (allowedOrigins.2): shown at the one field.
-  const originsError =
-    fields.allowedOrigins ?? Object.entries(fields).find(([key]) => key.startsWith('allowedOrigins.'))?.[1];
-  const change = (field: 'url' | 'name' | 'description' | 'allowedOrigins') => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const originsErrorKey =
+    fields.allowedOrigins !== undefined
+      ? 'allowedOrigins'
+      : Object.keys(fields).find((key) => key.startsWith('allowedOrigins.'));
+  const field = bindTextFields(values, fields, busy, (name, text) =>
+    setValues((current) => ({ ...current, [name]: text })),
+  );
 
   return (
     <FormDialog
@@ -134,66 +138,26 @@ export function ServerFormDialog({
         {general && <Alert severity="error">{general}</Alert>}
         <TextField
           label="Server URL"
-          name="url"
-          value={values.url}
-          onChange={change('url')}
+          {...field('url', { help: URL_HELP[values.transport] })}
           placeholder="https://tools.example.com/mcp"
           required
           autoFocus
-          disabled={busy}
-          error={Boolean(fields.url)}
-          helperText={fields.url ?? URL_HELP[values.transport]}
         />
-        <TextField
-          select
-          label="Transport"
-          name="transport"
-          value={values.transport}
-          onChange={(event) =>
-            setValues((current) => ({ ...current, transport: event.target.value as ServerTransport }))
-          }
-          disabled={busy}
-          error={Boolean(fields.transport)}
-          helperText={fields.transport ?? 'How Toolscope talks to this server'}
-        >
+        <TextField select label="Transport" {...field('transport', { help: 'How Toolscope talks to this server' })}>
           <MenuItem value="streamable-http">Streamable HTTP (MCP 2025-03-26 and later)</MenuItem>
           <MenuItem value="sse">HTTP+SSE (legacy, MCP 2024-11-05)</MenuItem>
         </TextField>
-        <TextField
-          label="Name"
-          name="name"
-          value={values.name}
-          onChange={change('name')}
-          required
-          disabled={busy}
-          error={Boolean(fields.name)}
-          helperText={fields.name}
-        />
-        <TextField
-          label="Description"
-          name="description"
-          value={values.description}
-          onChange={change('description')}
-          multiline
-          minRows={2}
-          disabled={busy}
-          error={Boolean(fields.description)}
-          helperText={fields.description}
-        />
+        <TextField label="Name" {...field('name')} required />
+        <TextField label="Description" {...field('description')} multiline minRows={2} />
         <TextField
           label="Allowed browser origins"
-          name="allowedOrigins"
-          value={values.allowedOrigins}
-          onChange={change('allowedOrigins')}
+          {...field('allowedOrigins', {
+            help: 'Web pages that may call the proxy URL from a browser, one origin per line (e.g. the MCP Inspector). Empty: none.',
+            errorKey: originsErrorKey,
+          })}
           placeholder="http://localhost:6274"
           multiline
           minRows={1}
-          disabled={busy}
-          error={Boolean(originsError)}
-          helperText={
-            originsError ??
-            'Web pages that may call the proxy URL from a browser, one origin per line (e.g. the MCP Inspector). Empty: none.'
-          }
         />
         <Box>
           <Typography variant="subtitle2">Upstream authentication</Typography>

@@ -19,7 +19,9 @@ import {
 } from '../../../../contract/telemetry';
 import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { menuOptions } from '../../../components/menuOptions';
 
 export interface ExporterFormValues {
   name: string;
@@ -114,6 +116,7 @@ export function ExporterFormDialog({
   };
 
   const chosenPreset = EXPORTER_PRESETS.find((p) => p.id === preset);
+  const field = bindTextFields(values, errors, busy, set);
   return (
     <FormDialog
       titleId="exporter-form-title"
@@ -140,39 +143,14 @@ export function ExporterFormDialog({
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          label="Name"
-          name="name"
-          value={values.name}
-          onChange={(e) => set('name', e.target.value)}
-          required
-          disabled={busy}
-          error={Boolean(errors.name)}
-          helperText={errors.name}
-        />
+        <TextField label="Name" {...field('name')} required />
         <TextField
           label="Endpoint"
-          name="endpoint"
-          value={values.endpoint}
-          onChange={(e) => set('endpoint', e.target.value)}
+          {...field('endpoint', { help: 'The base URL: /v1/traces and /v1/metrics are added' })}
           required
-          disabled={busy}
-          error={Boolean(errors.endpoint)}
-          helperText={errors.endpoint ?? 'The base URL: /v1/traces and /v1/metrics are added'}
         />
-        <TextField
-          select
-          label="Protocol"
-          name="protocol"
-          value={values.protocol}
-          onChange={(e) => set('protocol', e.target.value as OtlpProtocol)}
-          disabled={busy}
-        >
-          {OTLP_PROTOCOLS.map((p) => (
-            <MenuItem key={p} value={p}>
-              {p}
-            </MenuItem>
-          ))}
+        <TextField select label="Protocol" {...field('protocol')}>
+          {menuOptions(OTLP_PROTOCOLS, (protocol) => protocol)}
         </TextField>
         <div>
           <Typography variant="subtitle2">Headers</Typography>
@@ -263,12 +241,7 @@ export function ExporterFormDialog({
         )}
         <TextField
           label="Sampling ratio"
-          name="samplingRatio"
-          value={values.samplingRatio}
-          onChange={(e) => set('samplingRatio', e.target.value)}
-          disabled={busy}
-          error={Boolean(errors.samplingRatio)}
-          helperText={errors.samplingRatio ?? '1 keeps every trace; 0.1 keeps one in ten (decided per trace id)'}
+          {...field('samplingRatio', { help: '1 keeps every trace; 0.1 keeps one in ten (decided per trace id)' })}
         />
       </Stack>
     </FormDialog>
