@@ -1,4 +1,4 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -9,11 +9,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { INTEGRATION_KINDS, type DeliveryOutcome } from '../../../../contract/integrations';
 import { NOTIFICATION_SEVERITIES, NOTIFICATION_TYPES, type NotificationType } from '../../../../contract/notifications';
-import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
 import { menuOptions } from '../../../components/menuOptions';
+import { useValidatedFormSubmit } from '../../../components/useValidatedFormSubmit';
 import { EMPTY_FORM, KIND_LABELS, validateForm, type IntegrationFormValues } from '../integrationForm';
 import { TestOutcomeAlert } from './TestOutcomeAlert';
 
@@ -64,9 +64,7 @@ export function IntegrationFormDialog({
   onClose,
 }: IntegrationFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, general, check, submit } = useValidatedFormSubmit(values, validateForm, onSubmit);
   const [testing, setTesting] = useState(false);
   const [outcome, setOutcome] = useState<DeliveryOutcome | string | null>(null);
 
@@ -74,25 +72,6 @@ export function IntegrationFormDialog({
     setValues((v) => ({ ...v, [field]: value }));
   const toggleType = (type: NotificationType) =>
     set('types', values.types.includes(type) ? values.types.filter((t) => t !== type) : [...values.types, type]);
-
-  const check = () => {
-    const found = validateForm(values);
-    setErrors(found);
-    return Object.keys(found).length === 0;
-  };
-
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (busy || !check()) return;
-    setBusy(true);
-    setGeneral(null);
-    const failure = await onSubmit(values);
-    setBusy(false);
-    if (failure) {
-      setErrors(failure.fields);
-      if (Object.keys(failure.fields).length === 0) setGeneral(failure.message);
-    }
-  };
 
   const test = async () => {
     if (testing || !check()) return;

@@ -1,4 +1,4 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -22,6 +22,7 @@ import type { FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
 import { menuOptions } from '../../../components/menuOptions';
+import { useValidatedFormSubmit } from '../../../components/useValidatedFormSubmit';
 
 export interface ExporterFormValues {
   name: string;
@@ -78,9 +79,7 @@ export function ExporterFormDialog({
   onClose,
 }: ExporterFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, general, submit } = useValidatedFormSubmit(values, validateExporter, onSubmit);
   const [preset, setPreset] = useState('');
   const set = <K extends keyof ExporterFormValues>(field: K, value: ExporterFormValues[K]) =>
     setValues((v) => ({ ...v, [field]: value }));
@@ -97,22 +96,6 @@ export function ExporterFormDialog({
       headers: Object.keys(chosen.headers).map((name) => ({ name, value: '' })),
       signals: chosen.id === 'langfuse' ? ['traces'] : v.signals,
     }));
-  };
-
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const found = validateExporter(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    setGeneral(null);
-    const failure = await onSubmit(values);
-    setBusy(false);
-    if (failure) {
-      setErrors(failure.fields);
-      if (Object.keys(failure.fields).length === 0) setGeneral(failure.message);
-    }
   };
 
   const chosenPreset = EXPORTER_PRESETS.find((p) => p.id === preset);
