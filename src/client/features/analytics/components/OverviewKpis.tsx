@@ -10,6 +10,40 @@ import {
   type TokenCorrection,
 } from '../../../components/analytics/format';
 
+type Totals = AnalyticsOverviewResult['totals'];
+
+/** A headline total: how it reads, and whether a rise against the period before is good news. */
+interface OverviewKpi {
+  measure: 'calls' | 'errors' | 'sessions' | 'clients' | 'tokens' | 'cost' | 'p95Ms';
+  label: string;
+  /** The value shown; zero (or no latency) while loading. */
+  value: (totals: Totals | undefined) => string;
+  detail?: (totals: Totals, tokenCorrection: TokenCorrection | undefined) => string;
+  higherIsBetter?: boolean;
+}
+
+const KPIS: OverviewKpi[] = [
+  { measure: 'calls', label: 'Calls', value: (totals) => formatCount(totals?.calls ?? 0) },
+  {
+    measure: 'errors',
+    label: 'Errors',
+    value: (totals) =>
+      `${formatCount(totals?.errors ?? 0)} · ${formatErrorRate(totals?.errors ?? 0, totals?.calls ?? 0)}`,
+    higherIsBetter: false,
+  },
+  { measure: 'sessions', label: 'Sessions', value: (totals) => formatCount(totals?.sessions ?? 0) },
+  { measure: 'clients', label: 'Clients', value: (totals) => formatCount(totals?.clients ?? 0) },
+  {
+    measure: 'tokens',
+    label: 'Tokens',
+    value: (totals) => formatCount(totals?.tokens ?? 0),
+    detail: (totals, tokenCorrection) => tokenDetail(totals.tokens, totals.definitionTokens, tokenCorrection),
+    higherIsBetter: false,
+  },
+  { measure: 'cost', label: 'Cost', value: (totals) => formatUsd(totals?.cost ?? 0), higherIsBetter: false },
+  { measure: 'p95Ms', label: 'p95 latency', value: (totals) => formatMs(totals?.p95Ms ?? null), higherIsBetter: false },
+];
+
 /** The overview's totals, each against the period before the range. */
 export function OverviewKpis({
   overview,
@@ -31,60 +65,19 @@ export function OverviewKpis({
         gap: 2,
       }}
     >
-      <KpiCard
-        label="Calls"
-        loading={loading}
-        value={formatCount(totals?.calls ?? 0)}
-        current={totals?.calls}
-        previous={previous?.calls}
-      />
-      <KpiCard
-        label="Errors"
-        loading={loading}
-        value={`${formatCount(totals?.errors ?? 0)} · ${formatErrorRate(totals?.errors ?? 0, totals?.calls ?? 0)}`}
-        current={totals?.errors}
-        previous={previous?.errors}
-        higherIsBetter={false}
-      />
-      <KpiCard
-        label="Sessions"
-        loading={loading}
-        value={formatCount(totals?.sessions ?? 0)}
-        current={totals?.sessions}
-        previous={previous?.sessions}
-      />
-      <KpiCard
-        label="Clients"
-        loading={loading}
-        value={formatCount(totals?.clients ?? 0)}
-        current={totals?.clients}
-        previous={previous?.clients}
-      />
-      <KpiCard
-        label="Tokens"
-        loading={loading}
-        value={formatCount(totals?.tokens ?? 0)}
-        detail={totals ? tokenDetail(totals.tokens, totals.definitionTokens, tokenCorrection) : undefined}
-        current={totals?.tokens}
-        previous={previous?.tokens}
-        higherIsBetter={false}
-      />
-      <KpiCard
-        label="Cost"
-        loading={loading}
-        value={formatUsd(totals?.cost ?? 0)}
-        current={totals?.cost}
-        previous={previous?.cost}
-        higherIsBetter={false}
-      />
-      <KpiCard
-        label="p95 latency"
-        loading={loading}
-        value={formatMs(totals?.p95Ms ?? null)}
-        current={totals?.p95Ms ?? undefined}
-        previous={previous?.p95Ms ?? undefined}
-        higherIsBetter={false}
-      />
+      {KPIS.map((kpi) => (
+        <KpiCard
+          key={kpi.measure}
+          label={kpi.label}
+          loading={loading}
+          value={kpi.value(totals)}
+          detail={totals && kpi.detail ? kpi.detail(totals, tokenCorrection) : undefined}
+          // No p95 (no call in a period) compares with nothing.
+          current={totals?.[kpi.measure] ?? undefined}
+          previous={previous?.[kpi.measure] ?? undefined}
+          higherIsBetter={kpi.higherIsBetter}
+        />
+      ))}
     </Box>
   );
 }

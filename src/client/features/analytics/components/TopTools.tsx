@@ -1,61 +1,33 @@
-import Link from '@mui/material/Link';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import type { AnalyticsToolsResult } from '../../../../contract/analytics';
-import { ChartCard } from '../../../components/analytics/ChartCard';
 import { formatCount, formatMs, formatPercent } from '../../../components/analytics/format';
-import { TableScroll } from '../../../components/TableScroll';
+import { RankedTools, type RankedToolColumn } from './RankedTools';
 
-const SHOWN = 8;
+type CalledTool = AnalyticsToolsResult['tools'][number];
+
+const COLUMNS: RankedToolColumn<CalledTool>[] = [
+  { label: 'Calls', value: (tool) => formatCount(tool.calls) },
+  { label: 'Errors', value: (tool) => formatPercent(tool.errorRate) },
+  { label: 'p95', value: (tool) => formatMs(tool.p95Ms) },
+];
 
 /** The most called tools of the range; a tool's name filters the screen to it. */
 export function TopTools({
   tools,
   onTool,
 }: {
-  tools: AnalyticsToolsResult['tools'] | undefined;
+  tools: CalledTool[] | undefined;
   onTool: (tool: string, serverId: string) => void;
 }) {
   return (
-    <ChartCard title="Top tools" subtitle="Most called in the range" loading={!tools} height={240}>
-      {tools && tools.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          No tool was called in this range.
-        </Typography>
-      ) : (
-        <TableScroll label="Top tools">
-          <Table size="small" aria-label="Top tools">
-            <TableHead>
-              <TableRow>
-                <TableCell>Tool</TableCell>
-                <TableCell>Server</TableCell>
-                <TableCell align="right">Calls</TableCell>
-                <TableCell align="right">Errors</TableCell>
-                <TableCell align="right">p95</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {(tools ?? []).slice(0, SHOWN).map((tool) => (
-                <TableRow key={`${tool.serverId}/${tool.tool}`}>
-                  <TableCell>
-                    <Link component="button" variant="body2" onClick={() => onTool(tool.tool, tool.serverId)}>
-                      {tool.tool}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{tool.serverName}</TableCell>
-                  <TableCell align="right">{formatCount(tool.calls)}</TableCell>
-                  <TableCell align="right">{formatPercent(tool.errorRate)}</TableCell>
-                  <TableCell align="right">{formatMs(tool.p95Ms)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableScroll>
-      )}
-    </ChartCard>
+    <RankedTools
+      title="Top tools"
+      subtitle="Most called in the range"
+      height={240}
+      tools={tools}
+      shown={8}
+      columns={COLUMNS}
+      noneText="No tool was called in this range."
+      onTool={onTool}
+    />
   );
 }

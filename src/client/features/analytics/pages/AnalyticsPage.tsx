@@ -1,11 +1,8 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
-import { ErrorText } from '../../../../contract/errors';
-import { errorMessage } from '../../../api/apiError';
 import {
   useGetToolAnalyticsQuery,
   useGetTrafficCostsQuery,
@@ -13,9 +10,7 @@ import {
   useGetUsageDailyQuery,
 } from '../../../api/analyticsApi';
 import { useAppSelector } from '../../../app/hooks';
-import { PageHeader } from '../../../components/PageHeader';
-import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
-import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
+import { AnalyticsPageFrame } from '../../../components/analytics/AnalyticsPageFrame';
 import { ChartCard } from '../../../components/analytics/ChartCard';
 import { formatStep, stepSubtitle } from '../../../components/analytics/format';
 import { useDateDisplay } from '../../../components/dates/dateDisplay';
@@ -29,7 +24,7 @@ import { RetentionNotice } from '../../../components/RetentionNotice';
 /** /analytics: the range's headline numbers against the period before, traffic over time, top tools and clients, sessions per day. */
 export default function AnalyticsPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const { range, filters, query, setRange, setFilters } = useAnalyticsRange();
+  const { query, setFilters } = useAnalyticsRange();
   const args = workspaceId ? { workspaceId, ...query } : skipToken;
   const overview = useGetTrafficOverviewQuery(args);
   const tools = useGetToolAnalyticsQuery(args);
@@ -38,62 +33,24 @@ export default function AnalyticsPage() {
   // Axes follow the user's time zone and hour cycle: redrawn when the preference changes.
   const display = useDateDisplay();
 
-  const header = (
-    <PageHeader
-      title="Analytics"
-      subtitle="Usage over time, by tool and by client"
-      actions={
-        <AnalyticsToolbar
-          range={range}
-          onRange={setRange}
-          filters={filters}
-          onFilters={setFilters}
-          serverName={(id) => costs.data?.byServer.find((s) => s.id === id)?.name ?? id}
-        />
-      }
-    />
-  );
-  if (!workspaceId) {
-    return (
-      <>
-        {header}
-        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
-      </>
-    );
-  }
-  if (overview.isError) {
-    return (
-      <>
-        {header}
-        <Alert severity="error">{errorMessage(overview.error)}</Alert>
-      </>
-    );
-  }
   const data = overview.data;
-  const empty =
-    data &&
-    data.totals.calls === 0 &&
-    data.totals.sessions === 0 &&
-    data.previous.calls === 0 &&
-    Object.keys(filters).length === 0;
-  if (empty) {
-    return (
-      <>
-        {header}
-        <RetentionNotice retention={data.range.retention} subject="analytics" />
-        <AnalyticsEmptyState
-          icon={<InsightsOutlinedIcon />}
-          title="No traffic in this range"
-          description="Point an agent at a tool server's proxy URL: its calls, errors, sessions and clients will be charted here within seconds."
-        />
-      </>
-    );
-  }
   const step = data?.range.step ?? '1h';
   return (
-    <>
-      {header}
-      <RetentionNotice retention={data?.range.retention} subject="analytics" />
+    <AnalyticsPageFrame
+      title="Analytics"
+      subtitle="Usage over time, by tool and by client"
+      serverName={(id) => costs.data?.byServer.find((s) => s.id === id)?.name ?? id}
+      workspaceId={workspaceId}
+      query={overview}
+      notice={<RetentionNotice retention={data?.range.retention} subject="analytics" />}
+      empty={{
+        when: Boolean(data && data.totals.calls === 0 && data.totals.sessions === 0 && data.previous.calls === 0),
+        icon: <InsightsOutlinedIcon />,
+        title: 'No traffic in this range',
+        description:
+          "Point an agent at a tool server's proxy URL: its calls, errors, sessions and clients will be charted here within seconds.",
+      }}
+    >
       <OverviewKpis
         overview={data}
         loading={!data}
@@ -157,6 +114,6 @@ export default function AnalyticsPage() {
         <TopTools tools={tools.data?.tools} onTool={(tool, serverId) => setFilters({ tool, serverId })} />
         <TopClients clients={costs.data?.byClient} onClient={(client) => setFilters({ client })} />
       </Box>
-    </>
+    </AnalyticsPageFrame>
   );
 }

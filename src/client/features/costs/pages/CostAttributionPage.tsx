@@ -1,18 +1,13 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import DownloadOutlinedIcon from '@mui/icons-material/DownloadOutlined';
 import PieChartOutlineIcon from '@mui/icons-material/PieChartOutlined';
-import { ErrorText } from '../../../../contract/errors';
 import { DEFINITIONS_ROW_SUFFIX } from '../../../../contract/analytics';
-import { errorMessage } from '../../../api/apiError';
 import { useGetTrafficCostsQuery } from '../../../api/analyticsApi';
 import { useAppSelector } from '../../../app/hooks';
-import { PageHeader } from '../../../components/PageHeader';
-import { AnalyticsEmptyState } from '../../../components/analytics/AnalyticsEmptyState';
-import { AnalyticsToolbar } from '../../../components/analytics/AnalyticsToolbar';
+import { AnalyticsPageFrame } from '../../../components/analytics/AnalyticsPageFrame';
 import { ChartCard } from '../../../components/analytics/ChartCard';
 import { formatUsd } from '../../../components/analytics/format';
 import { useAnalyticsRange } from '../../../components/analytics/useAnalyticsRange';
@@ -40,55 +35,11 @@ const DRILL_DOWN: Partial<Record<Dimension, Dimension>> = {
 /** /cost-attribution: the range's spend broken down by a chosen dimension, with drill-down and CSV export. */
 export default function CostAttributionPage() {
   const workspaceId = useAppSelector(selectCurrentWorkspaceId);
-  const { range, filters, query, search, setRange, setFilters, setParam, setView } = useAnalyticsRange();
+  const { query, search, setParam, setView } = useAnalyticsRange();
   const dimension = readDimension(search.get('by'));
   const costs = useGetTrafficCostsQuery(workspaceId ? { workspaceId, ...query } : skipToken);
-  const serverName = (id: string) => costs.data?.byServer.find((server) => server.id === id)?.name ?? id;
-
-  const header = (
-    <PageHeader
-      title="Cost Attribution"
-      subtitle="Which servers, tools, clients, keys and sessions the spend comes from"
-      actions={
-        <AnalyticsToolbar
-          range={range}
-          onRange={setRange}
-          filters={filters}
-          onFilters={setFilters}
-          serverName={serverName}
-        />
-      }
-    />
-  );
-  if (!workspaceId) {
-    return (
-      <>
-        {header}
-        <Alert severity="info">{ErrorText.noWorkspace}</Alert>
-      </>
-    );
-  }
-  if (costs.isError) {
-    return (
-      <>
-        {header}
-        <Alert severity="error">{errorMessage(costs.error)}</Alert>
-      </>
-    );
-  }
   const data = costs.data;
-  if (data && data.byServer.length === 0 && Object.keys(filters).length === 0) {
-    return (
-      <>
-        {header}
-        <AnalyticsEmptyState
-          icon={<PieChartOutlineIcon />}
-          title="Nothing to attribute yet"
-          description="Once agents call tools through a proxy URL, their spend is broken down here by server, tool, client, platform key and session."
-        />
-      </>
-    );
-  }
+  const serverName = (id: string) => data?.byServer.find((server) => server.id === id)?.name ?? id;
   const rows = data ? attributionRows(data, dimension) : [];
   const drill = (row: AttributionRow) => {
     const next = DRILL_DOWN[dimension];
@@ -107,8 +58,20 @@ export default function CostAttributionPage() {
     );
 
   return (
-    <>
-      {header}
+    <AnalyticsPageFrame
+      title="Cost Attribution"
+      subtitle="Which servers, tools, clients, keys and sessions the spend comes from"
+      serverName={serverName}
+      workspaceId={workspaceId}
+      query={costs}
+      empty={{
+        when: Boolean(data && data.byServer.length === 0),
+        icon: <PieChartOutlineIcon />,
+        title: 'Nothing to attribute yet',
+        description:
+          'Once agents call tools through a proxy URL, their spend is broken down here by server, tool, client, platform key and session.',
+      }}
+    >
       <ChartCard
         title={`Cost by ${DIMENSION_LABELS[dimension].toLowerCase()}`}
         subtitle={
@@ -146,6 +109,6 @@ export default function CostAttributionPage() {
         </ToggleButtonGroup>
         <AttributionTable rows={rows} dimension={dimension} onDrill={DRILL_DOWN[dimension] ? drill : undefined} />
       </ChartCard>
-    </>
+    </AnalyticsPageFrame>
   );
 }

@@ -1,18 +1,15 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { RESTART_POLICIES, SESSION_MODES } from '../../../../contract/deployments';
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
+import { FormDialog } from '../../../components/FormDialog';
+import { menuOptions } from '../../../components/menuOptions';
 import { EMPTY_CONFIG_FORM, type ConfigFormValues } from '../configForm';
 
 interface DeploymentConfigDialogProps {
@@ -48,187 +45,87 @@ export function DeploymentConfigDialog({
   const [values, setValues] = useState(initial);
   const blank = !values.name.trim() || !values.command.trim();
   const { busy, fields, general, submit } = useFormDialogSubmit(() => onSubmit(values), blank);
-  const change = (field: keyof ConfigFormValues) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
-  const toggle = (field: 'noNetwork' | 'ownPidNamespace') => (_event: unknown, checked: boolean) =>
-    setValues((current) => ({ ...current, [field]: checked }));
+  const field = bindTextFields(values, fields, busy, (name, text) =>
+    setValues((current) => ({ ...current, [name]: text })),
+  );
+  const toggle = (name: 'noNetwork' | 'ownPidNamespace') => (_event: unknown, checked: boolean) =>
+    setValues((current) => ({ ...current, [name]: checked }));
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="deployment-form-title">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id="deployment-form-title">{title}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {general && <Alert severity="error">{general}</Alert>}
-            <TextField
-              label="Name"
-              name="name"
-              value={values.name}
-              onChange={change('name')}
-              required
-              autoFocus
-              disabled={busy}
-              error={Boolean(fields.name)}
-              helperText={fields.name}
-            />
-            <TextField
-              label="Description"
-              name="description"
-              value={values.description}
-              onChange={change('description')}
-              disabled={busy}
-              error={Boolean(fields.description)}
-              helperText={fields.description}
-            />
-            <TextField
-              label="Command"
-              name="command"
-              value={values.command}
-              onChange={change('command')}
-              required
-              disabled={busy}
-              error={Boolean(fields.command)}
-              helperText={
-                fields.command ??
-                `One program, started without a shell. Allowed here: ${allowedCommands.join(', ') || 'none'}`
-              }
-            />
-            <TextField
-              label="Arguments"
-              name="args"
-              value={values.args}
-              onChange={change('args')}
-              multiline
-              minRows={2}
-              disabled={busy}
-              placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/data'}
-              error={Boolean(fields.args)}
-              helperText={fields.args ?? 'One argument per line'}
-            />
-            <TextField
-              label="Environment"
-              name="env"
-              value={values.env}
-              onChange={change('env')}
-              multiline
-              minRows={2}
-              disabled={busy}
-              placeholder={'LOG_LEVEL=info\nGITHUB_TOKEN={{key:GITHUB_TOKEN}}'}
-              error={Boolean(fields.env)}
-              helperText={
-                fields.env ??
-                'NAME=value, one per line. {{key:NAME}} refers to a workspace key. The program gets only these, plus PATH and HOME.'
-              }
-            />
-            <TextField
-              label="Working folder"
-              name="cwd"
-              value={values.cwd}
-              onChange={change('cwd')}
-              disabled={busy}
-              error={Boolean(fields.cwd)}
-              helperText={
-                fields.cwd ?? "A folder inside the deployment's own working folder; empty for the folder itself"
-              }
-            />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                select
-                label="Restart policy"
-                name="restartPolicy"
-                value={values.restartPolicy}
-                onChange={change('restartPolicy')}
-                disabled={busy}
-                fullWidth
-              >
-                {RESTART_POLICIES.map((policy) => (
-                  <MenuItem key={policy} value={policy}>
-                    {POLICY_TEXT[policy]}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                label="Max restarts in a row"
-                name="maxRestarts"
-                value={values.maxRestarts}
-                onChange={change('maxRestarts')}
-                disabled={busy}
-                error={Boolean(fields.maxRestarts)}
-                helperText={fields.maxRestarts}
-                fullWidth
-              />
-              <TextField
-                label="Start timeout (s)"
-                name="startTimeoutSeconds"
-                value={values.startTimeoutSeconds}
-                onChange={change('startTimeoutSeconds')}
-                disabled={busy}
-                error={Boolean(fields.startTimeoutMs)}
-                helperText={fields.startTimeoutMs}
-                fullWidth
-              />
-            </Stack>
-            <TextField
-              select
-              label="Sessions"
-              name="sessionMode"
-              value={values.sessionMode}
-              onChange={change('sessionMode')}
-              disabled={busy}
-            >
-              {SESSION_MODES.map((mode) => (
-                <MenuItem key={mode} value={mode}>
-                  {MODE_TEXT[mode]}
-                </MenuItem>
-              ))}
-            </TextField>
-            <Typography variant="subtitle2">Limits and isolation (where the host allows them)</Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                label="Memory (MiB)"
-                name="memoryMb"
-                value={values.memoryMb}
-                onChange={change('memoryMb')}
-                disabled={busy}
-                error={Boolean(fields['limits.memoryMb'])}
-                helperText={fields['limits.memoryMb']}
-                fullWidth
-              />
-              <TextField
-                label="Open files"
-                name="openFiles"
-                value={values.openFiles}
-                onChange={change('openFiles')}
-                disabled={busy}
-                error={Boolean(fields['limits.openFiles'])}
-                helperText={fields['limits.openFiles']}
-                fullWidth
-              />
-            </Stack>
-            <Stack sx={{ flexWrap: 'wrap' }} direction="row" spacing={2}>
-              <FormControlLabel
-                control={<Checkbox checked={values.noNetwork} onChange={toggle('noNetwork')} disabled={busy} />}
-                label="No network"
-              />
-              <FormControlLabel
-                control={
-                  <Checkbox checked={values.ownPidNamespace} onChange={toggle('ownPidNamespace')} disabled={busy} />
-                }
-                label="Own process namespace"
-              />
-            </Stack>
-            {fields.isolation && <Alert severity="error">{fields.isolation}</Alert>}
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={blank || busy}>
-            {busy ? busyLabel : submitLabel}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      titleId="deployment-form-title"
+      title={title}
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={submitLabel}
+      busyLabel={busyLabel}
+      submitDisabled={blank}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {general && <Alert severity="error">{general}</Alert>}
+        <TextField label="Name" {...field('name')} required autoFocus />
+        <TextField label="Description" {...field('description')} />
+        <TextField
+          label="Command"
+          {...field('command', {
+            help: `One program, started without a shell. Allowed here: ${allowedCommands.join(', ') || 'none'}`,
+          })}
+          required
+        />
+        <TextField
+          label="Arguments"
+          {...field('args', { help: 'One argument per line' })}
+          multiline
+          minRows={2}
+          placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/data'}
+        />
+        <TextField
+          label="Environment"
+          {...field('env', {
+            help: 'NAME=value, one per line. {{key:NAME}} refers to a workspace key. The program gets only these, plus PATH and HOME.',
+          })}
+          multiline
+          minRows={2}
+          placeholder={'LOG_LEVEL=info\nGITHUB_TOKEN={{key:GITHUB_TOKEN}}'}
+        />
+        <TextField
+          label="Working folder"
+          {...field('cwd', {
+            help: "A folder inside the deployment's own working folder; empty for the folder itself",
+          })}
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField select label="Restart policy" {...field('restartPolicy')} fullWidth>
+            {menuOptions(RESTART_POLICIES, (policy) => POLICY_TEXT[policy])}
+          </TextField>
+          <TextField label="Max restarts in a row" {...field('maxRestarts')} fullWidth />
+          <TextField
+            label="Start timeout (s)"
+            {...field('startTimeoutSeconds', { errorKey: 'startTimeoutMs' })}
+            fullWidth
+          />
+        </Stack>
+        <TextField select label="Sessions" {...field('sessionMode')}>
+          {menuOptions(SESSION_MODES, (mode) => MODE_TEXT[mode])}
+        </TextField>
+        <Typography variant="subtitle2">Limits and isolation (where the host allows them)</Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField label="Memory (MiB)" {...field('memoryMb', { errorKey: 'limits.memoryMb' })} fullWidth />
+          <TextField label="Open files" {...field('openFiles', { errorKey: 'limits.openFiles' })} fullWidth />
+        </Stack>
+        <Stack sx={{ flexWrap: 'wrap' }} direction="row" spacing={2}>
+          <FormControlLabel
+            control={<Checkbox checked={values.noNetwork} onChange={toggle('noNetwork')} disabled={busy} />}
+            label="No network"
+          />
+          <FormControlLabel
+            control={<Checkbox checked={values.ownPidNamespace} onChange={toggle('ownPidNamespace')} disabled={busy} />}
+            label="Own process namespace"
+          />
+        </Stack>
+        {fields.isolation && <Alert severity="error">{fields.isolation}</Alert>}
+      </Stack>
+    </FormDialog>
   );
 }

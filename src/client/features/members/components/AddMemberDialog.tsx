@@ -1,11 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -15,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
+import { FormDialog } from '../../../components/FormDialog';
 
 export type AddableRole = 'member' | 'admin';
 
@@ -46,70 +42,66 @@ export function AddMemberDialog({ onSubmit, onClose }: AddMemberDialogProps) {
   );
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="add-member-title">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id="add-member-title">Add member</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            They get an invitation by email (and a notification, if they have an account) and join when they accept it;
-            an address without a Toolscope account can sign up with it and accept. Invitations lapse after 14 days.
-          </DialogContentText>
-          <Stack spacing={2.5}>
-            {general && <Alert severity="error">{general}</Alert>}
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              value={values.email}
-              onChange={(event) => setValues((current) => ({ ...current, email: event.target.value }))}
-              placeholder="teammate@example.com"
-              required
-              autoFocus
-              disabled={busy}
-              error={Boolean(fields.email)}
-              helperText={fields.email}
-            />
-            <FormControl disabled={busy} error={Boolean(fields.role)}>
-              <FormLabel id="add-member-role">Role</FormLabel>
-              <RadioGroup
-                aria-labelledby="add-member-role"
-                name="role"
-                value={values.role}
-                onChange={(event) => setValues((current) => ({ ...current, role: event.target.value as AddableRole }))}
-              >
-                {ROLE_OPTIONS.map((option) => (
-                  <FormControlLabel
-                    key={option.value}
-                    value={option.value}
-                    control={<Radio />}
-                    label={
-                      <>
-                        {option.label}
-                        <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                          {option.hint}
-                        </Typography>
-                      </>
-                    }
-                  />
-                ))}
-              </RadioGroup>
-              {fields.role && (
-                <Typography variant="caption" color="error">
-                  {fields.role}
-                </Typography>
-              )}
-            </FormControl>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={blank || busy}>
-            {busy ? 'Adding...' : 'Add member'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      titleId="add-member-title"
+      title="Add member"
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel="Add member"
+      busyLabel="Adding..."
+      submitDisabled={blank}
+    >
+      <DialogContentText sx={{ mb: 2 }}>
+        They get an invitation by email (and a notification, if they have an account) and join when they accept it; an
+        address without a Toolscope account can sign up with it and accept. Invitations lapse after 14 days.
+      </DialogContentText>
+      <Stack spacing={2.5}>
+        {general && <Alert severity="error">{general}</Alert>}
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          value={values.email}
+          onChange={(event) => setValues((current) => ({ ...current, email: event.target.value }))}
+          placeholder="teammate@example.com"
+          required
+          autoFocus
+          disabled={busy}
+          error={Boolean(fields.email)}
+          helperText={fields.email}
+        />
+        <FormControl disabled={busy} error={Boolean(fields.role)}>
+          <FormLabel id="add-member-role">Role</FormLabel>
+          <RadioGroup
+            aria-labelledby="add-member-role"
+            name="role"
+            value={values.role}
+            onChange={(event) => setValues((current) => ({ ...current, role: event.target.value as AddableRole }))}
+          >
+            {ROLE_OPTIONS.map((option) => (
+              <FormControlLabel
+                key={option.value}
+                value={option.value}
+                control={<Radio />}
+                label={
+                  <>
+                    {option.label}
+                    <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                      {option.hint}
+                    </Typography>
+                  </>
+                }
+              />
+            ))}
+          </RadioGroup>
+          {fields.role && (
+            <Typography variant="caption" color="error">
+              {fields.role}
+            </Typography>
+          )}
+        </FormControl>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -2,16 +2,14 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ServerTransport } from '../../../../contract/servers';
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
+import { FormDialog } from '../../../components/FormDialog';
 import { headersFromRows, UpstreamHeadersFields, type HeaderRow } from './UpstreamHeadersFields';
 
 export interface ServerFormValues {
@@ -117,134 +115,93 @@ export function ServerFormDialog({
   }, blank);
 
   // The server names a bad origin by its index (allowedOrigins.2): shown at the one field.
-  const originsError =
-    fields.allowedOrigins ?? Object.entries(fields).find(([key]) => key.startsWith('allowedOrigins.'))?.[1];
-  const change = (field: 'url' | 'name' | 'description' | 'allowedOrigins') => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const originsErrorKey =
+    fields.allowedOrigins !== undefined
+      ? 'allowedOrigins'
+      : Object.keys(fields).find((key) => key.startsWith('allowedOrigins.'));
+  const field = bindTextFields(values, fields, busy, (name, text) =>
+    setValues((current) => ({ ...current, [name]: text })),
+  );
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="server-form-title">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id="server-form-title">{title}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {general && <Alert severity="error">{general}</Alert>}
-            <TextField
-              label="Server URL"
-              name="url"
-              value={values.url}
-              onChange={change('url')}
-              placeholder="https://tools.example.com/mcp"
-              required
-              autoFocus
-              disabled={busy}
-              error={Boolean(fields.url)}
-              helperText={fields.url ?? URL_HELP[values.transport]}
-            />
-            <TextField
-              select
-              label="Transport"
-              name="transport"
-              value={values.transport}
-              onChange={(event) =>
-                setValues((current) => ({ ...current, transport: event.target.value as ServerTransport }))
-              }
-              disabled={busy}
-              error={Boolean(fields.transport)}
-              helperText={fields.transport ?? 'How Toolscope talks to this server'}
-            >
-              <MenuItem value="streamable-http">Streamable HTTP (MCP 2025-03-26 and later)</MenuItem>
-              <MenuItem value="sse">HTTP+SSE (legacy, MCP 2024-11-05)</MenuItem>
-            </TextField>
-            <TextField
-              label="Name"
-              name="name"
-              value={values.name}
-              onChange={change('name')}
-              required
-              disabled={busy}
-              error={Boolean(fields.name)}
-              helperText={fields.name}
-            />
-            <TextField
-              label="Description"
-              name="description"
-              value={values.description}
-              onChange={change('description')}
-              multiline
-              minRows={2}
-              disabled={busy}
-              error={Boolean(fields.description)}
-              helperText={fields.description}
-            />
-            <TextField
-              label="Allowed browser origins"
-              name="allowedOrigins"
-              value={values.allowedOrigins}
-              onChange={change('allowedOrigins')}
-              placeholder="http://localhost:6274"
-              multiline
-              minRows={1}
-              disabled={busy}
-              error={Boolean(originsError)}
-              helperText={
-                originsError ??
-                'Web pages that may call the proxy URL from a browser, one origin per line (e.g. the MCP Inspector). Empty: none.'
-              }
-            />
-            <Box>
-              <Typography variant="subtitle2">Upstream authentication</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                Headers Toolscope adds to every call to this server, e.g. Authorization: Bearer … Stored encrypted;
-                never shown again.
+    <FormDialog
+      titleId="server-form-title"
+      title={title}
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={submitLabel}
+      busyLabel={busyLabel}
+      submitDisabled={blank}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {general && <Alert severity="error">{general}</Alert>}
+        <TextField
+          label="Server URL"
+          {...field('url', { help: URL_HELP[values.transport] })}
+          placeholder="https://tools.example.com/mcp"
+          required
+          autoFocus
+        />
+        <TextField select label="Transport" {...field('transport', { help: 'How Toolscope talks to this server' })}>
+          <MenuItem value="streamable-http">Streamable HTTP (MCP 2025-03-26 and later)</MenuItem>
+          <MenuItem value="sse">HTTP+SSE (legacy, MCP 2024-11-05)</MenuItem>
+        </TextField>
+        <TextField label="Name" {...field('name')} required />
+        <TextField label="Description" {...field('description')} multiline minRows={2} />
+        <TextField
+          label="Allowed browser origins"
+          {...field('allowedOrigins', {
+            help: 'Web pages that may call the proxy URL from a browser, one origin per line (e.g. the MCP Inspector). Empty: none.',
+            errorKey: originsErrorKey,
+          })}
+          placeholder="http://localhost:6274"
+          multiline
+          minRows={1}
+        />
+        <Box>
+          <Typography variant="subtitle2">Upstream authentication</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            Headers Toolscope adds to every call to this server, e.g. Authorization: Bearer … Stored encrypted; never
+            shown again.
+          </Typography>
+          {initial.hasCredentials && stored !== 'replace' ? (
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+              <Typography variant="body2" role="status">
+                {stored === 'keep'
+                  ? 'Headers are set (values hidden).'
+                  : 'The stored headers will be removed when you save.'}
               </Typography>
-              {initial.hasCredentials && stored !== 'replace' ? (
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                  <Typography variant="body2" role="status">
-                    {stored === 'keep'
-                      ? 'Headers are set (values hidden).'
-                      : 'The stored headers will be removed when you save.'}
-                  </Typography>
-                  <Button size="small" onClick={() => setStored('replace')} disabled={busy}>
-                    Replace
-                  </Button>
-                  {stored === 'keep' ? (
-                    <Button size="small" color="error" onClick={() => setStored('remove')} disabled={busy}>
-                      Remove
-                    </Button>
-                  ) : (
-                    <Button size="small" onClick={() => setStored('keep')} disabled={busy}>
-                      Keep them
-                    </Button>
-                  )}
-                </Box>
+              <Button size="small" onClick={() => setStored('replace')} disabled={busy}>
+                Replace
+              </Button>
+              {stored === 'keep' ? (
+                <Button size="small" color="error" onClick={() => setStored('remove')} disabled={busy}>
+                  Remove
+                </Button>
               ) : (
-                <>
-                  <UpstreamHeadersFields
-                    rows={rows}
-                    onChange={setRows}
-                    disabled={busy}
-                    error={headerError ?? fields.headers}
-                  />
-                  {initial.hasCredentials && (
-                    <Button size="small" onClick={() => setStored('keep')} disabled={busy}>
-                      Keep the stored headers
-                    </Button>
-                  )}
-                </>
+                <Button size="small" onClick={() => setStored('keep')} disabled={busy}>
+                  Keep them
+                </Button>
               )}
             </Box>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={blank || busy}>
-            {busy ? busyLabel : submitLabel}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          ) : (
+            <>
+              <UpstreamHeadersFields
+                rows={rows}
+                onChange={setRows}
+                disabled={busy}
+                error={headerError ?? fields.headers}
+              />
+              {initial.hasCredentials && (
+                <Button size="small" onClick={() => setStored('keep')} disabled={busy}>
+                  Keep the stored headers
+                </Button>
+              )}
+            </>
+          )}
+        </Box>
+      </Stack>
+    </FormDialog>
   );
 }

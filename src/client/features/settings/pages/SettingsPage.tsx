@@ -1,7 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import { PageHeader } from '../../../components/PageHeader';
+import { SettingsTabs } from '../../../components/SettingsTabs';
 import { BillingTab } from '../../billing';
 import { useFlags } from '../../flags/useFlag';
 import { PreferencesTab } from '../components/PreferencesTab';
@@ -26,30 +25,18 @@ export default function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" subtitle="Your account" />
-      <Tabs
+      <SettingsTabs
+        label="Account settings"
+        idPrefix="settings"
+        tabs={tabs}
         value={tab}
-        onChange={(_, value: SettingsTab) => setParams({ tab: value })}
-        variant="scrollable"
-        allowScrollButtonsMobile
-        aria-label="Account settings"
-        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+        onChange={(value) => setParams({ tab: value })}
       >
-        {tabs.map((t) => (
-          <Tab
-            key={t.id}
-            value={t.id}
-            label={t.label}
-            id={`settings-tab-${t.id}`}
-            aria-controls={`settings-panel-${t.id}`}
-          />
-        ))}
-      </Tabs>
-      <div role="tabpanel" id={`settings-panel-${tab}`} aria-labelledby={`settings-tab-${tab}`}>
         {tab === 'profile' && <ProfileTab />}
         {tab === 'preferences' && <PreferencesTab />}
         {tab === 'security' && <SecurityTab />}
         {tab === 'billing' && <BillingTab />}
-      </div>
+      </SettingsTabs>
     </>
   );
 }

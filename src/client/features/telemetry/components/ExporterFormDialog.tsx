@@ -1,11 +1,7 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import IconButton from '@mui/material/IconButton';
@@ -23,6 +19,10 @@ import {
 } from '../../../../contract/telemetry';
 import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
+import { bindTextFields } from '../../../components/bindTextFields';
+import { FormDialog } from '../../../components/FormDialog';
+import { menuOptions } from '../../../components/menuOptions';
+import { useValidatedFormSubmit } from '../../../components/useValidatedFormSubmit';
 
 export interface ExporterFormValues {
   name: string;
@@ -79,9 +79,7 @@ export function ExporterFormDialog({
   onClose,
 }: ExporterFormDialogProps) {
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, general, submit } = useValidatedFormSubmit(values, validateExporter, onSubmit);
   const [preset, setPreset] = useState('');
   const set = <K extends keyof ExporterFormValues>(field: K, value: ExporterFormValues[K]) =>
     setValues((v) => ({ ...v, [field]: value }));
@@ -100,185 +98,135 @@ export function ExporterFormDialog({
     }));
   };
 
-  const submit = async (event: SyntheticEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const found = validateExporter(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    setGeneral(null);
-    const failure = await onSubmit(values);
-    setBusy(false);
-    if (failure) {
-      setErrors(failure.fields);
-      if (Object.keys(failure.fields).length === 0) setGeneral(failure.message);
-    }
-  };
-
   const chosenPreset = EXPORTER_PRESETS.find((p) => p.id === preset);
+  const field = bindTextFields(values, errors, busy, set);
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="exporter-form-title">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id="exporter-form-title">{title}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {general && <Alert severity="error">{general}</Alert>}
-            <TextField
-              select
-              label="Start from"
-              value={preset}
-              onChange={(e) => applyPreset(e.target.value)}
-              disabled={busy}
-              helperText={chosenPreset?.help ?? 'A preset fills in the endpoint and the headers a backend expects'}
-            >
-              {EXPORTER_PRESETS.map((p) => (
-                <MenuItem key={p.id} value={p.id}>
-                  {p.label}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              label="Name"
-              name="name"
-              value={values.name}
-              onChange={(e) => set('name', e.target.value)}
-              required
-              disabled={busy}
-              error={Boolean(errors.name)}
-              helperText={errors.name}
-            />
-            <TextField
-              label="Endpoint"
-              name="endpoint"
-              value={values.endpoint}
-              onChange={(e) => set('endpoint', e.target.value)}
-              required
-              disabled={busy}
-              error={Boolean(errors.endpoint)}
-              helperText={errors.endpoint ?? 'The base URL: /v1/traces and /v1/metrics are added'}
-            />
-            <TextField
-              select
-              label="Protocol"
-              name="protocol"
-              value={values.protocol}
-              onChange={(e) => set('protocol', e.target.value as OtlpProtocol)}
-              disabled={busy}
-            >
-              {OTLP_PROTOCOLS.map((p) => (
-                <MenuItem key={p} value={p}>
-                  {p}
-                </MenuItem>
-              ))}
-            </TextField>
-            <div>
-              <Typography variant="subtitle2">Headers</Typography>
-              <Typography variant="caption" color="text.secondary">
-                Sent with every export (API keys); stored encrypted and never shown again.
-              </Typography>
-              {values.headers.map((header, i) => (
-                <Stack key={i} direction="row" spacing={1} sx={{ mt: 1 }}>
-                  <TextField
-                    size="small"
-                    label="Header name"
-                    value={header.name}
-                    disabled={busy}
-                    onChange={(e) =>
-                      set(
-                        'headers',
-                        values.headers.map((h, j) => (j === i ? { ...h, name: e.target.value } : h)),
-                      )
-                    }
-                  />
-                  <TextField
-                    size="small"
-                    label="Value"
-                    type="password"
-                    autoComplete="off"
-                    value={header.value}
-                    disabled={busy}
-                    sx={{ flex: 1 }}
-                    onChange={(e) =>
-                      set(
-                        'headers',
-                        values.headers.map((h, j) => (j === i ? { ...h, value: e.target.value } : h)),
-                      )
-                    }
-                  />
-                  <IconButton
-                    aria-label={`Remove header ${header.name || i + 1}`}
-                    onClick={() =>
-                      set(
-                        'headers',
-                        values.headers.filter((_, j) => j !== i),
-                      )
-                    }
-                    disabled={busy}
-                  >
-                    <DeleteOutlineIcon />
-                  </IconButton>
-                </Stack>
-              ))}
-              {errors.headers && (
-                <Typography variant="caption" color="error.main" component="p">
-                  {errors.headers}
-                </Typography>
-              )}
-              <Button
+    <FormDialog
+      titleId="exporter-form-title"
+      title={title}
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={submitLabel}
+      busyLabel="Saving…"
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {general && <Alert severity="error">{general}</Alert>}
+        <TextField
+          select
+          label="Start from"
+          value={preset}
+          onChange={(e) => applyPreset(e.target.value)}
+          disabled={busy}
+          helperText={chosenPreset?.help ?? 'A preset fills in the endpoint and the headers a backend expects'}
+        >
+          {EXPORTER_PRESETS.map((p) => (
+            <MenuItem key={p.id} value={p.id}>
+              {p.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField label="Name" {...field('name')} required />
+        <TextField
+          label="Endpoint"
+          {...field('endpoint', { help: 'The base URL: /v1/traces and /v1/metrics are added' })}
+          required
+        />
+        <TextField select label="Protocol" {...field('protocol')}>
+          {menuOptions(OTLP_PROTOCOLS, (protocol) => protocol)}
+        </TextField>
+        <div>
+          <Typography variant="subtitle2">Headers</Typography>
+          <Typography variant="caption" color="text.secondary">
+            Sent with every export (API keys); stored encrypted and never shown again.
+          </Typography>
+          {values.headers.map((header, i) => (
+            <Stack key={i} direction="row" spacing={1} sx={{ mt: 1 }}>
+              <TextField
                 size="small"
-                sx={{ mt: 1 }}
-                onClick={() => set('headers', [...values.headers, { name: '', value: '' }])}
+                label="Header name"
+                value={header.name}
+                disabled={busy}
+                onChange={(e) =>
+                  set(
+                    'headers',
+                    values.headers.map((h, j) => (j === i ? { ...h, name: e.target.value } : h)),
+                  )
+                }
+              />
+              <TextField
+                size="small"
+                label="Value"
+                type="password"
+                autoComplete="off"
+                value={header.value}
+                disabled={busy}
+                sx={{ flex: 1 }}
+                onChange={(e) =>
+                  set(
+                    'headers',
+                    values.headers.map((h, j) => (j === i ? { ...h, value: e.target.value } : h)),
+                  )
+                }
+              />
+              <IconButton
+                aria-label={`Remove header ${header.name || i + 1}`}
+                onClick={() =>
+                  set(
+                    'headers',
+                    values.headers.filter((_, j) => j !== i),
+                  )
+                }
                 disabled={busy}
               >
-                Add header
-              </Button>
-            </div>
-            <FormGroup row aria-label="Signals">
-              {TELEMETRY_SIGNALS.map((signal) => (
-                <FormControlLabel
-                  key={signal}
-                  label={signal === 'traces' ? 'Traces' : 'Metrics'}
-                  control={
-                    <Checkbox
-                      checked={values.signals.includes(signal)}
-                      disabled={busy}
-                      onChange={(e) =>
-                        set(
-                          'signals',
-                          e.target.checked ? [...values.signals, signal] : values.signals.filter((s) => s !== signal),
-                        )
-                      }
-                    />
+                <DeleteOutlineIcon />
+              </IconButton>
+            </Stack>
+          ))}
+          {errors.headers && (
+            <Typography variant="caption" color="error.main" component="p">
+              {errors.headers}
+            </Typography>
+          )}
+          <Button
+            size="small"
+            sx={{ mt: 1 }}
+            onClick={() => set('headers', [...values.headers, { name: '', value: '' }])}
+            disabled={busy}
+          >
+            Add header
+          </Button>
+        </div>
+        <FormGroup row aria-label="Signals">
+          {TELEMETRY_SIGNALS.map((signal) => (
+            <FormControlLabel
+              key={signal}
+              label={signal === 'traces' ? 'Traces' : 'Metrics'}
+              control={
+                <Checkbox
+                  checked={values.signals.includes(signal)}
+                  disabled={busy}
+                  onChange={(e) =>
+                    set(
+                      'signals',
+                      e.target.checked ? [...values.signals, signal] : values.signals.filter((s) => s !== signal),
+                    )
                   }
                 />
-              ))}
-            </FormGroup>
-            {errors.signals && (
-              <Typography variant="caption" color="error.main">
-                {errors.signals}
-              </Typography>
-            )}
-            <TextField
-              label="Sampling ratio"
-              name="samplingRatio"
-              value={values.samplingRatio}
-              onChange={(e) => set('samplingRatio', e.target.value)}
-              disabled={busy}
-              error={Boolean(errors.samplingRatio)}
-              helperText={errors.samplingRatio ?? '1 keeps every trace; 0.1 keeps one in ten (decided per trace id)'}
+              }
             />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {busy ? 'Saving…' : submitLabel}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          ))}
+        </FormGroup>
+        {errors.signals && (
+          <Typography variant="caption" color="error.main">
+            {errors.signals}
+          </Typography>
+        )}
+        <TextField
+          label="Sampling ratio"
+          {...field('samplingRatio', { help: '1 keeps every trace; 0.1 keeps one in ten (decided per trace id)' })}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,12 +1,11 @@
 import { useParams, useSearchParams } from 'react-router-dom';
 import Alert from '@mui/material/Alert';
 import Skeleton from '@mui/material/Skeleton';
-import Tab from '@mui/material/Tab';
-import Tabs from '@mui/material/Tabs';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import { errorMessage, isApiError } from '../../../api/apiError';
 import { EmptyState } from '../../../components/EmptyState';
 import { PageHeader } from '../../../components/PageHeader';
+import { SettingsTabs } from '../../../components/SettingsTabs';
 import { useFlags } from '../../flags/useFlag';
 import { WorkspaceAuditLogTab } from '../../audit';
 import { WorkspaceIntegrationsTab } from '../../integrations';
@@ -69,25 +68,13 @@ export default function WorkspaceSettingsPage() {
       {!data && !workspace.isError && <Skeleton variant="rounded" height={280} aria-label="Loading workspace" />}
       {data && (
         <>
-          <Tabs
+          <SettingsTabs
+            label="Workspace settings"
+            idPrefix="workspace"
+            tabs={tabs}
             value={tab}
-            onChange={(_, value: WorkspaceTab) => setParams({ tab: value })}
-            variant="scrollable"
-            allowScrollButtonsMobile
-            aria-label="Workspace settings"
-            sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+            onChange={(value) => setParams({ tab: value })}
           >
-            {tabs.map((t) => (
-              <Tab
-                key={t.id}
-                value={t.id}
-                label={t.label}
-                id={`workspace-tab-${t.id}`}
-                aria-controls={`workspace-panel-${t.id}`}
-              />
-            ))}
-          </Tabs>
-          <div role="tabpanel" id={`workspace-panel-${tab}`} aria-labelledby={`workspace-tab-${tab}`}>
             {tab === 'general' && <GeneralTab workspace={data} />}
             {tab === 'members' && <MembersPanel workspace={data} />}
             {tab === 'notifications' && <NotificationSettingsTab workspace={data} />}
@@ -99,7 +86,7 @@ export default function WorkspaceSettingsPage() {
             {tab === 'telemetry' && <WorkspaceTelemetryTab workspaceId={data.id} canManage={canManage} />}
             {tab === 'integrations' && <WorkspaceIntegrationsTab workspaceId={data.id} canManage={canManage} />}
             {tab === 'audit' && <WorkspaceAuditLogTab workspaceId={data.id} canView={canManage} />}
-          </div>
+          </SettingsTabs>
         </>
       )}
     </>
