@@ -94,5 +94,19 @@ export function LiveStream({ connection = eventSourceConnection }: LiveStreamPro
     };
   }, [actor, workspaceId]);
 
+  // A hidden page lets its stream go; restored from the back-forward cache, it reconnects.
+  useEffect(() => {
+    const onHide = () => actor.send({ type: 'PAGE_HIDDEN' });
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) actor.send({ type: 'PAGE_SHOWN' });
+    };
+    window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      window.removeEventListener('pageshow', onShow);
+    };
+  }, [actor]);
+
   return null;
 }

@@ -9,7 +9,10 @@ import type { LiveMessage } from '../../../contract/live';
 
 // SPEC §4/§9 live stream: connects only with a token and a workspace, after 100 ms; on error it
 // closes and retries every 3000 ms up to 5 attempts, then reports closed. A token or workspace
-// change connects, disconnects or reconnects. The connection itself is the named actor
+// change connects, disconnects or reconnects. A page the browser hides (navigated away from, kept
+// in its back-forward cache) lets its stream go: every such page held a connection to Toolscope,
+// and Chromium's six per host ran out — every request of the next page then waited ~45 s. Shown
+// again, it reconnects at once (and fetches what it missed, LiveStream.tsx). The connection itself is the named actor
 // `connection` (EventSource in the app, a fake in tests); delivered messages go to the named
 // action `deliver`.
 export interface ConnectionInput {
@@ -20,7 +23,10 @@ export interface ConnectionInput {
 export type ConnectionEvent = { type: 'OPENED' } | { type: 'MESSAGE'; message: LiveMessage } | { type: 'FAILED' };
 
 export type LiveStreamEvent =
-  { type: 'CREDENTIALS'; token: string | null; workspaceId: string | null } | ConnectionEvent;
+  | { type: 'CREDENTIALS'; token: string | null; workspaceId: string | null }
+  | { type: 'PAGE_HIDDEN' }
+  | { type: 'PAGE_SHOWN' }
+  | ConnectionEvent;
 
 interface Context {
   token: string | null;
@@ -67,6 +73,7 @@ export const liveStreamMachine = setup({
       actions: ['storeCredentials', 'resetAttempts'],
       reenter: true,
     },
+    PAGE_HIDDEN: { target: '.suspended' },
   },
   states: {
     deciding: {
@@ -92,6 +99,13 @@ export const liveStreamMachine = setup({
     },
     reconnecting: { after: { reconnectDelay: 'live' } },
     closed: {},
+    // No connection while the page is hidden; credentials that change meanwhile are kept for the return.
+    suspended: {
+      on: {
+        CREDENTIALS: { actions: 'storeCredentials' },
+        PAGE_SHOWN: { target: 'deciding', actions: 'resetAttempts' },
+      },
+    },
   },
 });
 
@@ -99,7 +113,7 @@ export const liveStreamMachine = setup({
 export type LiveStreamStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
 export function liveStreamStatus(value: unknown): LiveStreamStatus {
-  if (value === 'idle' || value === 'deciding') return 'off';
+  if (value === 'idle' || value === 'deciding' || value === 'suspended') return 'off';
   if (value === 'starting') return 'connecting';
   if (value === 'reconnecting') return 'reconnecting';
   if (value === 'closed') return 'closed';

@@ -278,6 +278,20 @@ describe('live stream wiring', () => {
     api.restore();
   });
 
+  it('lets the stream go when the page is hidden, and reconnects when the back-forward cache restores it', async () => {
+    const { api } = await renderLive();
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    });
+    expect(latest().closed).toBe(true);
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    });
+    await waitFor(() => expect(connections).toHaveLength(2));
+    expect(latest().closed).toBe(false);
+    api.restore();
+  });
+
   it('reconnects to the new workspace after a switch', async () => {
     const { api, store } = await renderLive();
     act(() => {

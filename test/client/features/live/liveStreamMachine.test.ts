@@ -134,4 +134,36 @@ describe('live stream machine', () => {
     expect(h.connections).toHaveLength(1);
     expect(h.status()).toBe('connected');
   });
+
+  it('lets its connection go while the page is hidden, keeps new credentials, and reconnects when shown', () => {
+    const h = harness({ token: 't1', workspaceId: 'w1' });
+    h.clock.increment(100);
+    h.latest().sendBack({ type: 'OPENED' });
+    h.actor.send({ type: 'PAGE_HIDDEN' });
+    expect(h.latest().closed).toBe(true);
+    expect(h.status()).toBe('off');
+    h.actor.send({ type: 'CREDENTIALS', token: 't2', workspaceId: 'w1' });
+    h.clock.increment(60_000);
+    expect(h.connections).toHaveLength(1);
+    h.actor.send({ type: 'PAGE_SHOWN' });
+    h.clock.increment(100);
+    expect(h.connections).toHaveLength(2);
+    expect(h.latest().input).toEqual({ token: 't2', workspaceId: 'w1' });
+    h.latest().sendBack({ type: 'OPENED' });
+    expect(h.status()).toBe('connected');
+  });
+
+  it('reconnects a stream that had closed once its page is shown again', () => {
+    const h = harness({ token: 't1', workspaceId: 'w1' });
+    h.clock.increment(100);
+    for (let attempt = 0; attempt <= 5; attempt++) {
+      h.latest().sendBack({ type: 'FAILED' });
+      h.clock.increment(3000);
+    }
+    expect(h.status()).toBe('closed');
+    h.actor.send({ type: 'PAGE_HIDDEN' });
+    h.actor.send({ type: 'PAGE_SHOWN' });
+    h.clock.increment(100);
+    expect(h.status()).toBe('connecting');
+  });
 });
