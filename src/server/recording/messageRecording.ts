@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageDirection } from '../../contract/sessions';
-import { hasId, idKey, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
+import { hasId, messageKind, type JsonRpcMessage } from '../proxy/jsonRpc';
 import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMessage } from './callPairing';
 import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
 import type { StoredTaskSettles } from './storedTaskSettle';
-import { TaskCalls } from './taskCalls';
+import type { TaskCalls } from './taskCalls';
+import { taskCallsOnQueue } from './queuedTaskCalls';
+import { toolOf } from './messageTool';
 import { closeRunsAnsweredBy, noteProgressRequest, progressRunOf, type closeProgressRun } from './progressCoalescing';
 import type { RecordingBudgets } from './recordingBudget';
 import type { OffThreadRedaction, Redacted } from './redaction/redactionThread';
@@ -42,28 +44,6 @@ export interface MessageRecordingOptions {
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
-/**
- * The tool a message belongs to: a tools/call request's name, or the name of the call a response
- * answers — a tasks/* answer, that of the task's call when it is open here (taskCalls.ts).
- */
-function toolOf(
-  session: RecordedSession,
-  direction: MessageDirection,
-  message: JsonRpcMessage,
-  tasks: TaskCalls<RecordedSession>,
-): string | undefined {
-  if (!hasId(message)) return undefined;
-  if (message.method === 'tools/call') {
-    const name = (message.params as { name?: unknown } | undefined)?.name;
-    return typeof name === 'string' ? name : undefined;
-  }
-  if (message.method !== undefined) return undefined;
-  const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
-  const pending = session.pending.get(`${requestDirection}:${idKey(message.id)}`);
-  const taskId = pending?.task?.id;
-  return pending?.call?.tool_name ?? (taskId ? tasks.toolOf(session.row.server_id, taskId) : undefined);
-}
-
 /** A message whose params, result and error could not be redacted: only what names it is kept. */
 function withoutPayload(message: JsonRpcMessage): JsonRpcMessage {
   const kept: JsonRpcMessage = { jsonrpc: '2.0' };
@@ -86,17 +66,7 @@ export class MessageRecording {
     private readonly options: MessageRecordingOptions,
     storedTasks: StoredTaskSettles,
   ) {
-    this.tasks = new TaskCalls<RecordedSession>({
-      update: (call) => queue.pushToolCall(call),
-      settle: (call, session) => {
-        queue.settleToolCall(call);
-        // A task may end after its session's end was announced: that row is not written again (it
-        // would count as a new session in the analytics); a failure is added to it where stored.
-        if (!session.endAnnounced) queue.markDirty(session);
-        else if (call.status === 'error' || call.status === 'timeout') storedTasks.countError(session.row.id);
-      },
-      settleStored: (serverId, taskId, outcome) => storedTasks.settle(serverId, taskId, outcome),
-    });
+    this.tasks = taskCallsOnQueue(queue, storedTasks);
   }
 
   /**
