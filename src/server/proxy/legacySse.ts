@@ -138,32 +138,24 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
       stream.res.write(serializeSseEvent({ event: 'message', data: JSON.stringify(rejected) }));
     }
     const requests = requestsIn(messages);
-    // The agent's `traceparent` HTTP header counts as on Streamable HTTP. The tap is the stream's,
-    // shared by its POSTs: the header is set only around the synchronous steps that read it.
-    const header = request.headers.traceparent;
-    const withAgentTrace = <T>(step: () => T): T => {
-      stream.tap.httpTraceparent = typeof header === 'string' ? header : undefined;
-      try {
-        return step();
-      } finally {
-        stream.tap.httpTraceparent = undefined;
-      }
-    };
-    withAgentTrace(() => stream.tap.expectRequests(requests));
+    // The agent's `traceparent` HTTP header counts as on Streamable HTTP.
+    const traceparentHeader = typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined;
+    stream.tap.expectRequests(requests, traceparentHeader);
     // As on Streamable HTTP, the request's rows reach the journal's file before it travels: a POST
     // accepted (202) is never lost by a crash after it. A large message waiting for its redaction
     // off the event loop is committed once it is recorded (messageRecording.ts).
-    const recordRequestSide = () =>
-      withAgentTrace(() => {
-        for (const message of messages)
-          stream.tap.record(
-            'client_to_server',
-            message,
-            messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
-            messages.length === 1 && !isBatch ? text : undefined,
-          );
-        return stream.tap.commitJournal();
-      });
+    const recordRequestSide = () => {
+      for (const message of messages)
+        stream.tap.record(
+          'client_to_server',
+          message,
+          messages.length === 1 ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
+          messages.length === 1 && !isBatch ? text : undefined,
+          undefined,
+          traceparentHeader,
+        );
+      return stream.tap.commitJournal();
+    };
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (
       requests.length > 0 &&

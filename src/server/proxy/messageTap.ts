@@ -28,20 +28,18 @@ export class MessageTap {
     public session: RecordedSession | null = null,
   ) {}
 
-  /** The agent's `traceparent` HTTP header (its requests' trace context when `_meta` has none). */
-  httpTraceparent: string | undefined;
-
   /** Requests other than tools/call by id → when they left and their trace context, for their span. */
   private readonly requestSpans = new Map<string, { startedMs: number; traceparent: string | null }>();
 
-  expectRequests(requests: (JsonRpcMessage & { id: string | number })[]): void {
+  /** `httpTraceparent`: the agent's `traceparent` HTTP header (its requests' trace context when `_meta` has none). */
+  expectRequests(requests: (JsonRpcMessage & { id: string | number })[], httpTraceparent?: string): void {
     const announce = this.events.listenerCount('mcp_request') > 0;
     for (const request of requests) {
       this.requestMethods.set(idKey(request.id), request.method as string);
       if (announce && request.method !== 'tools/call')
         this.requestSpans.set(idKey(request.id), {
           startedMs: Date.now(),
-          traceparent: metaTraceparent(request.params) ?? this.httpTraceparent ?? null,
+          traceparent: metaTraceparent(request.params) ?? httpTraceparent ?? null,
         });
     }
   }
@@ -92,7 +90,7 @@ export class MessageTap {
   /**
    * `size`: the message's bytes, or how to measure them (only when it is stored: see
    * Recorder.record). A large message may be recorded later, once redacted off the event loop:
-   * commitJournal() waits for it.
+   * commitJournal() waits for it. `httpTraceparent`: as for expectRequests (a request's only).
    */
   record(
     direction: MessageDirection,
@@ -100,6 +98,7 @@ export class MessageTap {
     size: number | (() => number),
     rawText?: string,
     atMs?: number,
+    httpTraceparent?: string,
   ): void {
     if (this.session && this.recorder.isEnabled())
       this.recorder.record(
@@ -109,7 +108,7 @@ export class MessageTap {
         size,
         rawText,
         atMs,
-        direction === 'client_to_server' ? this.httpTraceparent : undefined,
+        direction === 'client_to_server' ? httpTraceparent : undefined,
       );
   }
 

@@ -101,9 +101,8 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const text = body && proxyAnswers.length === 0 ? body.toString('utf8') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());
-    const traceparentHeader = request.headers.traceparent;
-    if (typeof traceparentHeader === 'string') tap.httpTraceparent = traceparentHeader;
-    tap.expectRequests(requests);
+    const traceparentHeader = typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined;
+    tap.expectRequests(requests, traceparentHeader);
 
     const timeoutMs = target.timeoutMs ?? config.upstreamTimeoutMs;
     const abort = new AbortController();
@@ -148,6 +147,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
           single ? body.length : () => Buffer.byteLength(JSON.stringify(message)),
           single ? text : undefined,
           receivedAtMs,
+          traceparentHeader,
         );
       // The request's rows reach the journal's file before any answer can reach the agent.
       return tap.commitJournal();
