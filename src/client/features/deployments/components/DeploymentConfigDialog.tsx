@@ -9,6 +9,7 @@ import { RESTART_POLICIES, SESSION_MODES } from '../../../../contract/deployment
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { FormFields } from '../../../components/FormFields';
 import { menuOptions } from '../../../components/menuOptions';
 import { EMPTY_CONFIG_FORM, type ConfigFormValues } from '../configForm';
 
@@ -62,8 +63,7 @@ export function DeploymentConfigDialog({
       busyLabel={busyLabel}
       submitDisabled={blank}
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        {general && <Alert severity="error">{general}</Alert>}
+      <FormFields error={general}>
         <TextField label="Name" {...field('name')} required autoFocus />
         <TextField label="Description" {...field('description')} />
         <TextField
@@ -125,7 +125,7 @@ export function DeploymentConfigDialog({
           />
         </Stack>
         {fields.isolation && <Alert severity="error">{fields.isolation}</Alert>}
-      </Stack>
+      </FormFields>
     </FormDialog>
   );
 }

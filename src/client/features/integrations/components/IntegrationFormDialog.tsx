@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -12,6 +11,7 @@ import { NOTIFICATION_SEVERITIES, NOTIFICATION_TYPES, type NotificationType } fr
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { FormFields } from '../../../components/FormFields';
 import { menuOptions } from '../../../components/menuOptions';
 import { useValidatedFormSubmit } from '../../../components/useValidatedFormSubmit';
 import { EMPTY_FORM, KIND_LABELS, validateForm, type IntegrationFormValues } from '../integrationForm';
@@ -98,8 +98,7 @@ export function IntegrationFormDialog({
         </Button>
       }
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        {general && <Alert severity="error">{general}</Alert>}
+      <FormFields error={general}>
         <TextField select label="Kind" {...field('kind')} disabled={editing || busy}>
           {menuOptions(INTEGRATION_KINDS, (option) => KIND_LABELS[option])}
         </TextField>
@@ -178,7 +177,7 @@ export function IntegrationFormDialog({
           label="Enabled"
         />
         {outcome !== null && <TestOutcomeAlert outcome={outcome} />}
-      </Stack>
+      </FormFields>
     </FormDialog>
   );
 }

@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -10,6 +8,7 @@ import type { ServerTransport } from '../../../../contract/servers';
 import { useFormDialogSubmit, type FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { FormFields } from '../../../components/FormFields';
 import { headersFromRows, UpstreamHeadersFields, type HeaderRow } from './UpstreamHeadersFields';
 
 export interface ServerFormValues {
@@ -134,8 +133,7 @@ export function ServerFormDialog({
       busyLabel={busyLabel}
       submitDisabled={blank}
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        {general && <Alert severity="error">{general}</Alert>}
+      <FormFields error={general}>
         <TextField
           label="Server URL"
           {...field('url', { help: URL_HELP[values.transport] })}
@@ -201,7 +199,7 @@ export function ServerFormDialog({
             </>
           )}
         </Box>
-      </Stack>
+      </FormFields>
     </FormDialog>
   );
 }

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -21,6 +20,7 @@ import type { FieldErrors } from '../../../api/apiError';
 import type { FormFailure } from '../../../components/useFormDialogSubmit';
 import { bindTextFields } from '../../../components/bindTextFields';
 import { FormDialog } from '../../../components/FormDialog';
+import { FormFields } from '../../../components/FormFields';
 import { menuOptions } from '../../../components/menuOptions';
 import { useValidatedFormSubmit } from '../../../components/useValidatedFormSubmit';
 
@@ -110,8 +110,7 @@ export function ExporterFormDialog({
       submitLabel={submitLabel}
       busyLabel="Saving…"
     >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        {general && <Alert severity="error">{general}</Alert>}
+      <FormFields error={general}>
         <TextField
           select
           label="Start from"
@@ -226,7 +225,7 @@ export function ExporterFormDialog({
           label="Sampling ratio"
           {...field('samplingRatio', { help: '1 keeps every trace; 0.1 keeps one in ten (decided per trace id)' })}
         />
-      </Stack>
+      </FormFields>
     </FormDialog>
   );
 }
