@@ -33,7 +33,8 @@
 // TOOLSCOPE_RECORDER_FLUSH_MS (the recorder's flush interval, as the server reads it; default 50),
 // BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder),
 // BENCH_ONLY=no-record|recording (one proxy phase alone, for a profile), BENCH_INTERLEAVE=1 (the
-// added latency at 1 client of each proxy mode, each interleaved with direct calls, nothing else).
+// added latency at 1 client of each proxy mode, each interleaved with direct calls, nothing else),
+// BENCH_ALLOC=1 (bytes allocated per call by the bare proxy and both proxy modes, no timing).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -45,6 +46,7 @@ import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
 import { forkChild, processCpuMicros, toolscopeNodeArgs } from './lib/ipcChild.mjs';
+import { answerAllocationCommands, startAllocationSampling } from './lib/allocationSampler.mjs';
 const { Agent } = require('undici');
 const { z } = require('zod');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
@@ -161,6 +163,12 @@ async function spawnBareProxy(upstreamUrl) {
   return {
     url,
     pid: child.pid,
+    /** BENCH_ALLOC: 'alloc-start' or 'alloc-stop' (answers with the sampler's result). */
+    ask: (command) =>
+      new Promise((resolve) => {
+        child.stdout.once('data', (chunk) => resolve(JSON.parse(chunk.toString())));
+        child.stdin.write(`${command}\n`);
+      }),
     close: () =>
       new Promise((r) => {
         child.once('exit', r);
@@ -375,6 +383,7 @@ async function toolscopeChild() {
   const recorded = await toolscope.register('bench-recording-key-0000000000000');
   const plain = await toolscope.register('bench-plain-key-00000000000000000');
   const recorder = toolscope.app.recorder;
+  let allocation;
   process.on('message', async (message) => {
     if (message.type === 'setRecording') {
       recorder.setEnabled(message.enabled);
@@ -384,6 +393,11 @@ async function toolscopeChild() {
       const started = performance.now();
       await recorder.flush();
       process.send({ type: 'drained', backlog, ms: performance.now() - started });
+    } else if (message.type === 'allocStart') {
+      allocation = await startAllocationSampling();
+      process.send({ type: 'ok' });
+    } else if (message.type === 'allocStop') {
+      process.send({ type: 'alloc', ...(await allocation.stop()) });
     } else if (message.type === 'cpu') {
       process.send({ type: 'cpu', usage: process.cpuUsage(), threads: threadTicks() });
     } else if (message.type === 'count') {
@@ -424,6 +438,39 @@ const median = (values) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
+
+/**
+ * BENCH_ALLOC=1: bytes allocated on the main thread per call (scripts/lib/allocationSampler.mjs) by
+ * the bare Node proxy and by Toolscope without and with recording, at 16 clients, each after a
+ * warm-up, then the ratios to the bare proxy and the frames that allocate most in Toolscope. The
+ * sampler costs CPU: this mode prints no timing.
+ */
+async function measureAllocation({ bareProxy, toolscope, setRecording, bare, plain, recorded }) {
+  const rows = [];
+  for (const [name, recording, url] of [
+    ['bare Node proxy', null, bare],
+    ['proxy, no record', false, plain],
+    ['proxy, recording', true, recorded],
+  ]) {
+    if (recording !== null) await setRecording(recording);
+    await measure(url, CONCURRENCY, 1000);
+    if (recording === null) await bareProxy.ask('alloc-start');
+    else await toolscope.ask({ type: 'allocStart' }, 'ok');
+    const result = await measure(url, CONCURRENCY, CONCURRENT_CALLS);
+    const sampled =
+      recording === null ? await bareProxy.ask('alloc-stop') : await toolscope.ask({ type: 'allocStop' }, 'alloc');
+    rows.push({ name, perCall: sampled.totalBytes / result.calls, top: sampled.top, calls: result.calls });
+  }
+  const floor = rows[0].perCall;
+  for (const row of rows)
+    console.log(
+      `${row.name.padEnd(18)} ${(row.perCall / 1024).toFixed(1).padStart(6)} KiB allocated per call (main thread), ${(row.perCall / floor).toFixed(2)}× the bare proxy's`,
+    );
+  for (const row of rows.slice(1)) {
+    console.log(`${row.name}: the frames that allocate most (self, bytes per call)`);
+    for (const [where, bytes] of row.top) console.log(`  ${(bytes / row.calls).toFixed(0).padStart(6)}  ${where}`);
+  }
+}
 
 async function main() {
   const upstream = await spawnUpstream();
@@ -494,6 +541,15 @@ async function main() {
         );
       }
     }
+    await toolscope.exit();
+    await bareProxy.close();
+    await upstream.close();
+    await clientAgent.close();
+    return;
+  }
+
+  if (process.env.BENCH_ALLOC === '1') {
+    await measureAllocation({ bareProxy, toolscope, setRecording, bare, plain, recorded });
     await toolscope.exit();
     await bareProxy.close();
     await upstream.close();
@@ -721,7 +777,8 @@ if (process.argv[2] === '--toolscope') {
 } else if (process.argv[2] === '--bare-proxy') {
   startBareProxy(process.argv[3]).then((url) => console.log(url));
   process.on('SIGTERM', () => process.exit(0));
-  process.stdin.on('end', () => process.exit(0)).resume();
+  process.stdin.on('end', () => process.exit(0));
+  answerAllocationCommands(process.stdin, (result) => console.log(JSON.stringify(result)));
 } else if (process.argv[2] === '--upstream') {
   startUpstream().then((upstream) => console.log(upstream.url));
   process.on('SIGTERM', () => process.exit(0));
