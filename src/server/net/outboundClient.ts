@@ -1,3 +1,4 @@
+import type { ExchangeAbort } from './exchangeAbort';
 import dns from 'node:dns';
 import net from 'node:net';
 import { Readable, Transform } from 'node:stream';
@@ -23,7 +24,8 @@ export interface OutboundRequestOptions {
   method?: string;
   headers?: Record<string, string | string[] | undefined>;
   body?: string | Buffer | Uint8Array | Readable | null;
-  signal?: AbortSignal;
+  /** Stops the request: an AbortSignal, or an ExchangeAbort (exchangeAbort.ts) on the proxy's path. */
+  signal?: AbortSignal | ExchangeAbort;
   /** The body stream errors with ResponseTooLargeError past this many bytes. */
   maxResponseBytes?: number;
   /** Time to the response headers (default config.upstreamTimeoutMs). */

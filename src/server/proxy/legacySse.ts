@@ -1,3 +1,4 @@
+import { ExchangeAbort } from '../net/exchangeAbort';
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,7 +36,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
   async function openStream(request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
-    const abort = new AbortController();
+    const abort = new ExchangeAbort();
     reply.raw.on('close', () => abort.abort());
     let upstream;
     try {
@@ -45,7 +46,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
           ...upstreamRequestHeaders(request.headers, await storedHeaders(ctx, target, target.url)),
           accept: 'text/event-stream',
         },
-        signal: abort.signal,
+        signal: abort,
         headersTimeoutMs: config.upstreamTimeoutMs,
         bodyTimeoutMs: 0,
         longLived: true,

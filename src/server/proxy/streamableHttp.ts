@@ -1,3 +1,4 @@
+import { ExchangeAbort } from '../net/exchangeAbort';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyContext } from './context';
 import { agentFingerprint, upstreamRequestHeaders } from './headers';
@@ -105,7 +106,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     tap.expectRequests(requests, traceparentHeader);
 
     const timeoutMs = target.timeoutMs ?? config.upstreamTimeoutMs;
-    const abort = new AbortController();
+    const abort = new ExchangeAbort();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort.abort();
     });
@@ -193,7 +194,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
         method,
         headers: upstreamHeaders,
         body: body ?? null,
-        signal: abort.signal,
+        signal: abort,
         headersTimeoutMs: timeoutMs,
         // A GET stream may stay quiet for long (its idle limit is the relay's); a POST answer may not.
         bodyTimeoutMs: method === 'GET' ? 0 : timeoutMs,
@@ -216,7 +217,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     } catch (error) {
       order.streamOpened?.();
       await recordRequestSide(undefined);
-      if (abort.signal.aborted) return reply;
+      if (abort.aborted) return reply;
       return sendFailure(reply, tap, requests, isBatch, describeFailure(error, timeoutMs), proxyAnswers);
     }
 
