@@ -206,6 +206,14 @@ const reportBackgroundError = (error: Error) =>
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // JIT off on every connection: Toolscope's queries are short, and a row-count misestimate
+    // (the replay's join of a session's messages and calls across partitions) pushed them over the
+    // JIT's cost threshold, where compiling took seconds: a replay at 300,000 stored calls took
+    // 3.2 s with it and 73 ms without (docs/scaling.md). A SET, not a startup option, so poolers
+    // that refuse startup parameters still connect; a server without the setting ignores it.
+    pool.on('connect', (client) => {
+      client.query('set jit = off').catch(() => undefined);
+    });
     await pool.query('select 1');
     return new PostgresDatabase(pool, options.databaseUrl, options.onBackgroundError ?? reportBackgroundError);
   }
