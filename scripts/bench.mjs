@@ -53,6 +53,11 @@ const STEPS = [
     title: 'Telemetry: an unreachable OTLP collector vs none, proxy latency and throughput',
     script: 'scripts/bench-telemetry.mjs',
   },
+  {
+    title:
+      'Sustained ingest into PostgreSQL for 10 minutes with retention running (issue 33; needs BENCH_DATABASE_URL)',
+    script: 'scripts/bench-ingest.mjs',
+  },
 ];
 
 function run(command, args) {
