@@ -147,24 +147,29 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     drain.start();
     return Promise.resolve();
   });
-  // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
-  // it up front. The proxy's URLs are the agent's business and pass as they are.
-  app.addHook('onRequest', (request) => {
-    if (request.url.startsWith('/api') && /%00/i.test(request.url))
-      return Promise.reject(badRequest('The URL must not contain the NUL character (%00)'));
-    return Promise.resolve();
+  // These run on every request, the proxy's included: callback hooks, not async ones, so no promise
+  // is made per request for what is almost always nothing to do.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      void reply
+        .status(503)
+        .send({ message: 'Toolscope is shutting down; retry shortly', code: 'service_unavailable' });
+      return;
+    }
+    // A NUL in a path or query value reaches PostgreSQL's text type as an error (500): the API refuses
+    // it up front. The proxy's URLs are the agent's business and pass as they are.
+    if (request.url.startsWith('/api') && /%00/i.test(request.url)) {
+      done(badRequest('The URL must not contain the NUL character (%00)'));
+      return;
+    }
+    done();
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    return reply
-      .status(503)
-      .send({ message: 'Toolscope is shutting down; retry shortly', code: 'service_unavailable' });
-  });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     // Every 429 says when to come back; the rate limiter and lock-outs give their own figure.
     if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    done(null, payload);
   });
 
   // Keys from before they carried hosts are bound to where they are used now (migration 027).
