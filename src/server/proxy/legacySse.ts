@@ -130,7 +130,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
       return reply.status(400).type('application/json').send(answer);
     }
     const body = validated.forward;
-    const text = body.toString('utf8');
+    const text = validated.text || body.toString('utf8');
     const messages = validated.valid;
     const { isBatch } = validated;
     for (const rejected of validated.rejected) {

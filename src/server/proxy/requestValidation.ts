@@ -17,6 +17,8 @@ export interface ValidatedBody {
   rejected: JsonRpcMessage[];
   /** What to send upstream: the exact bytes when every item is valid; null when nothing is left. */
   forward: Buffer | null;
+  /** `forward` as text when it is the body as received (decoded once, for the recorder); else ''. */
+  text: string;
 }
 
 const isId = (value: unknown): value is string | number =>
@@ -86,11 +88,11 @@ export function validateBody(body: Buffer): ValidatedBody {
         data: { source: 'toolscope', reason: 'the body is not JSON' },
       },
     };
-    return { isBatch: false, valid: [], rejected: [answer], forward: null };
+    return { isBatch: false, valid: [], rejected: [answer], forward: null, text: '' };
   }
   const isBatch = Array.isArray(value);
   if (isBatch && (value as unknown[]).length === 0)
-    return { isBatch: false, valid: [], rejected: [invalidRequest(value, 'an empty batch')], forward: null };
+    return { isBatch: false, valid: [], rejected: [invalidRequest(value, 'an empty batch')], forward: null, text: '' };
   const items = isBatch ? (value as unknown[]) : [value];
   const valid: JsonRpcMessage[] = [];
   const rejected: JsonRpcMessage[] = [];
@@ -102,5 +104,5 @@ export function validateBody(body: Buffer): ValidatedBody {
   let forward: Buffer | null = null;
   if (rejected.length === 0) forward = body;
   else if (valid.length > 0) forward = Buffer.from(JSON.stringify(valid));
-  return { isBatch, valid, rejected, forward };
+  return { isBatch, valid, rejected, forward, text: forward === body ? text : '' };
 }

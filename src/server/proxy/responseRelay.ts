@@ -53,7 +53,8 @@ export async function relayJson(
   // before it is parsed and recorded, so the recorder's work is not on the agent's wait. The
   // request's record is already in the journal's file (recordRequestSide, before the headers).
   if (!whole) res.end();
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  // Most answers arrive in one chunk: decoded where it lies rather than copied into a new buffer first.
+  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
   const messages = parseMessages(text);
   const single = messages.length === 1 && !text.trimStart().startsWith('[');
   const outgoing = messages.map((m) =>

@@ -99,7 +99,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
         SessionOrder.key(request.params.proxyKey, sentSessionId),
         SessionOrder.agent(request.params.proxyKey, agentFingerprint(request)),
       );
-    const text = body && proxyAnswers.length === 0 ? body.toString('utf8') : '';
+    const text = proxyAnswers.length === 0 ? (validated?.text ?? '') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());
     const traceparentHeader = typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined;
