@@ -41,16 +41,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
 import { forkChild, processCpuMicros, toolscopeNodeArgs } from './lib/ipcChild.mjs';
 import { answerAllocationCommands, startAllocationSampling } from './lib/allocationSampler.mjs';
 const { Agent } = require('undici');
-const { z } = require('zod');
-const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
-const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
 const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
@@ -78,42 +74,6 @@ function postgresCpuMicros() {
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 20000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const RESULT_TEXT = 'x'.repeat(1000);
-
-// ---- the upstream: an official SDK server, stateful, JSON responses ----
-async function startUpstream() {
-  const transports = new Map();
-  const server = http.createServer(async (req, res) => {
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-    const sid = req.headers['mcp-session-id'];
-    let transport = sid ? transports.get(sid) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => transports.set(id, transport),
-      });
-      const mcp = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
-      mcp.registerTool('payload', { description: 'Returns ~1 KB', inputSchema: { n: z.number() } }, async ({ n }) => ({
-        content: [{ type: 'text', text: `${n}:${RESULT_TEXT}` }],
-      }));
-      await mcp.connect(transport);
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/mcp`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(r);
-      }),
-  };
-}
 
 // ---- the floor: a bare Node.js reverse proxy (no validation, recording, quota or keys) ----
 // Node's HTTP server in, undici out — the same stack as Toolscope's proxy — so "bare proxy / direct"
@@ -180,7 +140,8 @@ async function spawnBareProxy(upstreamUrl) {
 /** The upstream in its own process: `node bench-proxy.mjs --upstream` prints its URL. */
 async function spawnUpstream() {
   // stdin is a pipe only so the upstream notices (end of stdin) when the bench itself dies.
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--upstream'], {
+  // The official-SDK upstream of the benches (scripts/lib/mcpUpstream.mjs).
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./lib/mcpUpstream.mjs', import.meta.url))], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await new Promise((resolve, reject) => {
@@ -779,10 +740,6 @@ if (process.argv[2] === '--toolscope') {
   process.on('SIGTERM', () => process.exit(0));
   process.stdin.on('end', () => process.exit(0));
   answerAllocationCommands(process.stdin, (result) => console.log(JSON.stringify(result)));
-} else if (process.argv[2] === '--upstream') {
-  startUpstream().then((upstream) => console.log(upstream.url));
-  process.on('SIGTERM', () => process.exit(0));
-  process.stdin.on('end', () => process.exit(0)).resume();
 } else {
   main().catch((error) => {
     console.error(error);

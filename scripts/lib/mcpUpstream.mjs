@@ -1,6 +1,6 @@
 // An official-SDK MCP server (Streamable HTTP, JSON responses, a session per client) whose one tool
-// `payload` answers ~1 KB of text: the upstream of scripts/bench-ingest.mjs (the same as
-// scripts/bench-proxy.mjs's). Run as `node scripts/lib/mcpUpstream.mjs`, it prints its URL and
+// `payload` answers ~1 KB of text: the upstream of scripts/bench-ingest.mjs and
+// scripts/bench-proxy.mjs. Run as `node scripts/lib/mcpUpstream.mjs`, it prints its URL and
 // exits on SIGTERM or when its stdin ends (the bench that started it died).
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
