@@ -77,6 +77,7 @@ export const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall, 
   ['platform_key_id', 'uuid'],
   ['task_id', 'text'],
   ['task_status', 'text'],
+  ['input_state', 'text'],
 ];
 
 export const USAGE_COLUMNS: Columns = [

@@ -5,6 +5,7 @@ import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMes
 import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
 import type { StoredTaskSettles } from './storedTaskSettle';
+import { StoredInputRounds } from './storedInputRounds';
 import type { TaskCalls } from './taskCalls';
 import { taskCallsOnQueue } from './queuedTaskCalls';
 import { toolOf } from './messageTool';
@@ -60,6 +61,8 @@ export class MessageRecording {
 
   /** Calls answered with a task, open until the task ends (taskCalls.ts): the recorder's, across sessions. */
   readonly tasks: TaskCalls<RecordedSession>;
+  /** Multi round-trip calls whose rounds another instance may see (storedInputRounds.ts). */
+  readonly rounds: StoredInputRounds;
 
   constructor(
     private readonly queue: WriteQueue,
@@ -67,6 +70,7 @@ export class MessageRecording {
     storedTasks: StoredTaskSettles,
   ) {
     this.tasks = taskCallsOnQueue(queue, storedTasks);
+    this.rounds = new StoredInputRounds(queue, storedTasks);
   }
 
   /**
@@ -213,7 +217,7 @@ export class MessageRecording {
     if (hasId(message)) {
       if (kind === 'request') {
         // A retry of an open call (`continues`) falls through: a message row of its own.
-        const { call, abandoned } = trackRequest(session, direction, message, seen);
+        const { call, abandoned } = trackRequest(session, direction, message, seen, true);
         for (const settled of abandoned) this.queue.settleToolCall(settled);
         if (call) {
           this.queue.pushToolCall(call);
@@ -221,7 +225,7 @@ export class MessageRecording {
         }
       } else {
         const listed = answersToolsList(session, direction, message);
-        const call = settleResponse(session, direction, message, seen, this.tasks);
+        const call = settleResponse(session, direction, message, seen, this.tasks, this.rounds);
         if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);

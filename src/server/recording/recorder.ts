@@ -206,7 +206,7 @@ export class Recorder {
       return;
     }
     const at = new Date(this.now()).toISOString();
-    for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
+    for (const call of settleUnanswered(session, at, this.messages.rounds)) this.queue.settleToolCall(call);
     for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY))
       this.messages.queueClosedRun(session, closed);
     session.row.status = 'ended';
@@ -221,7 +221,7 @@ export class Recorder {
     const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
     for (const session of this.sessions.all()) {
       if (session.pending.size > 0) {
-        const overdue = settleOverdue(session, nowMs, unansweredMs);
+        const overdue = settleOverdue(session, nowMs, unansweredMs, this.messages.rounds);
         for (const call of overdue) this.queue.settleToolCall(call);
         if (overdue.length > 0) this.queue.markDirty(session);
       }
@@ -277,8 +277,8 @@ export class Recorder {
   async flush(): Promise<void> {
     await this.messages.idle();
     await this.queue.flush();
-    // Task calls of other instances settled here by their task id (taskCalls.ts).
-    await this.storedTasks.idle();
+    // Calls settled by statements of their own (storedTaskSettle.ts): what they count is written next.
+    while (await this.storedTasks.idle()) await this.queue.flush();
   }
 
   /** Graceful shutdown: end every open session and write everything. */
@@ -290,7 +290,7 @@ export class Recorder {
     for (const session of this.sessions.all()) this.endSession(session);
     this.closed = true;
     await this.queue.flush(true);
-    await this.storedTasks.idle();
+    while (await this.storedTasks.idle()) await this.queue.flush(true);
     this.queue.stopTimer();
     // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
     this.options.journal?.journal.close();

@@ -56,13 +56,28 @@ export class StoredTaskSettles {
     this.track(done);
   }
 
-  private track(query: Promise<unknown>): void {
-    const done = query.then(
-      () => undefined,
-      (error: unknown) => this.log?.error({ err: error }, 'settling a stored task call failed'),
-    );
-    this.running.add(done);
-    void done.then(() => this.running.delete(done));
+  private track(query: Promise<unknown[]>): void {
+    void this.query(query);
+  }
+
+  /**
+   * A statement of the recorder's about stored calls (this file's, storedInputRounds.ts'), off the
+   * hot path, awaited by `idle()`: its rows, or none when it failed (logged).
+   */
+  query<T>(query: Promise<T[]>): Promise<T[]> {
+    const done = query.catch((error: unknown) => {
+      this.log?.error({ err: error }, 'a statement settling stored calls failed');
+      return [] as T[];
+    });
+    const tracked = done.then(() => undefined);
+    this.running.add(tracked);
+    void tracked.then(() => this.running.delete(tracked));
+    return done;
+  }
+
+  /** Runs `sql` as query() does. */
+  run<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.query(this.db.query<T>(sql, params));
   }
 
   /**
@@ -73,7 +88,10 @@ export class StoredTaskSettles {
     this.track(this.db.query('update sessions set error_count = error_count + 1 where id = $1', [sessionId]));
   }
 
-  async idle(): Promise<void> {
+  /** Resolves once every statement asked for is done (and those they asked for); true when some were running. */
+  async idle(): Promise<boolean> {
+    const running = this.running.size > 0;
     while (this.running.size > 0) await Promise.all(this.running);
+    return running;
   }
 }
