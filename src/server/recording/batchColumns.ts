@@ -78,6 +78,7 @@ export const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall, 
   ['task_id', 'text'],
   ['task_status', 'text'],
   ['input_state', 'text'],
+  ['task_expires_at', 'timestamptz'],
 ];
 
 export const USAGE_COLUMNS: Columns = [

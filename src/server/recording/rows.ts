@@ -92,6 +92,8 @@ export interface QueuedToolCall extends ToolCallRow {
    * the `requestState` the retry will echo, by which any instance finds the call (inputRounds.ts).
    */
   input_state?: string | null;
+  /** A task's call: when its task expires (its ttl from its creation), for a sweep of tasks no instance holds. */
+  task_expires_at?: string | null;
 }
 
 export interface UsageIncrement {

@@ -2,6 +2,7 @@ import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
 import { awaitRetry, isInputRequired, stateKey, type JoiningRetry, type RoundJoins } from './inputRounds';
 import type { RecordedSession } from './openSessions';
+import { endHeldCall, isoTime } from './storedCallEnd';
 import type { QueuedToolCall } from './rows';
 import type { StoredTaskSettles } from './storedTaskSettle';
 import type { WriteQueue } from './writeQueue';
@@ -14,9 +15,9 @@ import type { WriteQueue } from './writeQueue';
 // credential fingerprint: no one else's echo joins a call). Only when none waits is the retry a
 // call of its own, as before.
 //
-// The instance holding a call may then end it as a timeout while another has answered it: so a
-// held call whose row is stored ends in the database only if it still waits there. Whoever ends
-// the row counts it — its session's errors and the minute rollups — so the figures agree.
+// The instance holding a call may then end it as a timeout while another has answered it: it ends
+// it as a held call (storedCallEnd.ts), only if it still waits. Whoever ends the row counts it —
+// its session's errors and the minute rollups — so the figures agree.
 
 /** The newest call of the same session or agent waiting, on this server, for the state echoed. */
 const WAITING = `select tc.id, tc.started_at from tool_calls tc join sessions s on s.id = tc.session_id
@@ -43,17 +44,6 @@ const END_WAITING = `with target as (${WAITING}),
 const MOVE_WAITING = `with target as (${WAITING})
   update tool_calls tc set input_state = $5 from target where ${ON_TARGET} returning tc.id`;
 
-/** A held call whose retry did not come, if it still waits in the database; whether its row is stored at all. */
-const ABANDON_STORED = `with settled as (
-    update tool_calls set status = 'timeout', error_message = $3, input_state = null,
-      ended_at = greatest($4::timestamptz, started_at),
-      duration_ms = greatest(0, round(extract(epoch from ($4::timestamptz - started_at)) * 1000))::int,
-      tokens_estimate = ceil(request_bytes / 4.0)::int
-    where id = $1 and started_at = $2 and status = 'pending' returning session_id),
-  counted as (update sessions s set error_count = s.error_count + 1 from settled where s.id = settled.session_id)
-  select (select count(*) from settled)::int as ended,
-    exists (select 1 from tool_calls where id = $1 and started_at = $2) as stored`;
-
 const ADD_TO_SESSION = `update sessions set call_count = call_count + $2, error_count = error_count + $3 where id = $1`;
 
 interface EndedRow {
@@ -68,9 +58,6 @@ interface EndedRow {
   jsonrpc_id: string;
   client_name: string | null;
 }
-
-/** A stored time as ISO text (the drivers give Date objects or text). */
-const iso = (time: unknown) => (time instanceof Date ? time : new Date(String(time))).toISOString();
 
 export class StoredInputRounds implements RoundJoins<RecordedSession> {
   constructor(
@@ -128,8 +115,8 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
           session_id: ended.session_id,
           platform_key_id: ended.platform_key_id,
           jsonrpc_id: ended.jsonrpc_id,
-          started_at: iso(ended.started_at),
-          ended_at: iso(ended.ended_at),
+          started_at: isoTime(ended.started_at),
+          ended_at: isoTime(ended.ended_at),
           duration_ms: ended.duration_ms,
           request_bytes: ended.request_bytes,
           tokens_estimate: ended.tokens_estimate,
@@ -140,17 +127,10 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
   }
 
   abandoned(session: RecordedSession, call: QueuedToolCall, at: string, reason: string): void {
-    // Ended on a copy: the call itself may still be queued (pending), and a write of it must not
-    // end the row before the statement below looks whether another instance has.
     const ended = abandonCall({ row: { ...session.row } }, { ...call, input_state: null }, at, reason, 'timeout');
-    void this.stored
-      .run<{ ended: number; stored: boolean }>(ABANDON_STORED, [call.id, call.started_at, reason, at])
-      .then((rows) => {
-        const outcome = rows.at(0);
-        if (outcome?.ended) this.queue.countStoredSettle(ended, session.row.client_name);
-        // Not stored yet (or the statement failed): ended here, as a call that waited nowhere else.
-        else if (!outcome?.stored) this.settleHere(session, abandonCall(session, call, at, reason, 'timeout'), 0, 1);
-      });
+    endHeldCall(this.stored, this.queue, ended, session.row.client_name, () =>
+      this.settleHere(session, abandonCall(session, call, at, reason, 'timeout'), 0, 1),
+    );
   }
 
   /** No stored call waits for the retry: it is a call of its own, its request and answer messages of its session. */
