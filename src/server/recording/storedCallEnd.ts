@@ -1,6 +1,5 @@
 import { isFailedCall, type ToolCallStatus } from '../../contract/sessions';
 import type { QueuedToolCall } from './rows';
-import type { StoredTaskSettles } from './storedTaskSettle';
 import type { WriteQueue } from './writeQueue';
 
 // A call this instance holds open while another instance may end its row first — a task another
@@ -11,6 +10,11 @@ import type { WriteQueue } from './writeQueue';
 // to the minute rollups only when that statement ended it. Whoever ends the row counts it: the
 // rollups, the session's errors and the row agree (issue 37). A row not stored yet (its pending
 // write still queued) can have been ended by no one else: the holder ends it as any call.
+
+/** Runs the recorder's statements about stored calls, off the hot path (StoredTaskSettles.run). */
+export interface StatementRunner {
+  run<T>(sql: string, params: unknown[]): Promise<T[]>;
+}
 
 const END_HELD = `with settled as (
     update tool_calls set status = $3, error_message = $4, ended_at = $5::timestamptz, duration_ms = $6::int,
@@ -26,7 +30,7 @@ const END_HELD = `with settled as (
  * `notStored`: the row is not in the database yet (or the statement failed), end it here.
  */
 export function endHeldCall(
-  stored: StoredTaskSettles,
+  stored: StatementRunner,
   queue: WriteQueue,
   ended: QueuedToolCall,
   clientName: string | null,
