@@ -5,6 +5,7 @@ import { estimateTokens, payloadJsonText } from './payload';
 import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
 import { calledTool, newCallRow } from './callRow';
+import { isTaskResult } from './taskShapes';
 import {
   awaitRetry,
   echoedStateKey,
@@ -195,7 +196,8 @@ export function settleResponse<S extends PairingSession>(
     return undefined;
   }
   // A task in place of the tool's result: the call stays open until the task ends (taskCalls.ts).
-  if (pending.taskRequested && tasks?.opened(session, call, stored.result, pending.startedMs, seen)) return undefined;
+  const mayBeTask = pending.taskRequested === true || isTaskResult(stored.result);
+  if (mayBeTask && tasks?.opened(session, call, stored.result, pending.startedMs, seen)) return undefined;
   settleWithAnswer(session, call, stored, seen, pending.startedMs);
   return call;
 }

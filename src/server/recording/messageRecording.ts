@@ -55,6 +55,10 @@ function withoutPayload(message: JsonRpcMessage): JsonRpcMessage {
   return kept;
 }
 
+/** A task's status from the server: 2025-11-25's notification, or 2026-07-28's (the extension's). */
+const isTaskStatus = (method: string | undefined) =>
+  method === 'notifications/tasks/status' || method === 'notifications/tasks';
+
 export class MessageRecording {
   /** Messages waiting for their redaction off the event loop (and those of their sessions behind them). */
   private readonly waiting = new Set<Promise<void>>();
@@ -235,7 +239,7 @@ export class MessageRecording {
     } else if (message.method === 'notifications/cancelled') {
       const cancelled = settleCancelled(session, direction, message, at);
       if (cancelled) this.queue.settleToolCall(cancelled);
-    } else if (message.method === 'notifications/tasks/status' && direction === 'server_to_client') {
+    } else if (isTaskStatus(message.method) && direction === 'server_to_client') {
       this.tasks.notified(session, (seen.payload.cleaned ?? message).params, seen);
     }
     this.pushMessageRow(row, direction, kind, message, seen, null);

@@ -5,7 +5,7 @@ import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling'
 import { estimateTokens, storedValue, toolCallError } from './payload';
 import type { QueuedToolCall } from './rows';
 import type { StoredTaskOutcome } from './storedTaskSettle';
-import { createdTask, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
+import { createdTask, inlinedEnd, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
 
 // Tasks (MCP 2025-11-25, the official SDK's experimental tasks): a tools/call that asked to run as
 // a task (`params.task`) may be answered with a CreateTaskResult instead of the tool's result; the
@@ -123,8 +123,12 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     }
     if (taskId === null) return undefined;
     if (method === 'tasks/result') return this.resulted(session, taskId, answer, seen);
-    // tasks/get and tasks/cancel answer with the task as it stands.
+    // tasks/get and tasks/cancel answer with the task as it stands; a 2026-07-28 tasks/get
+    // answer of an ended task inlines the outcome, which ends the call as tasks/result's would.
     const task = taskState(answer.result);
+    const ended = method === 'tasks/get' ? inlinedEnd(answer.result) : undefined;
+    if (task?.taskId === taskId && ended)
+      return this.resulted(session, taskId, { jsonrpc: answer.jsonrpc, id: answer.id, ...ended }, seen);
     if (task?.taskId === taskId) return this.moved(session, task, seen, answer);
     const open = this.open.get(taskKey(session.row.server_id, taskId));
     if (open) open.lastNewsMs = seen.nowMs;
