@@ -9,12 +9,16 @@ import type { JsonRpcMessage } from './jsonRpc';
 export const HEADER_MISMATCH = -32020;
 
 /** The param `Mcp-Name` mirrors, per method. */
-const NAMED_BY: Partial<Record<string, 'name' | 'uri'>> = {
+const NAMED_BY: Partial<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
   'resources/subscribe': 'uri',
   'resources/unsubscribe': 'uri',
+  // The 2026-07-28 tasks extension: "the client MUST set the Mcp-Name header to the value of params.taskId".
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** A header value as sent: plain, or `=?base64?…?=` for a value that is not plain ASCII. */

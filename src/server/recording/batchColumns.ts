@@ -77,6 +77,8 @@ export const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall, 
   ['platform_key_id', 'uuid'],
   ['task_id', 'text'],
   ['task_status', 'text'],
+  ['input_state', 'text'],
+  ['task_expires_at', 'timestamptz'],
 ];
 
 export const USAGE_COLUMNS: Columns = [

@@ -104,7 +104,7 @@ const INSERT_MESSAGES = `insert into messages (${names(MESSAGE_COLUMNS)})
 const INSERT_NEW_TOOL_CALLS = `insert into tool_calls (${names(TOOL_CALL_COLUMNS)})
   select ${names(TOOL_CALL_COLUMNS)} from ${unnested(TOOL_CALL_COLUMNS)}`;
 const UPSERT_TOOL_CALLS = `${INSERT_NEW_TOOL_CALLS}
-  on conflict (id, started_at) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class', 'task_id', 'task_status')}
+  on conflict (id, started_at) do update set ${updates('error_message', 'status', 'ended_at', 'duration_ms', 'response_bytes', 'tokens_estimate', 'response_seq', 'response_kind', 'response_payload', 'response_truncated', 'argument_tokens', 'result_tokens', 'error_class', 'task_id', 'task_status', 'input_state', 'task_expires_at')}
   where tool_calls.status = 'pending'`;
 
 const INSERT_USAGE = `insert into usage_minutes (${names(USAGE_COLUMNS)})

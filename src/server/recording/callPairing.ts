@@ -1,11 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { MessageDirection } from '../../contract/sessions';
-import { storableJson, storableText } from '../db/storable';
+import { storableText } from '../db/storable';
 import { hasId, idKey, type JsonRpcMessage } from '../proxy/jsonRpc';
-import { estimateTokens, payloadJsonText, storedValue } from './payload';
+import { estimateTokens, payloadJsonText } from './payload';
 import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
-import { awaitRetry, isInputRequired, takeAbandonedRounds, takeRetried, type InputRoundsSession } from './inputRounds';
+import { calledTool, newCallRow } from './callRow';
+import { isTaskResult } from './taskShapes';
+import {
+  awaitRetry,
+  echoedStateKey,
+  isInputRequired,
+  takeAbandonedRounds,
+  takeRetried,
+  type InputRoundsSession,
+  type JoiningRetry,
+  type RoundJoins,
+} from './inputRounds';
 
 // Pairing requests with their responses inside one session: what a request was (to recognise its
 // answer), the tool call it opened, and what the answer settles. A tools/call request and its
@@ -22,6 +32,8 @@ export interface PendingRequest {
   taskRequested?: boolean;
   /** A tasks/* request of the agent: the task it names (null: none, as tasks/list). */
   task?: { id: string | null };
+  /** A retry continuing no call waiting here (inputRounds.ts): its answer looks for the stored one. */
+  joining?: JoiningRetry;
 }
 
 /** What pairing asks of the recorder's open task calls (taskCalls.ts implements it). */
@@ -95,8 +107,10 @@ export function trackRequest(
   direction: MessageDirection,
   message: IdMessage,
   seen: SeenMessage,
+  /** A retry continuing no call waiting here may continue one stored by another instance (inputRounds.ts). */
+  joinsStored = false,
 ): TrackedRequest {
-  const { sizeBytes, nowMs, at } = seen;
+  const { nowMs, at } = seen;
   const method = message.method as string;
   const key = `${direction}:${idKey(message.id)}`;
   const abandoned: QueuedToolCall[] = [];
@@ -117,54 +131,28 @@ export function trackRequest(
     if (typeof clientInfo?.version === 'string') session.row.client_version = storableText(clientInfo.version);
     if (typeof params.protocolVersion === 'string') session.row.protocol_version = storableText(params.protocolVersion);
   }
-  const retried =
-    method === 'tools/call' && direction === 'client_to_server'
-      ? takeRetried(session, typeof params.name === 'string' ? storableText(params.name) : '(unnamed)', params)
-      : undefined;
+  const isCall = method === 'tools/call' && direction === 'client_to_server';
+  const retried = isCall ? takeRetried(session, calledTool(params), params) : undefined;
   if (retried) {
     // The same logical call: its row waits for this request's answer, timed from the first round.
     session.pending.set(key, { method, startedMs: retried.startedMs, call: retried.call });
     return { continues: retried.call, abandoned };
+  }
+  const echoed = isCall && joinsStored ? echoedStateKey(params) : null;
+  if (echoed !== null) {
+    // A retry of a call waiting elsewhere (another instance, or before a restart): a message here;
+    // its answer decides whether it continues that call or is one of its own (storedInputRounds.ts).
+    pending.joining = { call: newCallRow(session.row, message, params, seen), stateKey: echoed };
+    session.pending.set(key, pending);
+    return { abandoned };
   }
   // The agent asks about a task of the server's (MCP 2025-11-25 tasks): its answer moves that task's call.
   if (method.startsWith('tasks/') && direction === 'client_to_server')
     pending.task = { id: typeof params.taskId === 'string' ? params.taskId : null };
   if (method === 'tools/call' && direction === 'client_to_server') {
     pending.taskRequested = typeof params.task === 'object' && params.task !== null;
-    const meta =
-      params._meta && typeof params._meta === 'object' ? storableJson(params._meta as Record<string, unknown>) : null;
     session.row.call_count++;
-    pending.call = {
-      id: randomUUID(),
-      workspace_id: session.row.workspace_id,
-      server_id: session.row.server_id,
-      server_name: session.row.server_name,
-      session_id: session.row.id,
-      platform_key_id: session.row.platform_key_id,
-      jsonrpc_id: storableText(String(message.id)),
-      tool_name: typeof params.name === 'string' ? storableText(params.name) : '(unnamed)',
-      arguments: storedValue(seen.payload, params.arguments),
-      result: null,
-      error_message: null,
-      status: 'pending',
-      started_at: at,
-      ended_at: null,
-      duration_ms: null,
-      request_bytes: sizeBytes,
-      response_bytes: 0,
-      tokens_estimate: 0,
-      meta,
-      // `_meta.traceparent` first (MCP's own place for it), else the HTTP header: the same choice
-      // as the span the proxy sends upstream (sessionResolution.ts, agentTraceparent).
-      traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : (seen.httpTraceparent ?? null),
-      request_seq: seen.seq,
-      request_payload: seen.payload.text,
-      request_truncated: seen.payload.truncated,
-      response_seq: null,
-      response_kind: null,
-      response_payload: null,
-      response_truncated: false,
-    };
+    pending.call = newCallRow(session.row, message, params, seen);
   }
   session.pending.set(key, pending);
   return { call: pending.call, abandoned };
@@ -181,6 +169,7 @@ export function settleResponse<S extends PairingSession>(
   message: IdMessage,
   seen: SeenMessage,
   tasks?: TaskAnswers<S>,
+  rounds?: RoundJoins<S>,
 ): QueuedToolCall | undefined {
   const { nowMs } = seen;
   const requestDirection = direction === 'server_to_client' ? 'client_to_server' : 'server_to_client';
@@ -194,14 +183,21 @@ export function settleResponse<S extends PairingSession>(
   }
   const stored = seen.payload.cleaned ?? message;
   if (pending.task) return tasks?.answered(session, pending.method, pending.task.id, stored, seen);
+  if (pending.joining) {
+    rounds?.joined(session, pending.joining, stored, seen, pending.startedMs);
+    return undefined;
+  }
   const call = pending.call;
   if (!call) return undefined;
   // An interim answer (2026-07-28 input_required): the call stays open for the client's retry,
   // and this answer is a message of the session (inputRounds.ts).
-  if (isInputRequired(stored.result) && awaitRetry(session, call, stored.result, pending.startedMs, nowMs))
+  if (isInputRequired(stored.result) && awaitRetry(session, call, stored.result, pending.startedMs, nowMs)) {
+    rounds?.awaiting(call);
     return undefined;
+  }
   // A task in place of the tool's result: the call stays open until the task ends (taskCalls.ts).
-  if (pending.taskRequested && tasks?.opened(session, call, stored.result, pending.startedMs, seen)) return undefined;
+  const mayBeTask = pending.taskRequested === true || isTaskResult(stored.result);
+  if (mayBeTask && tasks?.opened(session, call, stored.result, pending.startedMs, seen)) return undefined;
   settleWithAnswer(session, call, stored, seen, pending.startedMs);
   return call;
 }
@@ -234,17 +230,19 @@ export function settleCancelled(
 }
 
 /** A session ends: its unanswered calls end as timeouts. Returns them. */
-export function settleUnanswered(session: PairingSession, at: string): QueuedToolCall[] {
+export function settleUnanswered<S extends PairingSession>(
+  session: S,
+  at: string,
+  rounds?: RoundJoins<S>,
+): QueuedToolCall[] {
   const calls: QueuedToolCall[] = [];
   for (const pending of session.pending.values()) {
     if (pending.call)
       calls.push(abandonCall(session, pending.call, at, 'No response before the session ended', 'timeout'));
   }
   session.pending.clear();
-  for (const { call } of takeAbandonedRounds(session))
-    calls.push(
-      abandonCall(session, call, at, 'The client did not send the input required before the session ended', 'timeout'),
-    );
+  const reason = 'The client did not send the input required before the session ended';
+  for (const { call } of takeAbandonedRounds(session)) calls.push(...abandonRound(session, call, at, reason, rounds));
   return calls;
 }
 
@@ -252,7 +250,12 @@ export function settleUnanswered(session: PairingSession, at: string): QueuedToo
  * Requests waiting longer than `limitMs` get no answer any more (the agent gave up or its stream
  * closed without one): their calls end as timeouts, the other requests are forgotten.
  */
-export function settleOverdue(session: PairingSession, nowMs: number, limitMs: number): QueuedToolCall[] {
+export function settleOverdue<S extends PairingSession>(
+  session: S,
+  nowMs: number,
+  limitMs: number,
+  rounds?: RoundJoins<S>,
+): QueuedToolCall[] {
   const calls: QueuedToolCall[] = [];
   const at = new Date(nowMs).toISOString();
   for (const [key, pending] of session.pending) {
@@ -263,15 +266,25 @@ export function settleOverdue(session: PairingSession, nowMs: number, limitMs: n
         abandonCall(session, pending.call, at, `No response within ${Math.round(limitMs / 1000)} s`, 'timeout'),
       );
   }
+  const reason = `No retry with the input required within ${Math.round(limitMs / 1000)} s`;
   for (const { call } of takeAbandonedRounds(session, nowMs - limitMs))
-    calls.push(
-      abandonCall(
-        session,
-        call,
-        at,
-        `No retry with the input required within ${Math.round(limitMs / 1000)} s`,
-        'timeout',
-      ),
-    );
+    calls.push(...abandonRound(session, call, at, reason, rounds));
   return calls;
+}
+
+/**
+ * A waiting call whose retry did not come: a timeout here — or, when its row may already hold
+ * another instance's answer (its state was written for any instance to find), ended in the
+ * database only if it still waits there (storedInputRounds.ts). Returns the calls settled here.
+ */
+function abandonRound<S extends PairingSession>(
+  session: S,
+  call: QueuedToolCall,
+  at: string,
+  reason: string,
+  rounds: RoundJoins<S> | undefined,
+): QueuedToolCall[] {
+  if (!rounds || !call.input_state) return [abandonCall(session, call, at, reason, 'timeout')];
+  rounds.abandoned(session, call, at, reason);
+  return [];
 }

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import type { JsonRpcMessage } from '../proxy/jsonRpc';
+import type { SeenMessage } from './callSettling';
 import type { QueuedToolCall } from './rows';
 
 // Multi round-trip requests (MCP 2026-07-28, SEP-2322): a server answers a tools/call with
@@ -9,8 +12,10 @@ import type { QueuedToolCall } from './rows';
 //
 // Nothing on the wire names the call a retry continues: it is the waiting call whose
 // `requestState` the retry echoes, else (a server that keeps no state) the latest waiting call of
-// the same tool. A retry that finds none is a call of its own, as before. Calls wait in the
-// instance's memory: a retry that another instance receives is a row of its own there.
+// the same tool. Calls wait in the instance's memory, and their rows keep a key of the state
+// (`input_state`): a retry that finds no waiting call here — it reached another instance, or this
+// one restarted — is a message of its session, and its answer continues the stored call that
+// waits for that state (storedInputRounds.ts); only when there is none is it a call of its own.
 
 export interface AwaitingInput {
   call: QueuedToolCall;
@@ -19,6 +24,33 @@ export interface AwaitingInput {
   /** When the interim answer came (a retry that never comes ends the call after the usual limit). */
   sinceMs: number;
   requestState: string | null;
+}
+
+/** A retry that continues no call waiting here: its answer looks for the stored call waiting for its state. */
+export interface JoiningRetry {
+  /** The call it is when no stored call waits for it (not counted in its session yet). */
+  call: QueuedToolCall;
+  stateKey: string;
+}
+
+/** How pairing hands the rounds that may involve other instances to the recorder (storedInputRounds.ts). */
+export interface RoundJoins<S> {
+  /** A call now waits for its retry: its row is written again, with its state's key. */
+  awaiting(call: QueuedToolCall): void;
+  /** The answer to a retry that continues no call held here. */
+  joined(session: S, retry: JoiningRetry, answer: JsonRpcMessage, seen: SeenMessage, startedMs: number): void;
+  /** A call held here whose retry did not come: a timeout, unless another instance has ended it. */
+  abandoned(session: S, call: QueuedToolCall, at: string, reason: string): void;
+}
+
+/** The key a waiting call's row keeps of its state (the state is opaque, and may be large). */
+export function stateKey(requestState: string): string {
+  return createHash('sha256').update(requestState).digest('base64url');
+}
+
+/** The key of the state a tools/call echoes (a retry), or null when it echoes none. */
+export function echoedStateKey(params: Record<string, unknown>): string | null {
+  return typeof params.requestState === 'string' ? stateKey(params.requestState) : null;
 }
 
 /** Calls awaiting a retry, per session, at most (beyond it an interim answer settles its call as before). */
@@ -48,6 +80,7 @@ export function awaitRetry(
 ): boolean {
   session.awaitingInput ??= new Map();
   if (session.awaitingInput.size >= MAX_AWAITING_PER_SESSION) return false;
+  call.input_state = typeof result.requestState === 'string' ? stateKey(result.requestState) : null;
   session.awaitingInput.set(call.id, {
     call,
     startedMs,
@@ -76,7 +109,10 @@ export function takeRetried(
     // The latest of the same tool (entries are in the order their interim answers came).
     if (entry.requestState === null && entry.call.tool_name === toolName) found = entry;
   }
-  if (found) awaiting.delete(found.call.id);
+  if (found) {
+    awaiting.delete(found.call.id);
+    found.call.input_state = null;
+  }
   return found;
 }
 

@@ -5,6 +5,7 @@ import { messageRow, settleCancelled, settleResponse, trackRequest, type SeenMes
 import type { RecordedSession } from './openSessions';
 import { storedPayload } from './payload';
 import type { StoredTaskSettles } from './storedTaskSettle';
+import { StoredInputRounds } from './storedInputRounds';
 import type { TaskCalls } from './taskCalls';
 import { taskCallsOnQueue } from './queuedTaskCalls';
 import { toolOf } from './messageTool';
@@ -54,12 +55,18 @@ function withoutPayload(message: JsonRpcMessage): JsonRpcMessage {
   return kept;
 }
 
+/** A task's status from the server: 2025-11-25's notification, or 2026-07-28's (the extension's). */
+const isTaskStatus = (method: string | undefined) =>
+  method === 'notifications/tasks/status' || method === 'notifications/tasks';
+
 export class MessageRecording {
   /** Messages waiting for their redaction off the event loop (and those of their sessions behind them). */
   private readonly waiting = new Set<Promise<void>>();
 
   /** Calls answered with a task, open until the task ends (taskCalls.ts): the recorder's, across sessions. */
   readonly tasks: TaskCalls<RecordedSession>;
+  /** Multi round-trip calls whose rounds another instance may see (storedInputRounds.ts). */
+  readonly rounds: StoredInputRounds;
 
   constructor(
     private readonly queue: WriteQueue,
@@ -67,6 +74,7 @@ export class MessageRecording {
     storedTasks: StoredTaskSettles,
   ) {
     this.tasks = taskCallsOnQueue(queue, storedTasks);
+    this.rounds = new StoredInputRounds(queue, storedTasks);
   }
 
   /**
@@ -213,7 +221,7 @@ export class MessageRecording {
     if (hasId(message)) {
       if (kind === 'request') {
         // A retry of an open call (`continues`) falls through: a message row of its own.
-        const { call, abandoned } = trackRequest(session, direction, message, seen);
+        const { call, abandoned } = trackRequest(session, direction, message, seen, true);
         for (const settled of abandoned) this.queue.settleToolCall(settled);
         if (call) {
           this.queue.pushToolCall(call);
@@ -221,7 +229,7 @@ export class MessageRecording {
         }
       } else {
         const listed = answersToolsList(session, direction, message);
-        const call = settleResponse(session, direction, message, seen, this.tasks);
+        const call = settleResponse(session, direction, message, seen, this.tasks, this.rounds);
         if (listed) this.queue.noteToolsListed(session, (seen.payload.cleaned ?? message).result, at);
         if (call) {
           this.queue.settleToolCall(call);
@@ -231,7 +239,7 @@ export class MessageRecording {
     } else if (message.method === 'notifications/cancelled') {
       const cancelled = settleCancelled(session, direction, message, at);
       if (cancelled) this.queue.settleToolCall(cancelled);
-    } else if (message.method === 'notifications/tasks/status' && direction === 'server_to_client') {
+    } else if (isTaskStatus(message.method) && direction === 'server_to_client') {
       this.tasks.notified(session, (seen.payload.cleaned ?? message).params, seen);
     }
     this.pushMessageRow(row, direction, kind, message, seen, null);

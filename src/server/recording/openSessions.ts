@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingRequest } from './callPairing';
+import type { InputRoundsSession } from './inputRounds';
 import type { ProgressRuns } from './progressCoalescing';
 import type { QueuedSession, SessionState } from './rows';
 import type { SessionStart } from './sessionStart';
@@ -15,7 +16,7 @@ export interface SessionOrigin {
   serverName: string | null;
 }
 
-export interface RecordedSession extends QueuedSession {
+export interface RecordedSession extends QueuedSession, InputRoundsSession {
   readonly row: SessionState;
   seq: number;
   lastActivityMs: number;

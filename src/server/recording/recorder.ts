@@ -56,7 +56,7 @@ export class Recorder {
   ) {
     this.now = options.now ?? Date.now;
     this.queue = new WriteQueue(db, bus, options);
-    this.storedTasks = new StoredTaskSettles(db, options.log);
+    this.storedTasks = new StoredTaskSettles(db, options.log, this.queue);
     this.messages = new MessageRecording(this.queue, options, this.storedTasks);
   }
 
@@ -85,10 +85,13 @@ export class Recorder {
   }
 
   /**
-   * Ends sessions still active in the database that no instance proxies any more: their last
-   * activity is older than the longest idle limit plus a margin for an owner's own sweep.
+   * Ends sessions still active in the database that no instance proxies any more (last activity
+   * older than the longest idle limit plus a margin for an owner's own sweep), and tasks no
+   * instance holds at their ttl (storedTaskSettle.ts), after their holder's own sweep would have.
    */
   sweepOrphans(): Promise<OrphanSweepResult> {
+    const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
+    void this.storedTasks.endExpired(new Date(this.now() - unansweredMs), this.messages.tasks.heldCallIds());
     const longestIdleMs = Math.max(
       this.options.statefulIdleMs ?? 30 * 60_000,
       this.options.inferredIdleGapMs ?? 5 * 60_000,
@@ -170,6 +173,11 @@ export class Recorder {
     return session;
   }
 
+  /** A text of a workspace's traffic kept outside the recorder (a request's error, for its span), redacted. */
+  redactText(workspaceId: string, text: string): string {
+    return this.options.redaction ? this.options.redaction.forWorkspace(workspaceId).redactText(text) : text;
+  }
+
   /**
    * Records one JSON-RPC message. `rawText` is its exact JSON when the body held only it; `size`
    * its bytes, or how to measure them (a batch item: only measured when the message is stored).
@@ -177,11 +185,6 @@ export class Recorder {
    * only from the upstream's answer is recorded then, but a call starts when the agent sent it).
    * `httpTraceparent`: the `traceparent` header of the HTTP request that carried it.
    */
-  /** A text of a workspace's traffic kept outside the recorder (a request's error, for its span), redacted. */
-  redactText(workspaceId: string, text: string): string {
-    return this.options.redaction ? this.options.redaction.forWorkspace(workspaceId).redactText(text) : text;
-  }
-
   record(
     session: RecordedSession,
     direction: MessageDirection,
@@ -206,7 +209,7 @@ export class Recorder {
       return;
     }
     const at = new Date(this.now()).toISOString();
-    for (const call of settleUnanswered(session, at)) this.queue.settleToolCall(call);
+    for (const call of settleUnanswered(session, at, this.messages.rounds)) this.queue.settleToolCall(call);
     for (const closed of closeStaleRuns(session, Number.POSITIVE_INFINITY))
       this.messages.queueClosedRun(session, closed);
     session.row.status = 'ended';
@@ -221,7 +224,7 @@ export class Recorder {
     const unansweredMs = this.options.unansweredCallMs ?? 5 * 60_000;
     for (const session of this.sessions.all()) {
       if (session.pending.size > 0) {
-        const overdue = settleOverdue(session, nowMs, unansweredMs);
+        const overdue = settleOverdue(session, nowMs, unansweredMs, this.messages.rounds);
         for (const call of overdue) this.queue.settleToolCall(call);
         if (overdue.length > 0) this.queue.markDirty(session);
       }
@@ -276,9 +279,8 @@ export class Recorder {
   /** Writes everything queued now (and waits for a flush already running), after the messages still being redacted. */
   async flush(): Promise<void> {
     await this.messages.idle();
-    await this.queue.flush();
-    // Task calls of other instances settled here by their task id (taskCalls.ts).
-    await this.storedTasks.idle();
+    // With what the recorder's own statements ended (storedTaskSettle.ts).
+    await this.storedTasks.idleThenFlush(() => this.queue.flush());
   }
 
   /** Graceful shutdown: end every open session and write everything. */
@@ -289,8 +291,7 @@ export class Recorder {
     await this.messages.idle();
     for (const session of this.sessions.all()) this.endSession(session);
     this.closed = true;
-    await this.queue.flush(true);
-    await this.storedTasks.idle();
+    await this.storedTasks.idleThenFlush(() => this.queue.flush(true));
     this.queue.stopTimer();
     // Segments whose rows are all stored are deleted; what the database did not take stays for the next start.
     this.options.journal?.journal.close();

@@ -35,7 +35,7 @@ export class RowQueue {
   private readonly writtenPending = new WeakSet<QueuedToolCall>();
   /** When each active session's row was last taken into a write (see takeSessions). */
   private readonly sessionWrittenAt = new WeakMap<QueuedSession, number>();
-  private readonly usage = new UsageRollup();
+  readonly usage = new UsageRollup();
   /** The analytics rollup: measured and summed when a write takes its batch (trafficRollup.ts). */
   readonly traffic = new TrafficRollup();
   /** Session id → server id of sessions not yet written as ended (messages carry no server id). */
@@ -55,7 +55,7 @@ export class RowQueue {
   }
 
   get hasRows(): boolean {
-    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0;
+    return this.dirty.size > 0 || this.messages.length > 0 || this.toolCalls.length > 0 || this.usage.size > 0;
   }
 
   /** More than one write's worth waits (`limit` as for take). */

@@ -58,7 +58,8 @@ export interface QueuedMessage {
  */
 export interface QueuedToolCall extends ToolCallRow {
   workspace_id: string;
-  request_seq: number;
+  /** Null: the request is a message row of its own (a retry another instance's call joined: inputRounds.ts). */
+  request_seq: number | null;
   request_payload: string;
   request_truncated: boolean;
   response_seq: number | null;
@@ -86,6 +87,13 @@ export interface QueuedToolCall extends ToolCallRow {
    * an unknown outcome is guarded: batchGuard.ts), and a plain insert costs less than an upsert.
    */
   writtenBefore?: boolean;
+  /**
+   * While the call waits for the client's retry with input (2026-07-28 `input_required`): the key of
+   * the `requestState` the retry will echo, by which any instance finds the call (inputRounds.ts).
+   */
+  input_state?: string | null;
+  /** A task's call: when its task expires (its ttl from its creation), for a sweep of tasks no instance holds. */
+  task_expires_at?: string | null;
 }
 
 export interface UsageIncrement {

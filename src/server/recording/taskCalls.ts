@@ -2,10 +2,10 @@ import { storableText } from '../db/storable';
 import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import type { PairingSession, TaskAnswers } from './callPairing';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
-import { estimateTokens, toolCallError } from './payload';
+import { estimateTokens, storedValue, toolCallError } from './payload';
 import type { QueuedToolCall } from './rows';
 import type { StoredTaskOutcome } from './storedTaskSettle';
-import { createdTask, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
+import { createdTask, inlinedEnd, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
 
 // Tasks (MCP 2025-11-25, the official SDK's experimental tasks): a tools/call that asked to run as
 // a task (`params.task`) may be answered with a CreateTaskResult instead of the tool's result; the
@@ -44,6 +44,11 @@ export interface TaskCallSink<S> {
   update(call: QueuedToolCall): void;
   /** A call settled here, not by an answer of its own session (that one is the answer's call). */
   settle(call: QueuedToolCall, session: S): void;
+  /**
+   * A call ended here with no answer (the sweep), which another instance may have ended first:
+   * `ended` is its end on a copy, the call still open (storedCallEnd.ts).
+   */
+  expire(ended: QueuedToolCall, call: QueuedToolCall, session: S): void;
   /** A task not open here: its stored call, if still open, ends so. */
   settleStored(serverId: string, taskId: string, outcome: StoredTaskOutcome): void;
 }
@@ -86,6 +91,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     }
     call.task_id = storableText(task.taskId);
     call.task_status = task.status;
+    call.task_expires_at = task.ttlMs === null ? null : new Date(seen.nowMs + task.ttlMs).toISOString();
     this.open.set(key, {
       call,
       session,
@@ -117,8 +123,12 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     }
     if (taskId === null) return undefined;
     if (method === 'tasks/result') return this.resulted(session, taskId, answer, seen);
-    // tasks/get and tasks/cancel answer with the task as it stands.
+    // tasks/get and tasks/cancel answer with the task as it stands; a 2026-07-28 tasks/get
+    // answer of an ended task inlines the outcome, which ends the call as tasks/result's would.
     const task = taskState(answer.result);
+    const ended = method === 'tasks/get' ? inlinedEnd(answer.result) : undefined;
+    if (task?.taskId === taskId && ended)
+      return this.resulted(session, taskId, { jsonrpc: answer.jsonrpc, id: answer.id, ...ended }, seen);
     if (task?.taskId === taskId) return this.moved(session, task, seen, answer);
     const open = this.open.get(taskKey(session.row.server_id, taskId));
     if (open) open.lastNewsMs = seen.nowMs;
@@ -139,20 +149,28 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     const at = new Date(nowMs).toISOString();
     for (const [key, open] of this.open) {
       const { call, session } = open;
+      // Ended on a copy, its failure counted nowhere yet: another instance may have ended the row.
+      const ended = { ...call };
+      const counting = { row: { ...session.row } };
       if (open.completedMs !== null) {
         if (nowMs - open.completedMs <= limitMs) continue;
-        call.status = 'ok';
-        call.error_message = null;
-        this.endWithoutAnswer(call, open.startedMs, open.completedMs);
+        ended.status = 'ok';
+        ended.error_message = null;
+        this.endWithoutAnswer(ended, open.startedMs, open.completedMs);
       } else if (open.expiresMs !== null && nowMs > open.expiresMs && open.lastNewsMs < open.expiresMs) {
-        abandonCall(session, call, at, 'The task did not end within its ttl', 'timeout');
+        abandonCall(counting, ended, at, 'The task did not end within its ttl', 'timeout');
       } else if (nowMs - open.lastNewsMs > limitMs) {
-        abandonCall(session, call, at, `No news of the task within ${Math.round(limitMs / 1000)} s`, 'timeout');
+        abandonCall(counting, ended, at, `No news of the task within ${Math.round(limitMs / 1000)} s`, 'timeout');
       } else continue;
       this.close(key, nowMs);
-      this.sink.settle(call, session);
+      this.sink.expire(ended, call, session);
     }
     for (const [key, endedMs] of this.ended) if (nowMs - endedMs > limitMs) this.ended.delete(key);
+  }
+
+  /** The ids of the calls of the tasks open here (a sweep of stored open tasks leaves them to this instance). */
+  heldCallIds(): string[] {
+    return [...this.open.values()].map((open) => open.call.id);
   }
 
   /** The tool of an open task's call: what a tool's redaction paths apply to in its tasks/result answer. */
@@ -183,6 +201,10 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
           truncated: seen.payload.truncated,
           bytes: seen.sizeBytes,
         },
+        result:
+          seen.kind === 'error' && !seen.payload.truncated
+            ? { error: answer.error }
+            : storedValue(seen.payload, answer.result),
       });
       return undefined;
     }
@@ -213,6 +235,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
           taskStatus: task.status,
           endedAt: seen.at,
           response: null,
+          result: null,
         });
       return undefined;
     }

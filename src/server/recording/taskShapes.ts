@@ -1,9 +1,14 @@
+import type { JsonRpcMessage } from '../proxy/jsonRpc';
+
 // What the recorder reads of MCP tasks (specification 2025-11-25, "Tasks"; the official SDK's
 // experimental tasks): a task is `{ taskId, status, statusMessage?, createdAt, lastUpdatedAt, ttl,
 // pollInterval? }` — under `task` in the CreateTaskResult that answers a task-augmented request, at
 // the top level of a tasks/get or tasks/cancel result and of a notifications/tasks/status, in
 // `tasks` of a tasks/list result. A tasks/result result carries its task under
 // `_meta["io.modelcontextprotocol/related-task"]`.
+// The 2026-07-28 tasks extension (io.modelcontextprotocol/tasks, SEP-2663) puts the task itself at
+// the top level of a task-creating result, marked `resultType: "task"`, names its ttl `ttlMs`, and
+// inlines a task's end in its tasks/get answer (`result` when completed, `error` when failed).
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -32,13 +37,32 @@ export function taskState(value: unknown): TaskState | undefined {
     taskId: value.taskId,
     status: value.status as TaskStatus,
     statusMessage: typeof value.statusMessage === 'string' && value.statusMessage !== '' ? value.statusMessage : null,
-    ttlMs: typeof value.ttl === 'number' && Number.isFinite(value.ttl) && value.ttl > 0 ? value.ttl : null,
+    ttlMs: positive(value.ttl) ?? positive(value.ttlMs),
   };
+}
+
+const positive = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null);
+
+/** A 2026-07-28 task-creating result (`resultType: "task"`): the server made the call a task unasked. */
+export function isTaskResult(result: unknown): boolean {
+  return isObject(result) && result.resultType === 'task';
+}
+
+/**
+ * A 2026-07-28 tasks/get answer that ends its task with the outcome inlined: the answer the call
+ * ends with (`result` of a completed task, `error` of a failed one), or undefined.
+ */
+export function inlinedEnd(result: unknown): Pick<JsonRpcMessage, 'result' | 'error'> | undefined {
+  if (!isObject(result)) return undefined;
+  if (result.status === 'completed' && isObject(result.result)) return { result: result.result };
+  if (result.status === 'failed' && isObject(result.error)) return { error: result.error };
+  return undefined;
 }
 
 /** The task a CreateTaskResult names, or undefined when the result is the tool's own. */
 export function createdTask(result: unknown): TaskState | undefined {
-  return isObject(result) ? taskState(result.task) : undefined;
+  if (!isObject(result)) return undefined;
+  return taskState(result.task) ?? (isTaskResult(result) ? taskState(result) : undefined);
 }
 
 /** The tasks of a tasks/list result. */

@@ -40,6 +40,8 @@ export class TrafficRollup {
   private readonly lastListWritten = new Map<string, { hash: string; atMs: number }>();
   readonly definitions = new DefinitionTokenCache();
   private readonly tokenCounts: CallTokenCounts;
+  /** Calls settled in the database (addStoredSettle), to their session's client, until the next take. */
+  private storedClients = new Map<QueuedToolCall, string>();
 
   /** `tokenizer`: null counts on this thread, in `take` (as the benchmarks' reference does). */
   constructor(tokenizer: TokenizerThread | null = TokenizerThread.shared()) {
@@ -61,6 +63,15 @@ export class TrafficRollup {
   add(call: QueuedToolCall): void {
     this.settled.push(call);
     this.tokenCounts.add(call);
+  }
+
+  /**
+   * A call settled in the database by another path than its row's write (a session this recorder
+   * may not hold): counted with its session's client as the database holds it.
+   */
+  addStoredSettle(call: QueuedToolCall, clientName: string | null): void {
+    this.storedClients.set(call, clientName ?? '');
+    this.add(call);
   }
 
   /** Waits (at most `maxWaitMs`) for the token counts of the calls added so far: a write calls it before `take`. */
@@ -111,7 +122,7 @@ export class TrafficRollup {
           workspace_id: call.workspace_id,
           server_id: call.server_id,
           tool_name: call.tool_name,
-          client_name: session?.client_name ?? '',
+          client_name: session?.client_name ?? this.storedClients.get(call) ?? '',
           platform_key_id: call.platform_key_id,
         },
         minuteOf(call.ended_at ?? call.started_at),
@@ -136,6 +147,7 @@ export class TrafficRollup {
       }
     }
     this.settled = [];
+    this.storedClients = new Map();
 
     const toolLists = new Map<string, ToolListRow>();
     for (const list of this.lists) {

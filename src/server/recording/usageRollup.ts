@@ -25,6 +25,11 @@ export class UsageRollup {
     usage.tokens += call.tokens_estimate;
   }
 
+  /** Rows added since the last take (a write is due while there are some). */
+  get size(): number {
+    return this.rows.size;
+  }
+
   /** Everything added since the last take. */
   take(): UsageIncrement[] {
     const rows = [...this.rows.values()];

@@ -162,6 +162,17 @@ export class WriteQueue {
     return queued;
   }
 
+  /**
+   * A call this recorder settled with a statement of its own, not its row's write (a call another
+   * instance may have ended first: storedCallSettles.ts): added to the minute rollups only, once
+   * the statement said it ended the call — the rollups follow the row.
+   */
+  countStoredSettle(call: QueuedToolCall, clientName: string | null): void {
+    this.rows.usage.add(call);
+    this.rows.traffic.addStoredSettle(call, clientName);
+    this.schedule();
+  }
+
   /** A tools/list answer reached the session's agent (see RowQueue.noteToolsListed). */
   noteToolsListed(session: QueuedSession, result: unknown, at: string): void {
     this.rows.noteToolsListed(session, result, at);

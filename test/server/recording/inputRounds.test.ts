@@ -47,6 +47,42 @@ async function startAskingUpstream() {
   };
 }
 
+/** A stateless 2026-07-28 `confirm_delete` call at `url`; `extra`: what a retry adds to its params. */
+async function callTool(url: URL, id: number, extra: Record<string, unknown>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'confirm_delete',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'confirm_delete',
+        arguments: { folder: 'tmp' },
+        _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'rounds-agent', version: '1.0.0' } },
+        ...extra,
+      },
+    }),
+  });
+  return (await res.json()) as { result: { resultType: string; requestState?: string } };
+}
+
+/** Who sent what in a replay: direction, kind, JSON-RPC id and the result's type. */
+function rounds(replay: { direction: string; kind: string; payload: unknown }[]) {
+  return replay.map((m) => {
+    const payload = m.payload as { id?: number; result?: { resultType?: string } } | null;
+    return { direction: m.direction, kind: m.kind, id: String(payload?.id), resultType: payload?.result?.resultType };
+  });
+}
+
+const ACCEPT = { inputResponses: { confirm: { action: 'accept', content: {} } } };
+
 describe(`multi round-trip tool calls (${engineName})`, () => {
   let t: ProxyTestApp;
   let upstream: Awaited<ReturnType<typeof startAskingUpstream>>;
@@ -61,36 +97,11 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
 
   it('records an input_required answer and the retry under a new id as one call with its rounds', async () => {
     const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files' });
-    const call = async (id: number, extra: Record<string, unknown>) => {
-      const res = await fetch(new URL(proxyUrl.pathname, t.base), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'confirm_delete',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: {
-            name: 'confirm_delete',
-            arguments: { folder: 'tmp' },
-            _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'rounds-agent', version: '1.0.0' } },
-            ...extra,
-          },
-        }),
-      });
-      return (await res.json()) as { result: { resultType: string; requestState?: string } };
-    };
+    const call = (id: number, extra: Record<string, unknown>) =>
+      callTool(new URL(proxyUrl.pathname, t.base), id, extra);
     const first = await call(1, {});
     expect(first.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1' });
-    const retry = await call(2, {
-      inputResponses: { confirm: { action: 'accept', content: {} } },
-      requestState: first.result.requestState,
-    });
+    const retry = await call(2, { ...ACCEPT, requestState: first.result.requestState });
     expect(retry.result).toMatchObject({ resultType: 'complete' });
 
     await t.app.recorder.flush();
@@ -112,21 +123,92 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
     // each as it travelled (the call's row keeps the first round's id: the final answer is shown
     // as the call's answer).
     const replay = await recordedMessages(t.database.db, calls[0].session_id);
-    expect(
-      replay.map((m) => {
-        const payload = m.payload as { id?: number; result?: { resultType?: string } } | null;
-        return {
-          direction: m.direction,
-          kind: m.kind,
-          id: String(payload?.id),
-          resultType: payload?.result?.resultType,
-        };
-      }),
-    ).toEqual([
+    expect(rounds(replay)).toEqual([
       { direction: 'client_to_server', kind: 'request', id: '1', resultType: undefined },
       { direction: 'server_to_client', kind: 'response', id: '1', resultType: 'input_required' },
       { direction: 'client_to_server', kind: 'request', id: '2', resultType: undefined },
       { direction: 'server_to_client', kind: 'response', id: '2', resultType: 'complete' },
+    ]);
+  });
+
+  /** Sums over the server's sessions, and its minute usage rows: what every screen counts. */
+  const figures = async (serverId: string) => {
+    const [sessions] = await t.database.db.query<{ calls: number; errors: number }>(
+      'select sum(call_count)::int as calls, sum(error_count)::int as errors from sessions where server_id = $1',
+      [serverId],
+    );
+    const [usage] = await t.database.db.query<{ calls: number | null; errors: number | null }>(
+      'select sum(calls)::int as calls, sum(errors)::int as errors from usage_minutes where server_id = $1',
+      [serverId],
+    );
+    return { sessions, usage };
+  };
+
+  it('continues a call waiting on one instance with the retry another instance receives', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files elsewhere' });
+    // Two instances on one database, as behind a load balancer that sends each request anywhere.
+    const first = await startProxyApp({}, t.database);
+    const second = await startProxyApp({}, t.database);
+    try {
+      const asked = await callTool(new URL(proxyUrl.pathname, first.base), 1, {});
+      expect(asked.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1' });
+      await first.app.recorder.flush();
+      const done = await callTool(new URL(proxyUrl.pathname, second.base), 2, {
+        ...ACCEPT,
+        requestState: asked.result.requestState,
+      });
+      expect(done.result).toMatchObject({ resultType: 'complete' });
+      await second.app.recorder.flush();
+    } finally {
+      // The first instance still held the call for its retry: its end must not undo the answer.
+      await first.close();
+      await second.close();
+    }
+
+    const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      jsonrpc_id: '1',
+      status: 'ok',
+      error_message: null,
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
+    });
+    expect(Number(calls[0].duration_ms)).toBeGreaterThanOrEqual(0);
+    expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
+
+    // Each instance inferred the agent's session of its own (stateless traffic): the call's session
+    // shows its first round, the other the retry and its answer, each as it travelled.
+    const sessions = await t.database.db.query<{ id: string }>(
+      'select id from sessions where server_id = $1 order by started_at',
+      [server.id],
+    );
+    const replays = await Promise.all(sessions.map((s) => recordedMessages(t.database.db, s.id)));
+    expect(sessions[0].id).toBe(calls[0].session_id);
+    expect(replays.map(rounds)).toEqual([
+      [
+        { direction: 'client_to_server', kind: 'request', id: '1', resultType: undefined },
+        { direction: 'server_to_client', kind: 'response', id: '1', resultType: 'input_required' },
+      ],
+      [
+        { direction: 'client_to_server', kind: 'request', id: '2', resultType: undefined },
+        { direction: 'server_to_client', kind: 'response', id: '2', resultType: 'complete' },
+      ],
+    ]);
+  });
+
+  it('records a retry whose call waits nowhere as a call of its own', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files unknown' });
+    const done = await callTool(new URL(proxyUrl.pathname, t.base), 7, { ...ACCEPT, requestState: 'state-1' });
+    expect(done.result).toMatchObject({ resultType: 'complete' });
+    await t.app.recorder.flush();
+    const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ jsonrpc_id: '7', status: 'ok' });
+    expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
+    // Its request and answer are in the replay once each.
+    expect(rounds(await recordedMessages(t.database.db, calls[0].session_id))).toEqual([
+      { direction: 'client_to_server', kind: 'request', id: '7', resultType: undefined },
+      { direction: 'server_to_client', kind: 'response', id: '7', resultType: 'complete' },
     ]);
   });
 });

@@ -33,30 +33,31 @@ describe(`the lifecycle of a task's call (${engineName})`, () => {
 
   let nextId = 1;
   /** A task-augmented tools/call answered with a working task named `taskId`. */
-  const startTask = (taskId: string, from = session) => {
+  /** `via`: the recorder of another instance. */
+  const startTask = (taskId: string, from = session, ttl: number | null = null, via = recorder) => {
     const id = nextId++;
-    recorder.record(
+    via.record(
       from,
       'client_to_server',
       { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'work', arguments: { taskId }, task: {} } },
       100,
     );
     clock += 5;
-    recorder.record(
+    via.record(
       from,
       'server_to_client',
       {
         jsonrpc: '2.0',
         id,
-        result: { task: { taskId, status: 'working', createdAt: '', lastUpdatedAt: '', ttl: null } },
+        result: { task: { taskId, status: 'working', createdAt: '', lastUpdatedAt: '', ttl } },
       },
       100,
     );
   };
-  const poll = (taskId: string, status: string, from = session) => {
+  const poll = (taskId: string, status: string, from = session, via = recorder) => {
     const id = nextId++;
-    recorder.record(from, 'client_to_server', { jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId } }, 50);
-    recorder.record(from, 'server_to_client', { jsonrpc: '2.0', id, result: { taskId, status } }, 50);
+    via.record(from, 'client_to_server', { jsonrpc: '2.0', id, method: 'tasks/get', params: { taskId } }, 50);
+    via.record(from, 'server_to_client', { jsonrpc: '2.0', id, result: { taskId, status } }, 50);
   };
   const callOf = async (taskId: string) => {
     await recorder.flush();
@@ -147,5 +148,74 @@ describe(`the lifecycle of a task's call (${engineName})`, () => {
       [origin.serverId],
     );
     expect(started.n).toBe(2);
+  });
+
+  /** Another instance on the same database, on the same clock. */
+  const otherInstance = () =>
+    new Recorder(database.db, new EventBus(), {
+      queueLimit: 1000,
+      flushMs: 3_600_000,
+      unansweredCallMs: 60_000,
+      now: () => clock,
+    });
+  /** What every screen counts of the server's calls: the stored rows and the minute rollups agree. */
+  const figuresAgree = async () => {
+    const [rows] = await database.db.query<{ calls: number; errors: number }>(
+      `select count(*)::int as calls, (count(*) filter (where status in ('error', 'timeout')))::int as errors
+         from tool_calls where server_id = $1 and status <> 'pending'`,
+      [origin.serverId],
+    );
+    const [usage] = await database.db.query<{ calls: number; errors: number }>(
+      'select sum(calls)::int as calls, sum(errors)::int as errors from usage_minutes where server_id = $1',
+      [origin.serverId],
+    );
+    expect(usage).toEqual(rows);
+  };
+  const errorsOf = async (sessionId: string) =>
+    (await database.db.query<{ error_count: number }>('select error_count from sessions where id = $1', [sessionId]))[0]
+      .error_count;
+
+  it('counts a task another instance ended once, by that instance, when its holder later gives up on it', async () => {
+    await figuresAgree();
+    const holder = recorder.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'tasks-held' });
+    startTask('ended-elsewhere', holder);
+    await recorder.flush();
+    const other = otherInstance();
+    try {
+      const poller = other.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'tasks-other' });
+      poll('ended-elsewhere', 'failed', poller, other);
+      await other.flush();
+    } finally {
+      await other.close();
+    }
+    expect(await callOf('ended-elsewhere')).toMatchObject({ status: 'error', task_status: 'failed' });
+    await figuresAgree();
+    // The holder heard nothing of it: its sweep gives up on the task, which another instance ended.
+    clock += 61_000;
+    recorder.sweepIdle();
+    expect(await callOf('ended-elsewhere')).toMatchObject({ status: 'error', task_status: 'failed' });
+    await figuresAgree();
+    expect(await errorsOf(holder.row.id)).toBe(1);
+  });
+
+  it('ends at its ttl, from another instance, a task still open when the instance holding it stopped', async () => {
+    const stopping = otherInstance();
+    const opener = stopping.startSession(origin, { transport: 'streamable-http', mcpSessionId: 'tasks-stopped' });
+    startTask('orphaned', opener, 1_000, stopping);
+    await stopping.close();
+    // A graceful stop leaves tasks open: they outlive sessions (their server goes on with them).
+    expect(await callOf('orphaned')).toMatchObject({ status: 'pending' });
+    clock += 1_000;
+    await recorder.sweepOrphans();
+    expect(await callOf('orphaned')).toMatchObject({ status: 'pending' }); // its holder's own sweep had time yet
+    clock += 60_001;
+    await recorder.sweepOrphans();
+    expect(await callOf('orphaned')).toMatchObject({
+      status: 'timeout',
+      error_message: 'The task did not end within its ttl',
+      duration_ms: 1_005,
+    });
+    await figuresAgree();
+    expect(await errorsOf(opener.row.id)).toBe(1);
   });
 });
