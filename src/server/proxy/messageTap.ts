@@ -28,8 +28,11 @@ export class MessageTap {
     public session: RecordedSession | null = null,
   ) {}
 
-  /** Requests other than tools/call by id → when they left and their trace context, for their span. */
-  private readonly requestSpans = new Map<string, { startedMs: number; traceparent: string | null }>();
+  /**
+   * Requests other than tools/call by id → when they left and their trace context, for their span.
+   * Made only when telemetry listens and such a request passes: not a Map per exchange for nothing.
+   */
+  private requestSpans?: Map<string, { startedMs: number; traceparent: string | null }>;
 
   /** `httpTraceparent`: the agent's `traceparent` HTTP header (its requests' trace context when `_meta` has none). */
   expectRequests(requests: (JsonRpcMessage & { id: string | number })[], httpTraceparent?: string): void {
@@ -37,7 +40,7 @@ export class MessageTap {
     for (const request of requests) {
       this.requestMethods.set(idKey(request.id), request.method as string);
       if (announce && request.method !== 'tools/call')
-        this.requestSpans.set(idKey(request.id), {
+        (this.requestSpans ??= new Map()).set(idKey(request.id), {
           startedMs: Date.now(),
           traceparent: metaTraceparent(request.params) ?? httpTraceparent ?? null,
         });
@@ -45,9 +48,9 @@ export class MessageTap {
   }
 
   private announceAnswer(key: string, method: string | undefined, message: JsonRpcMessage): void {
-    const span = this.requestSpans.get(key);
+    const span = this.requestSpans?.get(key);
     if (!span || !method) return;
-    this.requestSpans.delete(key);
+    this.requestSpans?.delete(key);
     const row = this.session?.row;
     const error = message.error as { code?: unknown; message?: unknown } | undefined;
     this.events.emit('mcp_request', {
@@ -131,7 +134,7 @@ export class MessageTap {
       const mayRewrite = this.rewritesToolsList;
       const method = this.requestMethods.get(key);
       this.requestMethods.delete(key);
-      if (this.requestSpans.size > 0) this.announceAnswer(key, method, message);
+      if (this.requestSpans?.size) this.announceAnswer(key, method, message);
       if (method === 'tools/list' && message.result && typeof message.result === 'object') {
         const result = message.result as { tools?: unknown; nextCursor?: unknown; cacheScope?: unknown };
         // A result marked `cacheScope: "private"` (2026-07-28) is for the caller that got it: it
