@@ -200,19 +200,27 @@ export interface OpenDatabaseOptions {
   pgliteNice?: number;
 }
 
+const noResult = (): void => undefined;
+const turnJitOff = (client: pg.ClientBase): Promise<void> => client.query('set jit = off').then(noResult, noResult);
+
 const reportBackgroundError = (error: Error) =>
   console.error(`Database connection error (reconnecting): ${error.message}`);
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // JIT off on every connection: Toolscope's queries are short, and a row-count misestimate
     // (the replay's join of a session's messages and calls across partitions) pushed them over the
     // JIT's cost threshold, where compiling took seconds: a replay at 300,000 stored calls took
     // 3.2 s with it and 73 ms without (docs/scaling.md). A SET, not a startup option, so poolers
-    // that refuse startup parameters still connect; a server without the setting ignores it.
-    pool.on('connect', (client) => {
-      client.query('set jit = off').catch(() => undefined);
+    // that refuse startup parameters still connect; a server without the setting ignores it. In
+    // onConnect, which the pool awaits before it hands the connection out (a query sent from the
+    // 'connect' event would still be running when the first caller's query was queued behind it).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // @types/pg types onConnect as returning void; pg-pool awaits the promise it returns.
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
+      onConnect: turnJitOff,
     });
     await pool.query('select 1');
     return new PostgresDatabase(pool, options.databaseUrl, options.onBackgroundError ?? reportBackgroundError);
