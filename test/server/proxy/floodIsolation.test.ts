@@ -17,7 +17,11 @@ describe(`a flood from one workspace (${engineName})`, () => {
   let b: TestAccount;
   beforeAll(async () => {
     upstream = await startStreamableUpstream({ json: true, stateful: false });
-    t = await startProxyApp();
+    // The flood saturates this process on purpose. Node's slow-client limits (headersTimeout from a
+    // connection's accept, requestTimeout) would answer 408 to a client that was never slow when a
+    // loaded CI machine leaves it no CPU to read with (as in streamsAtScale.test.ts): they are
+    // proved by slowClients.test.ts, and out of the way here.
+    t = await startProxyApp({ headersTimeoutMs: 180_000, requestTimeoutMs: 180_000 });
     b = await registerAccount(t.app);
   });
   afterAll(async () => {
@@ -101,7 +105,7 @@ describe(`a flood from one workspace (${engineName})`, () => {
     const floodStatuses = await flood;
     const seconds = (Date.now() - started) / 1000;
     // Notifications only: the proxy accepts a batch (202) after forwarding it, or refuses it unread.
-    expect([...floodStatuses].every((status) => status === 202 || status === 429)).toBe(true);
+    expect([...floodStatuses].filter((status) => status !== 202 && status !== 429)).toEqual([]);
     expect(accepted).toBeGreaterThan(0);
 
     await t.app.recorder.flush();
