@@ -1,8 +1,8 @@
-import type { ExchangeAbort } from './exchangeAbort';
 import dns from 'node:dns';
 import net from 'node:net';
 import { Readable, Transform } from 'node:stream';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { ExchangeAbort } from './exchangeAbort';
 import type { Config } from '../config';
 import { isForbiddenHostname, normalizeHostname } from './addressPolicy';
 import { addressMessage, blocked, guardedConnector, OWN_ADDRESS_MESSAGE } from './guardedConnector';

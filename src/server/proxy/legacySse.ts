@@ -1,10 +1,10 @@
-import { ExchangeAbort } from '../net/exchangeAbort';
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordedSession } from '../recording/recorder';
 import type { ProxyContext } from './context';
-import { agentFingerprint, agentResponseHeaders, upstreamRequestHeaders } from './headers';
+import { agentFingerprint, agentResponseHeaders, agentTraceparentHeader, upstreamRequestHeaders } from './headers';
+import { ExchangeAbort } from '../net/exchangeAbort';
 import { requestsIn } from './jsonRpc';
 import { MessageTap } from './messageTap';
 import { validateBody } from './requestValidation';
@@ -140,7 +140,7 @@ export function legacySseRoutes(ctx: ProxyContext): FastifyPluginAsync {
     }
     const requests = requestsIn(messages);
     // The agent's `traceparent` HTTP header counts as on Streamable HTTP.
-    const traceparentHeader = typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined;
+    const traceparentHeader = agentTraceparentHeader(request);
     stream.tap.expectRequests(requests, traceparentHeader);
     // As on Streamable HTTP, the request's rows reach the journal's file before it travels: a POST
     // accepted (202) is never lost by a crash after it. A large message waiting for its redaction

@@ -1,7 +1,7 @@
-import { ExchangeAbort } from '../net/exchangeAbort';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyContext } from './context';
-import { agentFingerprint, upstreamRequestHeaders } from './headers';
+import { agentFingerprint, agentTraceparentHeader, upstreamRequestHeaders } from './headers';
+import { ExchangeAbort } from '../net/exchangeAbort';
 import { requestsIn } from './jsonRpc';
 import { validateBody } from './requestValidation';
 import { HEADER_MISMATCH, headerMismatch } from './headerMismatch';
@@ -102,7 +102,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const text = proxyAnswers.length === 0 ? (validated?.text ?? '') : '';
     const requests = requestsIn(messages);
     const tap = new MessageTap(target, ctx.recorder, ctx.events, ctx.rewriter());
-    const traceparentHeader = typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined;
+    const traceparentHeader = agentTraceparentHeader(request);
     tap.expectRequests(requests, traceparentHeader);
 
     const timeoutMs = target.timeoutMs ?? config.upstreamTimeoutMs;
