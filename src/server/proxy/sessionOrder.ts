@@ -15,7 +15,13 @@
 // that opened its GET right after `notifications/initialized` in an earlier session is expected to
 // do it again: once its `notifications/initialized` is forwarded, the session's requests also wait
 // for the GET to arrive, for at most `expectWaitMs`. Agents are told apart by proxy URL and
-// fingerprint (credential, else address and user agent); one never seen to open a GET is never held.
+// fingerprint (credential, else address and user agent); one seen not to open a GET is not held.
+//
+// An agent the proxy has not seen initialize yet (its first session, or any after a restart) is
+// expected to open its GET when its `initialize` declared a capability that lets the server ask it
+// something (sampling, elicitation, roots): only such a client can lose a question on that stream,
+// and every SDK client opens one. A client that declares one and never opens a GET pays the wait
+// once; one that declares none is never held.
 export const STREAM_ORDER_MAX_WAIT_MS = 3_000;
 /** How long a session of an agent that opens its GET after initializing waits for that GET (TOOLSCOPE_STREAM_EXPECT_MS). */
 export const STREAM_EXPECT_MAX_WAIT_MS = 1_000;
@@ -41,6 +47,8 @@ export class SessionOrder {
   private readonly expected = new Map<string, ExpectedStream>();
   /** Per agent: whether it opened a GET right after initializing, last time it initialized. */
   private readonly opensStreamAfterInit = new Map<string, boolean>();
+  /** Per agent never seen initialize: whether its `initialize` declared that the server may ask it something. */
+  private readonly asksOfClient = new Map<string, boolean>();
 
   constructor(
     private readonly maxWaitMs = STREAM_ORDER_MAX_WAIT_MS,
@@ -50,6 +58,18 @@ export class SessionOrder {
   /** The agent key of an exchange: its proxy URL and the agent's fingerprint (headers.ts). */
   static agent(proxyKey: string, fingerprint: string): string {
     return `${proxyKey}\u0001${fingerprint}`;
+  }
+
+  /**
+   * An `initialize` of the agent is being forwarded. `serverMayAsk`: its capabilities include
+   * sampling, elicitation or roots (see `declaresServerRequests`). Only consulted while nothing is
+   * known of the agent: what it did last time says more than what it declares.
+   */
+  initializeSent(agent: string, serverMayAsk: boolean): void {
+    if (this.opensStreamAfterInit.has(agent)) return;
+    this.asksOfClient.delete(agent);
+    this.asksOfClient.set(agent, serverMayAsk);
+    if (this.asksOfClient.size > MAX_AGENTS) this.asksOfClient.delete(this.asksOfClient.keys().next().value as string);
   }
 
   /**
@@ -68,7 +88,7 @@ export class SessionOrder {
     timer.unref();
     const expectation: ExpectedStream = {
       agent,
-      holds: this.opensStreamAfterInit.get(agent) === true,
+      holds: this.opensStreamAfterInit.get(agent) ?? this.asksOfClient.get(agent) === true,
       arrived,
       end: () => {
         clearTimeout(timer);
@@ -80,6 +100,7 @@ export class SessionOrder {
   }
 
   private remember(agent: string, opens: boolean): void {
+    this.asksOfClient.delete(agent);
     this.opensStreamAfterInit.delete(agent);
     this.opensStreamAfterInit.set(agent, opens);
     if (this.opensStreamAfterInit.size > MAX_AGENTS)
@@ -142,4 +163,15 @@ export class SessionOrder {
   get pending(): number {
     return this.opening.size + this.expected.size;
   }
+}
+
+/**
+ * Whether an `initialize` request's client capabilities let the server send it requests
+ * (sampling, elicitation, roots: MCP "Client capabilities"), which it may do on the GET stream.
+ */
+export function declaresServerRequests(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  const capabilities = (params as { capabilities?: unknown }).capabilities;
+  if (typeof capabilities !== 'object' || capabilities === null) return false;
+  return ['sampling', 'elicitation', 'roots'].some((name) => name in capabilities);
 }

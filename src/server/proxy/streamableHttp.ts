@@ -13,7 +13,7 @@ import { relayAnswer, sendFailure, type Method } from './streamableAnswer';
 import { findTarget } from './proxyTarget';
 import { forwardOwnSpan, resolveSession } from './sessionResolution';
 import { SEALED_PREFIX } from './sessionSeal';
-import { SessionOrder } from './sessionOrder';
+import { declaresServerRequests, SessionOrder } from './sessionOrder';
 
 // The Streamable HTTP transport (2025-03-26, 2025-06-18, 2025-11-25 with sessions; 2026-07-28
 // stateless) at /mcp/{proxyKey}: POST, GET and DELETE go to the upstream over the keep-alive
@@ -98,6 +98,11 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
       ctx.sessionOrder.initializing(
         SessionOrder.key(request.params.proxyKey, sentSessionId),
         SessionOrder.agent(request.params.proxyKey, agentFingerprint(request)),
+      );
+    else if (messages.length === 1 && messages[0].method === 'initialize')
+      ctx.sessionOrder.initializeSent(
+        SessionOrder.agent(request.params.proxyKey, agentFingerprint(request)),
+        declaresServerRequests(messages[0].params),
       );
     const text = proxyAnswers.length === 0 ? (validated?.text ?? '') : '';
     const requests = requestsIn(messages);

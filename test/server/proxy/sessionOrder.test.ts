@@ -1,4 +1,4 @@
-import { SessionOrder } from '../../../src/server/proxy/sessionOrder';
+import { declaresServerRequests, SessionOrder } from '../../../src/server/proxy/sessionOrder';
 
 // The ordering rule alone (streamOrder.test.ts proves it with SDK peers through the proxy).
 describe('SessionOrder', () => {
@@ -35,6 +35,14 @@ describe('SessionOrder', () => {
     expect(order.pending).toBe(0);
   });
 
+  it('reads sampling, elicitation and roots as capabilities that let the server ask the client', () => {
+    expect(declaresServerRequests({ capabilities: { sampling: {} } })).toBe(true);
+    expect(declaresServerRequests({ capabilities: { roots: { listChanged: true } } })).toBe(true);
+    expect(declaresServerRequests({ capabilities: { experimental: {} } })).toBe(false);
+    expect(declaresServerRequests({ capabilities: null })).toBe(false);
+    expect(declaresServerRequests(undefined)).toBe(false);
+  });
+
   describe('a GET the agent has not sent yet', () => {
     const agent = SessionOrder.agent('proxy-key', 'agent-fingerprint');
     const first = SessionOrder.key('proxy-key', 'first');
@@ -44,6 +52,39 @@ describe('SessionOrder', () => {
       const order = new SessionOrder(60_000, 60_000);
       order.initializing(first, agent);
       expect(order.earlierStreams(first)).toBeUndefined();
+    });
+
+    it('holds nothing for a new agent whose initialize let the server ask it nothing', () => {
+      const order = new SessionOrder(60_000, 60_000);
+      order.initializeSent(agent, declaresServerRequests({ capabilities: {}, clientInfo: { name: 'c' } }));
+      order.initializing(first, agent);
+      expect(order.earlierStreams(first)).toBeUndefined();
+    });
+
+    it('holds the first session of a new agent that declared elicitation until its GET is open', async () => {
+      const order = new SessionOrder(60_000, 60_000);
+      order.initializeSent(agent, declaresServerRequests({ capabilities: { elicitation: {} } }));
+      order.initializing(first, agent);
+      let released = false;
+      const waiting = order.earlierStreams(first)?.then(() => (released = true));
+      expect(waiting).toBeDefined();
+      const opened = order.streamOpening(first);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(released).toBe(false);
+      opened();
+      await waiting;
+      expect(released).toBe(true);
+    });
+
+    it('trusts what the agent did over what it declares', async () => {
+      const order = new SessionOrder(60_000, 1);
+      order.initializeSent(agent, true);
+      order.initializing(first, agent);
+      await order.earlierStreams(first); // no GET came: the wait ends, and the agent is known not to open one
+      order.initializeSent(agent, true);
+      order.initializing(second, agent);
+      expect(order.earlierStreams(second)).toBeUndefined();
     });
 
     it('holds the next session of an agent that opened its GET after initializing until that GET is open', async () => {

@@ -109,7 +109,7 @@ interface SendOrder {
 }
 
 /** One SDK agent: connect, then call the tool at once (the SDK starts its GET before connect() returns). */
-async function confirmOnce(url: URL, order: SendOrder): Promise<string> {
+async function confirmOnce(url: URL, order: SendOrder, credential?: string): Promise<string> {
   const client = new Client({ name: 'eliciting-agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { ok: true } }));
   const orderedFetch: typeof fetch = async (input, init) => {
@@ -119,7 +119,9 @@ async function confirmOnce(url: URL, order: SendOrder): Promise<string> {
     if (sessionId && (init?.method ?? 'GET') === 'GET' && order.stream) await order.stream(sessionId);
     return fetch(input, init);
   };
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: orderedFetch }));
+  // A credential makes the agent one of its own to the proxy (its fingerprint), as each user's key would.
+  const requestInit = credential ? { headers: { authorization: `Bearer ${credential}` } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: orderedFetch, requestInit }));
   try {
     const result = await client.callTool({ name: 'confirm', arguments: {} });
     return (result.content as { text: string }[])[0].text;
@@ -189,6 +191,21 @@ describe('a session’s requests reach the upstream in the order the agent sent 
     const overtakenBefore = upstream.overtaken.size;
     const answers = await Promise.all(
       Array.from({ length: SESSIONS }, () => confirmOnce(proxyUrl, { stream: (id) => proxyPosts.arrived(id, 2) })),
+    );
+    expect(upstream.overtaken.size).toBe(overtakenBefore);
+    expect(answers).toEqual(Array.from({ length: SESSIONS }, () => 'user said accept'));
+  });
+
+  it('holds the call of an agent it has never seen, whose initialize declared elicitation, until its GET is open', async () => {
+    const { proxyUrl } = await t.register(upstream.url);
+    // Each session is a different agent (its own credential): the proxy knows nothing of any of them.
+    // Every GET leaves only once the proxy has its session's call, so each call would overtake it.
+    const proxyPosts = proxyArrivals(t, (request) => request.method === 'POST');
+    const overtakenBefore = upstream.overtaken.size;
+    const answers = await Promise.all(
+      Array.from({ length: SESSIONS }, () =>
+        confirmOnce(proxyUrl, { stream: (id) => proxyPosts.arrived(id, 2) }, `agent-${randomUUID()}`),
+      ),
     );
     expect(upstream.overtaken.size).toBe(overtakenBefore);
     expect(answers).toEqual(Array.from({ length: SESSIONS }, () => 'user said accept'));
