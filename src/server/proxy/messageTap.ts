@@ -127,7 +127,14 @@ export class MessageTap {
    * A message from the upstream: recorded, announced, and — for a tools/list result when a
    * rewriter is installed — possibly replaced. Returns the message to send on.
    */
-  fromServer(message: JsonRpcMessage, sizeBytes: number, rawText?: string): JsonRpcMessage {
+  fromServer(received: JsonRpcMessage, sizeBytes: number, receivedText?: string): JsonRpcMessage {
+    const only = this.onlyUnanswered(received);
+    // A JSON-RPC error whose id is null is the server's answer to a request it could not tell
+    // (JSON-RPC 2.0 §5: a session it no longer knows, a body it could not parse). With one request
+    // of this exchange unanswered, it is that request's answer: paired with it by that id, and
+    // stored as the agent received it (its text, id null) — not a failure the proxy makes up.
+    const message = only === undefined ? received : { ...received, id: only };
+    const rawText = only === undefined ? receivedText : (receivedText ?? JSON.stringify(received));
     let outgoing = message;
     if (hasId(message) && message.method === undefined) {
       const key = idKey(message.id);
@@ -169,6 +176,13 @@ export class MessageTap {
       outgoing === message ? sizeBytes : Buffer.byteLength(JSON.stringify(outgoing)),
       outgoing === message ? rawText : undefined,
     );
-    return outgoing;
+    return outgoing === message ? received : outgoing;
+  }
+
+  /** The id of this exchange's one unanswered request, when `message` is an error answer with a null id. */
+  private onlyUnanswered(message: JsonRpcMessage): string | number | undefined {
+    if (message.id !== null || message.error === undefined || message.method !== undefined) return undefined;
+    if (this.requestMethods.size !== 1) return undefined;
+    return this.unanswered()[0];
   }
 }

@@ -69,7 +69,44 @@ describe(`a request after its session's DELETE (${engineName})`, () => {
     );
     expect(calls).toEqual([
       { status: 'ok', error_message: null },
-      { status: 'error', error_message: 'Tool server answered HTTP 404: Session not found' },
+      { status: 'error', error_message: 'Session not found' },
     ]);
+  });
+
+  it('records as the late call’s answer what the agent received, and nothing it did not', async () => {
+    const { server, proxyUrl } = await t.register(upstream.url);
+    const client = new Client({ name: 'deleting-agent', version: '1' });
+    const transport = new StreamableHTTPClientTransport(proxyUrl);
+    await client.connect(transport);
+    const sessionId = transport.sessionId ?? '';
+    await transport.terminateSession();
+    await client.close();
+
+    const late = await fetch(proxyUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'echo', arguments: {} } }),
+    });
+    const agentReceived = (await late.json()) as { id: unknown; error: { code: number; message: string } };
+    expect(agentReceived).toMatchObject({ id: null, error: { code: -32001 } });
+
+    await t.app.recorder.flush();
+    const [call] = await t.database.db.query<{ response_payload: string; response_kind: string }>(
+      'select response_payload, response_kind from tool_calls where server_id = $1',
+      [server.id],
+    );
+    expect(call.response_kind).toBe('error');
+    expect(JSON.parse(call.response_payload)).toEqual(agentReceived);
+    // No answer the proxy made up (−32012 "Tool server answered HTTP 404…") is stored anywhere.
+    const made = await t.database.db.query(
+      "select 1 from messages m join sessions s on s.id = m.session_id where s.server_id = $1 and m.payload::text like '%-32012%'",
+      [server.id],
+    );
+    expect(made).toEqual([]);
   });
 });
