@@ -10,7 +10,9 @@ import type { StatementRunner } from './storedCallEnd';
 // sees both rows — whatever the timing, they cannot both miss each other — and both finding them
 // is harmless: the statement locks the rows and joins only a row still pending.
 //
-// Joining: the waiting call's row takes the retry's outcome and answer (timed from its first
+// A retry joins a call that started before it (a server may give every call the same state: an
+// old retry of the agent's must not end a new call), with a minute's leeway for the instances'
+// clocks. Joining: the waiting call's row takes the retry's outcome and answer (timed from its first
 // round), the retry's own row goes, and the sessions' counts move with it: the retry's session
 // loses the call (and its failure), the waiting call's session gains the failure. The minute
 // rollups stay as the retry's instance counted them: once.
@@ -24,7 +26,7 @@ const JOIN_HALVES = `with waiting as (
       r.response_truncated, r.response_bytes, r.result_tokens
     from tool_calls r join sessions rs on rs.id = r.session_id
       join waiting w on r.session_id = w.session_id or rs.client_key = w.client_key
-    where r.server_id = $1 and r.retry_state = $2 and r.status <> 'pending'
+    where r.server_id = $1 and r.retry_state = $2 and r.status <> 'pending' and r.started_at > w.started_at - interval '1 minute'
     order by r.started_at limit 1 for update of r),
   joined as (
     update tool_calls tc set status = retry.status, error_message = retry.error_message, error_class = retry.error_class,
