@@ -1,13 +1,13 @@
 import { storableText } from '../db/storable';
 import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import type { SeenMessage } from './callSettling';
-import { storedValue, toolCallError } from './payload';
+import { estimateTokens, storedValue, toolCallError } from './payload';
 import type { QueuedToolCall } from './rows';
 import type { StoredTaskOutcome } from './storedTaskSettle';
 import type { TaskState, TaskStatus } from './taskShapes';
 
 // What the recorder keeps of a task open on this instance, and where the changes of its call go
-// (taskCalls.ts holds the open tasks and decides what moves them).
+// (taskCalls.ts holds the open tasks and decides what moves them), and how one ends or moves on.
 
 export interface OpenTask<S> {
   call: QueuedToolCall;
@@ -67,4 +67,29 @@ export function endingAnswer(answer: JsonRpcMessage, seen: SeenMessage, taskStat
         ? { error: answer.error }
         : storedValue(seen.payload, answer.result),
   };
+}
+
+/** Ends a call with no answer of its own at `endedMs` (its outcome set by the caller). */
+export function endWithoutAnswer(call: QueuedToolCall, startedMs: number, endedMs: number): void {
+  call.ended_at = new Date(endedMs).toISOString();
+  call.duration_ms = Math.max(0, Math.round(endedMs - startedMs));
+  call.tokens_estimate = estimateTokens(call.request_bytes);
+}
+
+/**
+ * A tasks/update answer (2026-07-28): the client answered input requests of the task. An
+ * acknowledgement moves an `input_required` task on to `working` once every request it waits on
+ * (as its last status listed them) is answered — a partial set leaves it waiting, as the
+ * extension says. An error answer moves nothing: the input was not taken, and the error is a
+ * message of its session, in its place, as an error answer to tasks/get is. A later status from
+ * the server (a poll, a notification) wins. True when the call's task status moved.
+ */
+export function inputAnswered<S>(open: OpenTask<S>, answer: JsonRpcMessage, inputs: readonly string[]): boolean {
+  const { call } = open;
+  if ((answer.error !== undefined && answer.error !== null) || call.task_status !== 'input_required') return false;
+  for (const key of inputs) open.awaitedInputs?.delete(key);
+  if (open.awaitedInputs && open.awaitedInputs.size > 0) return false;
+  open.awaitedInputs = null;
+  call.task_status = 'working';
+  return true;
 }

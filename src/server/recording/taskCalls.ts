@@ -2,9 +2,18 @@ import { storableText } from '../db/storable';
 import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import type { PairingSession, TaskAnswers } from './callPairing';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
-import { estimateTokens } from './payload';
+import { storedValue } from './payload';
 import type { QueuedToolCall } from './rows';
-import { endedMessage, endingAnswer, MAX_OPEN_TASKS, taskKey, type OpenTask, type TaskCallSink } from './openTask';
+import {
+  endedMessage,
+  endWithoutAnswer,
+  endingAnswer,
+  inputAnswered,
+  MAX_OPEN_TASKS,
+  taskKey,
+  type OpenTask,
+  type TaskCallSink,
+} from './openTask';
 import {
   createdTask,
   inlinedEnd,
@@ -113,6 +122,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
       return this.resulted(session, taskId, { jsonrpc: answer.jsonrpc, id: answer.id, ...ended }, seen, {
         status: task.status,
         answersCall: true,
+        task: answer.result,
       });
     if (task?.taskId === taskId) return this.moved(session, task, seen, answer);
     const open = this.open.get(taskKey(session.row.server_id, taskId));
@@ -135,6 +145,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
       this.resulted(session, task.taskId, { jsonrpc: '2.0', ...ended }, seen, {
         status: task.status,
         answersCall: false,
+        task: params,
       });
     else this.moved(session, task, seen);
   }
@@ -154,7 +165,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
         if (nowMs - open.completedMs <= limitMs) continue;
         ended.status = 'ok';
         ended.error_message = null;
-        this.endWithoutAnswer(ended, open.startedMs, open.completedMs);
+        endWithoutAnswer(ended, open.startedMs, open.completedMs);
       } else if (open.expiresMs !== null && nowMs > open.expiresMs && open.lastNewsMs < open.expiresMs) {
         abandonCall(counting, ended, at, 'The task did not end within its ttl', 'timeout');
       } else if (nowMs - open.lastNewsMs > limitMs) {
@@ -185,15 +196,16 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
    * A tasks/result answer (or an end inlined in a tasks/get answer or a notification): the tool's
    * final result (or its error) ends the call. `inlined`: the end a 2026-07-28 task carries — its
    * status (`completed` even for an `isError` result: the extension keeps `failed` for JSON-RPC
-   * errors), and whether the message answers the call (a notification does not, even in the
-   * call's own session).
+   * errors), whether the message answers the call (a notification does not, even in the call's
+   * own session), and the task it carries — what the call's result reads as once stored
+   * (storedCallSql.ts), so the live stream's event shows what the API does.
    */
   private resulted(
     session: S,
     taskId: string,
     answer: JsonRpcMessage,
     seen: SeenMessage,
-    inlined?: { status: TaskStatus; answersCall: boolean },
+    inlined?: { status: TaskStatus; answersCall: boolean; task: unknown },
   ): QueuedToolCall | undefined {
     const key = taskKey(session.row.server_id, taskId);
     const open = this.open.get(key);
@@ -206,8 +218,10 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     const inReplay = (inlined?.answersCall ?? true) && open.session === session;
     const { call } = open;
     settleWithAnswer(open.session, call, answer, seen, open.startedMs, open.completedMs ?? seen.nowMs, inReplay);
-    if (inlined) call.task_status = inlined.status;
-    else if (call.task_status !== 'failed' && call.task_status !== 'cancelled')
+    if (inlined) {
+      call.task_status = inlined.status;
+      call.result = storedValue(seen.payload, inlined.task);
+    } else if (call.task_status !== 'failed' && call.task_status !== 'cancelled')
       call.task_status = call.status === 'ok' ? 'completed' : 'failed';
     if (inReplay) return call;
     this.sink.settle(call, open.session);
@@ -248,7 +262,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     this.close(key, seen.nowMs);
     const inReplay = answer !== undefined && open.session === session;
     if (inReplay) settleWithAnswer(open.session, call, answer, seen, open.startedMs);
-    else this.endWithoutAnswer(call, open.startedMs, seen.nowMs);
+    else endWithoutAnswer(call, open.startedMs, seen.nowMs);
     call.task_status = task.status;
     call.status = task.status === 'failed' ? 'error' : 'cancelled';
     call.error_message = endedMessage(task);
@@ -258,25 +272,12 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     return undefined;
   }
 
-  /**
-   * A tasks/update answer (2026-07-28): the client answered input requests of the task. An
-   * acknowledgement moves an `input_required` task on to `working` once every request it waits on
-   * (as its last status listed them) is answered — a partial set leaves it waiting, as the
-   * extension says. An error answer moves nothing: the input was not taken, and the error is a
-   * message of its session, in its place, as an error answer to tasks/get is. Either way the task
-   * had news. A later status from the server (a poll, a notification) wins.
-   */
+  /** A tasks/update answer (2026-07-28, see inputAnswered): news of the task, which may move on. */
   private updated(session: S, taskId: string, answer: JsonRpcMessage, seen: SeenMessage, inputs: readonly string[]) {
     const open = this.open.get(taskKey(session.row.server_id, taskId));
     if (!open) return;
     open.lastNewsMs = seen.nowMs;
-    const { call } = open;
-    if ((answer.error !== undefined && answer.error !== null) || call.task_status !== 'input_required') return;
-    for (const key of inputs) open.awaitedInputs?.delete(key);
-    if (open.awaitedInputs && open.awaitedInputs.size > 0) return;
-    open.awaitedInputs = null;
-    call.task_status = 'working';
-    this.sink.update(call);
+    if (inputAnswered(open, answer, inputs)) this.sink.update(open.call);
   }
 
   private close(key: string, nowMs: number): void {
@@ -284,12 +285,5 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     this.ended.delete(key);
     this.ended.set(key, nowMs);
     if (this.ended.size > MAX_OPEN_TASKS) this.ended.delete(this.ended.keys().next().value as string);
-  }
-
-  /** Ends a call with no answer of its own at `endedMs` (its outcome set by the caller). */
-  private endWithoutAnswer(call: QueuedToolCall, startedMs: number, endedMs: number): void {
-    call.ended_at = new Date(endedMs).toISOString();
-    call.duration_ms = Math.max(0, Math.round(endedMs - startedMs));
-    call.tokens_estimate = estimateTokens(call.request_bytes);
   }
 }

@@ -56,6 +56,10 @@ describe(`2026-07-28 task ends in notifications/tasks (${engineName})`, () => {
   it('ends the call with the result a notification inlines, the notification in its place in the replay', async () => {
     const { server, proxyUrl } = await t.register(upstream.url, { name: 'Notified renderer' });
     const url = new URL(proxyUrl.pathname, t.base);
+    const events: { status?: string; result?: unknown }[] = [];
+    const unsubscribe = t.app.bus.subscribe(t.account.workspaceId, (message) => {
+      if (message.type === 'tool_call') events.push(message.data as { status?: string; result?: unknown });
+    });
     const [created] = await send2026(url, 1, 'tools/call', { name: 'render', arguments: { doc: 'a' } }, 'render');
     const taskId = created.result?.taskId as string;
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
@@ -81,6 +85,9 @@ describe(`2026-07-28 task ends in notifications/tasks (${engineName})`, () => {
       result: { taskId, status: 'completed', result },
     });
     expect(await sessionCounts(calls[0].session_id)).toEqual({ call_count: 1, error_count: 0 });
+    // The live stream's event shows the call as the API reads it.
+    unsubscribe();
+    expect(events.filter((e) => e.status === 'ok').map((e) => e.result)).toEqual([calls[0].result]);
     // The notification is a message of the session, once: the call holds its text but no place of its own.
     expect(replayed(await recordedMessages(t.database.db, calls[0].session_id))).toEqual([
       '→ tools/call 1',
