@@ -79,6 +79,7 @@ export const TOOL_CALL_COLUMNS: readonly (readonly [name: keyof QueuedToolCall, 
   ['task_status', 'text'],
   ['input_state', 'text'],
   ['task_expires_at', 'timestamptz'],
+  ['retry_state', 'text'],
 ];
 
 export const USAGE_COLUMNS: Columns = [

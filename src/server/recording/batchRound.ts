@@ -4,7 +4,7 @@ import type { Database } from '../db/database';
 import type { StoredAnnouncements } from './announceStored';
 import type { BatchTicket } from './batchGuard';
 import { writeBatch, type Batch } from './batchWriter';
-import type { QueuedSession } from './rows';
+import type { QueuedSession, QueuedToolCall } from './rows';
 import { filterTaken, type RowQueue, type TakenBatch } from './rowQueue';
 import { WriteRetry } from './writeRetry';
 import { isTransientWriteError, writeRowByRow } from './writeFailures';
@@ -43,6 +43,8 @@ export interface RoundContext {
   retryIn: (ms: number) => void;
   /** The write is done: schedule the next one for what is left (`limit` as for RowQueue.take). */
   afterWrite: (limit: number) => void;
+  /** These calls' rows are in the database now (copies, as written). */
+  callsWritten: (calls: readonly QueuedToolCall[]) => void;
 }
 
 export class BatchRounds {
@@ -183,6 +185,7 @@ export class BatchRounds {
     counters.sessions += stored.batch.sessions.length;
     counters.messages += stored.batch.messages.length;
     counters.toolCalls += stored.batch.toolCalls.filter((call) => call.status !== 'pending').length;
+    this.ctx.callsWritten(stored.batch.toolCalls);
     try {
       await this.ctx.announcements.afterWrite(stored.sessions, stored.batch);
     } finally {

@@ -5,7 +5,7 @@ import { estimateTokens, payloadJsonText } from './payload';
 import type { QueuedMessage, QueuedToolCall, SessionState } from './rows';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
 import { calledTool, newCallRow } from './callRow';
-import { isTaskResult } from './taskShapes';
+import { inputResponseKeys, isTaskResult } from './taskShapes';
 import {
   awaitRetry,
   echoedStateKey,
@@ -30,8 +30,8 @@ export interface PendingRequest {
   call?: QueuedToolCall;
   /** A tools/call that asked to run as a task (`params.task`): its answer may be a task (taskCalls.ts). */
   taskRequested?: boolean;
-  /** A tasks/* request of the agent: the task it names (null: none, as tasks/list). */
-  task?: { id: string | null };
+  /** A tasks/* request of the agent: the task it names (null: none, as tasks/list); a tasks/update's input responses. */
+  task?: { id: string | null; inputs?: string[] };
   /** A retry continuing no call waiting here (inputRounds.ts): its answer looks for the stored one. */
   joining?: JoiningRetry;
 }
@@ -47,6 +47,7 @@ export interface TaskAnswers<S> {
     taskId: string | null,
     answer: JsonRpcMessage,
     seen: SeenMessage,
+    answeredInputs?: readonly string[],
   ): QueuedToolCall | undefined;
 }
 
@@ -148,7 +149,10 @@ export function trackRequest(
   }
   // The agent asks about a task of the server's (MCP 2025-11-25 tasks): its answer moves that task's call.
   if (method.startsWith('tasks/') && direction === 'client_to_server')
-    pending.task = { id: typeof params.taskId === 'string' ? params.taskId : null };
+    pending.task = {
+      id: typeof params.taskId === 'string' ? params.taskId : null,
+      inputs: method === 'tasks/update' ? inputResponseKeys(params) : undefined,
+    };
   if (method === 'tools/call' && direction === 'client_to_server') {
     pending.taskRequested = typeof params.task === 'object' && params.task !== null;
     session.row.call_count++;
@@ -182,7 +186,7 @@ export function settleResponse<S extends PairingSession>(
     if (typeof version === 'string') session.row.protocol_version = storableText(version);
   }
   const stored = seen.payload.cleaned ?? message;
-  if (pending.task) return tasks?.answered(session, pending.method, pending.task.id, stored, seen);
+  if (pending.task) return tasks?.answered(session, pending.method, pending.task.id, stored, seen, pending.task.inputs);
   if (pending.joining) {
     rounds?.joined(session, pending.joining, stored, seen, pending.startedMs);
     return undefined;

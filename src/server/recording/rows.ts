@@ -94,6 +94,11 @@ export interface QueuedToolCall extends ToolCallRow {
   input_state?: string | null;
   /** A task's call: when its task expires (its ttl from its creation), for a sweep of tasks no instance holds. */
   task_expires_at?: string | null;
+  /**
+   * A retry recorded as a call of its own because no stored call waited for the state it echoed
+   * (yet): that state's key, by which the waiting call, once stored, joins it (storedInputRounds.ts).
+   */
+  retry_state?: string | null;
 }
 
 export interface UsageIncrement {

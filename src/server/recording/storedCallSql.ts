@@ -31,12 +31,17 @@ export function callArgumentsTextSql(a: string): string {
     case when ${a}.request_truncated then ${a}.request_payload else (${a}.request_payload::jsonb #> '{params,arguments}')::text end, '')`;
 }
 
-/** The call's result (jsonb): the JSON-RPC result, or `{ error }` when the response was an error. */
+/**
+ * The call's result (jsonb): the JSON-RPC result, or `{ error }` when the response was an error —
+ * or, for a task whose end a notification inlined (2026-07-28 notifications/tasks), its params:
+ * the task holding the tool's result, as a tasks/get answer's result does.
+ */
 export function callResultSql(a: string): string {
   return `coalesce(${a}.result,
     case when ${a}.response_payload is null then null
     when ${a}.response_truncated then ${cutPayload(`${a}.response_payload`)}
     when ${a}.response_kind = 'error' then jsonb_build_object('error', ${a}.response_payload::jsonb -> 'error')
+    when ${a}.response_kind = 'notification' then ${a}.response_payload::jsonb -> 'params'
     else ${a}.response_payload::jsonb -> 'result' end)`;
 }
 

@@ -2,6 +2,7 @@ import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
 import { awaitRetry, isInputRequired, stateKey, type JoiningRetry, type RoundJoins } from './inputRounds';
 import type { RecordedSession } from './openSessions';
+import { joinWrittenHalves } from './inputRoundJoin';
 import { endHeldCall, isoTime } from './storedCallEnd';
 import type { QueuedToolCall } from './rows';
 import type { StoredTaskSettles } from './storedTaskSettle';
@@ -63,7 +64,11 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
   constructor(
     private readonly queue: WriteQueue,
     private readonly stored: StoredTaskSettles,
-  ) {}
+  ) {
+    // Either half of a retry that reached another instance before its call was stored: joined
+    // once both are written (inputRoundJoin.ts).
+    queue.callsWritten = (calls) => joinWrittenHalves(stored, calls);
+  }
 
   awaiting(call: QueuedToolCall): void {
     this.queue.pushToolCall(call);
@@ -82,11 +87,11 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
     if (isInputRequired(answer.result)) {
       const next = answer.result.requestState;
       if (typeof next !== 'string') {
-        this.ownCall(session, call, answer, seen, startedMs);
+        this.ownCall(session, retry, answer, seen, startedMs);
         return;
       }
       void this.stored.run(MOVE_WAITING, [...waiting, stateKey(next)]).then((moved) => {
-        if (moved.length === 0) this.ownCall(session, call, answer, seen, startedMs);
+        if (moved.length === 0) this.ownCall(session, retry, answer, seen, startedMs);
       });
       return;
     }
@@ -105,7 +110,7 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
     void this.stored.run<EndedRow>(END_WAITING, params).then((rows) => {
       const ended = rows.at(0);
       if (!ended) {
-        this.ownCall(session, call, answer, seen, startedMs);
+        this.ownCall(session, retry, answer, seen, startedMs);
         return;
       }
       this.queue.countStoredSettle(
@@ -133,10 +138,14 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
     );
   }
 
-  /** No stored call waits for the retry: it is a call of its own, its request and answer messages of its session. */
+  /**
+   * No stored call waits for the retry: it is a call of its own, its request and answer messages of
+   * its session. Ended, it keeps the state it echoed: a waiting call not stored yet joins it once
+   * it is (inputRoundJoin.ts).
+   */
   private ownCall(
     session: RecordedSession,
-    call: QueuedToolCall,
+    { call, stateKey }: JoiningRetry,
     answer: JsonRpcMessage,
     seen: SeenMessage,
     startedMs: number,
@@ -150,6 +159,7 @@ export class StoredInputRounds implements RoundJoins<RecordedSession> {
     }
     const errorsBefore = session.row.error_count;
     settleWithAnswer(session, call, answer, seen, startedMs, seen.nowMs, false);
+    call.retry_state = stateKey;
     this.settleHere(session, call, 1, session.row.error_count - errorsBefore);
   }
 

@@ -2,10 +2,27 @@ import { storableText } from '../db/storable';
 import type { JsonRpcMessage } from '../proxy/jsonRpc';
 import type { PairingSession, TaskAnswers } from './callPairing';
 import { abandonCall, settleWithAnswer, type SeenMessage } from './callSettling';
-import { estimateTokens, storedValue, toolCallError } from './payload';
+import { storedValue } from './payload';
 import type { QueuedToolCall } from './rows';
-import type { StoredTaskOutcome } from './storedTaskSettle';
-import { createdTask, inlinedEnd, isTerminal, listedTasks, taskState, type TaskState } from './taskShapes';
+import {
+  endedMessage,
+  endWithoutAnswer,
+  endingAnswer,
+  inputAnswered,
+  MAX_OPEN_TASKS,
+  taskKey,
+  type OpenTask,
+  type TaskCallSink,
+} from './openTask';
+import {
+  createdTask,
+  inlinedEnd,
+  isTerminal,
+  listedTasks,
+  taskState,
+  type TaskState,
+  type TaskStatus,
+} from './taskShapes';
 
 // Tasks (MCP 2025-11-25, the official SDK's experimental tasks): a tools/call that asked to run as
 // a task (`params.task`) may be answered with a CreateTaskResult instead of the tool's result; the
@@ -24,44 +41,11 @@ import { createdTask, inlinedEnd, isTerminal, listedTasks, taskState, type TaskS
 // may be polled from another session. A task polled on another instance is not open there: its
 // end is written to its stored row by task id (storedTaskSettle.ts). A task with no news ends as a
 // timeout at the unanswered-call limit, or when its ttl has passed since the last news of it.
-
-interface OpenTask<S> {
-  call: QueuedToolCall;
-  /** The session of the tools/call (its counts count the call). */
-  session: S;
-  startedMs: number;
-  /** The last message about the task (an answer naming it, a status). */
-  lastNewsMs: number;
-  /** When the server stops keeping the task (its ttl from its creation), if it said. */
-  expiresMs: number | null;
-  /** When a `completed` status was first seen: the call's end, its result still to come. */
-  completedMs: number | null;
-}
-
-/** Where the calls of tasks go once changed or settled. */
-export interface TaskCallSink<S> {
-  /** An open call changed (its task id, its status): written again, still pending. */
-  update(call: QueuedToolCall): void;
-  /** A call settled here, not by an answer of its own session (that one is the answer's call). */
-  settle(call: QueuedToolCall, session: S): void;
-  /**
-   * A call ended here with no answer (the sweep), which another instance may have ended first:
-   * `ended` is its end on a copy, the call still open (storedCallEnd.ts).
-   */
-  expire(ended: QueuedToolCall, call: QueuedToolCall, session: S): void;
-  /** A task not open here: its stored call, if still open, ends so. */
-  settleStored(serverId: string, taskId: string, outcome: StoredTaskOutcome): void;
-}
-
-/** Open task calls at most (beyond it a task's answer settles its call as before). */
-const MAX_OPEN_TASKS = 10_000;
-
-const taskKey = (serverId: string, taskId: string) => `${serverId}\u0001${storableText(taskId)}`;
-
-function endedMessage(task: TaskState): string {
-  const said = task.statusMessage === null ? '' : `: ${storableText(task.statusMessage)}`.slice(0, 2000);
-  return task.status === 'failed' ? `The task failed${said}` : `Cancelled${said}`;
-}
+//
+// The 2026-07-28 tasks extension (taskShapes.ts) inlines a task's end in its tasks/get answer and
+// its notifications/tasks: either ends the call with the tool's result or error. Its tasks/update
+// gives the input an `input_required` task waits on: acknowledged for every request waited on,
+// the task is `working` again.
 
 export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
   private readonly open = new Map<string, OpenTask<S>>();
@@ -99,6 +83,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
       lastNewsMs: seen.nowMs,
       expiresMs: task.ttlMs === null ? null : seen.nowMs + task.ttlMs,
       completedMs: null,
+      awaitedInputs: null,
     });
     this.sink.update(call);
     // A task may be created ended already.
@@ -109,6 +94,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
   /**
    * The answer to the agent's tasks/* request about `taskId` (null: tasks/list). Returns the call
    * it ends when it is the call's answer (an answer of the call's own session): not a message row.
+   * `answeredInputs`: the input requests a tasks/update answers (its `inputResponses` keys).
    */
   answered(
     session: S,
@@ -116,6 +102,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     taskId: string | null,
     answer: JsonRpcMessage,
     seen: SeenMessage,
+    answeredInputs: readonly string[] = [],
   ): QueuedToolCall | undefined {
     if (method === 'tasks/list') {
       for (const task of listedTasks(answer.result)) this.moved(session, task, seen);
@@ -123,22 +110,44 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     }
     if (taskId === null) return undefined;
     if (method === 'tasks/result') return this.resulted(session, taskId, answer, seen);
+    if (method === 'tasks/update') {
+      this.updated(session, taskId, answer, seen, answeredInputs);
+      return undefined;
+    }
     // tasks/get and tasks/cancel answer with the task as it stands; a 2026-07-28 tasks/get
     // answer of an ended task inlines the outcome, which ends the call as tasks/result's would.
     const task = taskState(answer.result);
     const ended = method === 'tasks/get' ? inlinedEnd(answer.result) : undefined;
     if (task?.taskId === taskId && ended)
-      return this.resulted(session, taskId, { jsonrpc: answer.jsonrpc, id: answer.id, ...ended }, seen);
+      return this.resulted(session, taskId, { jsonrpc: answer.jsonrpc, id: answer.id, ...ended }, seen, {
+        status: task.status,
+        answersCall: true,
+        task: answer.result,
+      });
     if (task?.taskId === taskId) return this.moved(session, task, seen, answer);
     const open = this.open.get(taskKey(session.row.server_id, taskId));
     if (open) open.lastNewsMs = seen.nowMs;
     return undefined;
   }
 
-  /** A notifications/tasks/status of the server: the task's status moves (the notification stays a message). */
+  /**
+   * A status notification of the server (2025-11-25's notifications/tasks/status, 2026-07-28's
+   * notifications/tasks): the task's status moves. A 2026-07-28 one carries the whole task, its end
+   * inlined as in a tasks/get answer: that ends the call with its result or error. The notification
+   * stays a message of its session, in its place; the call keeps its text as its answer, with no
+   * place of its own in the replay (it is not an answer to the call's request).
+   */
   notified(session: S, params: unknown, seen: SeenMessage): void {
     const task = taskState(params);
-    if (task) this.moved(session, task, seen);
+    if (!task) return;
+    const ended = inlinedEnd(params);
+    if (ended)
+      this.resulted(session, task.taskId, { jsonrpc: '2.0', ...ended }, seen, {
+        status: task.status,
+        answersCall: false,
+        task: params,
+      });
+    else this.moved(session, task, seen);
   }
 
   /**
@@ -156,7 +165,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
         if (nowMs - open.completedMs <= limitMs) continue;
         ended.status = 'ok';
         ended.error_message = null;
-        this.endWithoutAnswer(ended, open.startedMs, open.completedMs);
+        endWithoutAnswer(ended, open.startedMs, open.completedMs);
       } else if (open.expiresMs !== null && nowMs > open.expiresMs && open.lastNewsMs < open.expiresMs) {
         abandonCall(counting, ended, at, 'The task did not end within its ttl', 'timeout');
       } else if (nowMs - open.lastNewsMs > limitMs) {
@@ -183,36 +192,36 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     for (const [key, open] of this.open) if (open.call.server_id === serverId) this.open.delete(key);
   }
 
-  /** A tasks/result answer: the tool's final result (or its error) ends the call. */
-  private resulted(session: S, taskId: string, answer: JsonRpcMessage, seen: SeenMessage): QueuedToolCall | undefined {
+  /**
+   * A tasks/result answer (or an end inlined in a tasks/get answer or a notification): the tool's
+   * final result (or its error) ends the call. `inlined`: the end a 2026-07-28 task carries — its
+   * status (`completed` even for an `isError` result: the extension keeps `failed` for JSON-RPC
+   * errors), whether the message answers the call (a notification does not, even in the call's
+   * own session), and the task it carries — what the call's result reads as once stored
+   * (storedCallSql.ts), so the live stream's event shows what the API does.
+   */
+  private resulted(
+    session: S,
+    taskId: string,
+    answer: JsonRpcMessage,
+    seen: SeenMessage,
+    inlined?: { status: TaskStatus; answersCall: boolean; task: unknown },
+  ): QueuedToolCall | undefined {
     const key = taskKey(session.row.server_id, taskId);
     const open = this.open.get(key);
     if (!open) {
       if (this.ended.has(key)) return undefined;
-      const error = toolCallError(answer);
-      this.sink.settleStored(session.row.server_id, storableText(taskId), {
-        status: error === null ? 'ok' : 'error',
-        errorMessage: error === null ? null : storableText(error),
-        taskStatus: error === null ? 'completed' : 'failed',
-        endedAt: seen.at,
-        response: {
-          payload: seen.payload.text,
-          kind: seen.kind,
-          truncated: seen.payload.truncated,
-          bytes: seen.sizeBytes,
-        },
-        result:
-          seen.kind === 'error' && !seen.payload.truncated
-            ? { error: answer.error }
-            : storedValue(seen.payload, answer.result),
-      });
+      this.sink.settleStored(session.row.server_id, storableText(taskId), endingAnswer(answer, seen, inlined?.status));
       return undefined;
     }
     this.close(key, seen.nowMs);
-    const inReplay = open.session === session;
+    const inReplay = (inlined?.answersCall ?? true) && open.session === session;
     const { call } = open;
     settleWithAnswer(open.session, call, answer, seen, open.startedMs, open.completedMs ?? seen.nowMs, inReplay);
-    if (call.task_status !== 'failed' && call.task_status !== 'cancelled')
+    if (inlined) {
+      call.task_status = inlined.status;
+      call.result = storedValue(seen.payload, inlined.task);
+    } else if (call.task_status !== 'failed' && call.task_status !== 'cancelled')
       call.task_status = call.status === 'ok' ? 'completed' : 'failed';
     if (inReplay) return call;
     this.sink.settle(call, open.session);
@@ -241,6 +250,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     }
     open.lastNewsMs = seen.nowMs;
     const { call } = open;
+    if (task.status === 'input_required') open.awaitedInputs = task.inputKeys && new Set(task.inputKeys);
     if (!ends) {
       if (task.status === 'completed') open.completedMs ??= seen.nowMs;
       if (call.task_status !== task.status) {
@@ -252,7 +262,7 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     this.close(key, seen.nowMs);
     const inReplay = answer !== undefined && open.session === session;
     if (inReplay) settleWithAnswer(open.session, call, answer, seen, open.startedMs);
-    else this.endWithoutAnswer(call, open.startedMs, seen.nowMs);
+    else endWithoutAnswer(call, open.startedMs, seen.nowMs);
     call.task_status = task.status;
     call.status = task.status === 'failed' ? 'error' : 'cancelled';
     call.error_message = endedMessage(task);
@@ -262,17 +272,18 @@ export class TaskCalls<S extends PairingSession> implements TaskAnswers<S> {
     return undefined;
   }
 
+  /** A tasks/update answer (2026-07-28, see inputAnswered): news of the task, which may move on. */
+  private updated(session: S, taskId: string, answer: JsonRpcMessage, seen: SeenMessage, inputs: readonly string[]) {
+    const open = this.open.get(taskKey(session.row.server_id, taskId));
+    if (!open) return;
+    open.lastNewsMs = seen.nowMs;
+    if (inputAnswered(open, answer, inputs)) this.sink.update(open.call);
+  }
+
   private close(key: string, nowMs: number): void {
     this.open.delete(key);
     this.ended.delete(key);
     this.ended.set(key, nowMs);
     if (this.ended.size > MAX_OPEN_TASKS) this.ended.delete(this.ended.keys().next().value as string);
-  }
-
-  /** Ends a call with no answer of its own at `endedMs` (its outcome set by the caller). */
-  private endWithoutAnswer(call: QueuedToolCall, startedMs: number, endedMs: number): void {
-    call.ended_at = new Date(endedMs).toISOString();
-    call.duration_ms = Math.max(0, Math.round(endedMs - startedMs));
-    call.tokens_estimate = estimateTokens(call.request_bytes);
   }
 }

@@ -8,7 +8,9 @@ import type { JsonRpcMessage } from '../proxy/jsonRpc';
 // `_meta["io.modelcontextprotocol/related-task"]`.
 // The 2026-07-28 tasks extension (io.modelcontextprotocol/tasks, SEP-2663) puts the task itself at
 // the top level of a task-creating result, marked `resultType: "task"`, names its ttl `ttlMs`, and
-// inlines a task's end in its tasks/get answer (`result` when completed, `error` when failed).
+// inlines a task's end in its tasks/get answer and its notifications/tasks (`result` when
+// completed, `error` when failed); a task in `input_required` lists what it waits on
+// (`inputRequests`), which the client answers with tasks/update (`inputResponses`, keyed alike).
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -18,6 +20,8 @@ export interface TaskState {
   statusMessage: string | null;
   /** How long the server keeps the task from its creation (ms); null: no limit given. */
   ttlMs: number | null;
+  /** The input requests an `input_required` task lists (2026-07-28 `inputRequests`), null: none listed. */
+  inputKeys: string[] | null;
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
@@ -38,6 +42,7 @@ export function taskState(value: unknown): TaskState | undefined {
     status: value.status as TaskStatus,
     statusMessage: typeof value.statusMessage === 'string' && value.statusMessage !== '' ? value.statusMessage : null,
     ttlMs: positive(value.ttl) ?? positive(value.ttlMs),
+    inputKeys: inputRequestKeys(value),
   };
 }
 
@@ -49,7 +54,7 @@ export function isTaskResult(result: unknown): boolean {
 }
 
 /**
- * A 2026-07-28 tasks/get answer that ends its task with the outcome inlined: the answer the call
+ * A 2026-07-28 tasks/get answer (or notifications/tasks params) that ends its task with the outcome inlined: the answer the call
  * ends with (`result` of a completed task, `error` of a failed one), or undefined.
  */
 export function inlinedEnd(result: unknown): Pick<JsonRpcMessage, 'result' | 'error'> | undefined {
@@ -57,6 +62,20 @@ export function inlinedEnd(result: unknown): Pick<JsonRpcMessage, 'result' | 'er
   if (result.status === 'completed' && isObject(result.result)) return { result: result.result };
   if (result.status === 'failed' && isObject(result.error)) return { error: result.error };
   return undefined;
+}
+
+/**
+ * The keys of the requests a 2026-07-28 task in `input_required` waits on (its `inputRequests`,
+ * in a tasks/get answer or a notifications/tasks), or null when it names none.
+ */
+export function inputRequestKeys(value: unknown): string[] | null {
+  if (!isObject(value) || value.status !== 'input_required' || !isObject(value.inputRequests)) return null;
+  return Object.keys(value.inputRequests);
+}
+
+/** The keys a tasks/update answers (its `inputResponses`). */
+export function inputResponseKeys(params: unknown): string[] {
+  return isObject(params) && isObject(params.inputResponses) ? Object.keys(params.inputResponses) : [];
 }
 
 /** The task a CreateTaskResult names, or undefined when the result is the tool's own. */

@@ -50,6 +50,8 @@ export class WriteQueue {
   private readonly rounds: BatchRounds;
   /** Folds the analytics increments the writes store pending (trafficFold.ts). */
   readonly folds: FoldSchedule;
+  /** Told of the calls each write stored (storedInputRounds.ts joins a retry's halves then). */
+  callsWritten: ((calls: readonly QueuedToolCall[]) => void) | undefined;
 
   constructor(
     db: Database,
@@ -75,6 +77,7 @@ export class WriteQueue {
       log: options.log,
       retryIn: (ms) => this.startTimer(ms),
       afterWrite: (limit) => this.scheduleAfterWrite(limit),
+      callsWritten: (calls) => this.callsWritten?.(calls),
     });
   }
 

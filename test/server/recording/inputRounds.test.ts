@@ -83,6 +83,11 @@ function rounds(replay: { direction: string; kind: string; payload: unknown }[])
 
 const ACCEPT = { inputResponses: { confirm: { action: 'accept', content: {} } } };
 
+/** Resolves once `condition` holds (checked every few ms: a state, not a duration). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 describe(`multi round-trip tool calls (${engineName})`, () => {
   let t: ProxyTestApp;
   let upstream: Awaited<ReturnType<typeof startAskingUpstream>>;
@@ -195,6 +200,44 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
       ],
     ]);
   });
+
+  // Before its holder stores the waiting call (within its flush, ~50 ms, or however long a slow
+  // database takes), a retry through another instance finds no waiting row and is a call of its
+  // own; whichever side writes second joins the two halves. Both apps write only when told here.
+  it.each(['the holder', "the retry's instance"])(
+    'joins a retry answered elsewhere before the waiting call was stored, %s writing second',
+    async (second) => {
+      const { server, proxyUrl } = await t.register(upstream.url, { name: `Files raced, ${second} second` });
+      const holder = await startProxyApp({ recorderFlushMs: 3_600_000 }, t.database);
+      const other = await startProxyApp({ recorderFlushMs: 3_600_000 }, t.database);
+      try {
+        const asked = await callTool(new URL(proxyUrl.pathname, holder.base), 1, {});
+        expect(asked.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1' });
+        const done = await callTool(new URL(proxyUrl.pathname, other.base), 2, {
+          ...ACCEPT,
+          requestState: asked.result.requestState,
+        });
+        expect(done.result).toMatchObject({ resultType: 'complete' });
+        // The retry's answer found no waiting row: its own call is queued beside its two messages.
+        await until(() => other.app.recorder.stats().queuedRows >= 3);
+        const [first, last] = second === 'the holder' ? [other, holder] : [holder, other];
+        await first.app.recorder.flush();
+        await last.app.recorder.flush();
+      } finally {
+        await holder.close();
+        await other.close();
+      }
+      const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({
+        jsonrpc_id: '1',
+        status: 'ok',
+        error_message: null,
+        result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
+      });
+      expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
+    },
+  );
 
   it('records a retry whose call waits nowhere as a call of its own', async () => {
     const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files unknown' });
