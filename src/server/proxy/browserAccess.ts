@@ -49,7 +49,7 @@ function hostNameOf(request: FastifyRequest): string {
 }
 
 /**
- * The operator's list (TOOLSCOPE_ALLOWED_HOSTS) and the public URL's host; without a list, an
+ * The operator's list (TOOLSCOPE_ALLOWED_HOSTS) and the public URL's host; without either, an
  * instance bound to loopback answers under loopback names only (what a DNS-rebinding page
  * cannot use), and one bound elsewhere under any name (it cannot know its names: the operator
  * sets TOOLSCOPE_PUBLIC_URL or the list, docs/security.md).
@@ -58,8 +58,10 @@ export function hostRule(config: Pick<Config, 'allowedHosts' | 'publicUrl' | 'ho
   if (config.allowedHosts.includes('*')) return null;
   const names = new Set(config.allowedHosts.map((name) => name.replace(/^\[|\]$/g, '')));
   if (config.publicUrl) names.add(new URL(config.publicUrl).hostname.replace(/^\[|\]$/g, ''));
-  if (config.allowedHosts.length > 0) return (name) => names.has(name);
-  if (!isLoopbackHost(config.host)) return null;
+  // Loopback names are always this machine's own: no page of another site can send them (the
+  // rebinding attack needs a name the attacker's DNS answers). The public URL names this instance
+  // as the list does: set either, and any other name is refused.
+  if (names.size === 0 && !isLoopbackHost(config.host)) return null;
   return (name) => names.has(name) || isLoopbackHost(name);
 }
 

@@ -236,6 +236,16 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
         result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
       });
       expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
+      // Nothing that travelled is lost by the join: the retry and its answer stay in their session's replay.
+      const sessions = await t.database.db.query<{ id: string }>(
+        'select id from sessions where server_id = $1 and id <> $2',
+        [server.id, calls[0].session_id],
+      );
+      expect(sessions).toHaveLength(1);
+      expect(rounds(await recordedMessages(t.database.db, sessions[0].id))).toEqual([
+        { direction: 'client_to_server', kind: 'request', id: '2', resultType: undefined },
+        { direction: 'server_to_client', kind: 'response', id: '2', resultType: 'complete' },
+      ]);
     },
   );
 
