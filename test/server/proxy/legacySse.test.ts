@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startLegacySseUpstream, type SdkUpstream } from './support/sdkUpstream';
 import { recordedCalls } from '../helpers/recordedRows';
@@ -63,6 +64,7 @@ describe('legacy HTTP+SSE proxy', () => {
         client_name: string;
         status: string;
         call_count: number;
+        protocol_version: string;
       }>("select * from sessions where server_id = $1 and client_name = 'legacy-agent'", [server.id]);
     };
     let sessions = await endedSessions();
@@ -71,7 +73,13 @@ describe('legacy HTTP+SSE proxy', () => {
       sessions = await endedSessions();
     }
     expect(sessions).toHaveLength(1);
-    expect(sessions[0]).toMatchObject({ transport: 'sse', status: 'ended', call_count: 1 });
+    // The SDK negotiates its latest version over the 2024-11-05 transport (docs/proxy.md's table).
+    expect(sessions[0]).toMatchObject({
+      transport: 'sse',
+      status: 'ended',
+      call_count: 1,
+      protocol_version: LATEST_PROTOCOL_VERSION,
+    });
     const calls = await recordedCalls(t.database.db, 'tc.session_id = $1', [sessions[0].id]);
     expect(calls.map(({ tool_name, result }) => ({ tool_name, result }))).toEqual([
       { tool_name: 'echo', result: proxied.echo },
