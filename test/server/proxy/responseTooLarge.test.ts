@@ -14,13 +14,17 @@ import { buildMcpServer, startStreamableUpstream, type SdkUpstream } from './sup
 // "Tool server unreachable" (the SSE parser's error was not recognised as "too large").
 const LIMIT = 256 * 1024;
 
-describe(`an answer over the response limit (${engineName})`, () => {
+// Both answer forms: SSE (the SDK server's default) and JSON (its enableJsonResponse).
+describe.each([
+  ['SSE', false],
+  ['JSON', true],
+])(`an answer over the response limit, in %s (${engineName})`, (_form, json) => {
   let t: ProxyTestApp;
   let upstream: SdkUpstream;
 
   beforeAll(async () => {
     upstream = await startStreamableUpstream({
-      json: false,
+      json,
       stateful: true,
       build: () => {
         const server = buildMcpServer();
