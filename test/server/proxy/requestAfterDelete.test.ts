@@ -11,6 +11,20 @@ import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream
 // the same agent) gets the upstream's 404. Its request re-opened the ended session's row beside
 // the ended copy in one batch — PostgreSQL refused the batch ("ON CONFLICT DO UPDATE command
 // cannot affect row a second time", 21000) and the recorder fell back to row-by-row writes.
+/** A tools/call sent on in a session the agent has deleted. */
+function callInSession(proxyUrl: URL, sessionId: string, id: number, args: object): Promise<Response> {
+  return fetch(proxyUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: args } }),
+  });
+}
+
 describe(`a request after its session's DELETE (${engineName})`, () => {
   let t: ProxyTestApp;
   let upstream: SdkUpstream;
@@ -39,21 +53,7 @@ describe(`a request after its session's DELETE (${engineName})`, () => {
     await transport.terminateSession();
     await client.close();
 
-    const late = await fetch(proxyUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { text: 'after' } },
-      }),
-    });
+    const late = await callInSession(proxyUrl, sessionId, 7, { text: 'after' });
     expect(late.status).toBe(404);
     await late.text();
 
@@ -82,16 +82,7 @@ describe(`a request after its session's DELETE (${engineName})`, () => {
     await transport.terminateSession();
     await client.close();
 
-    const late = await fetch(proxyUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'echo', arguments: {} } }),
-    });
+    const late = await callInSession(proxyUrl, sessionId, 8, {});
     const agentReceived = (await late.json()) as { id: unknown; error: { code: number; message: string } };
     expect(agentReceived).toMatchObject({ id: null, error: { code: -32001 } });
 
