@@ -17,8 +17,8 @@
 // how long it took to write), and how many recorded calls were lost (calls sent through the
 // recording proxy minus tool_calls rows stored). Last, issue 39's verdict: CPU per call of each
 // proxy mode ÷ the bare Node proxy's in the same round (the recording figure includes writing what
-// was still queued when the load stopped; on PostgreSQL the server processes' CPU is printed beside
-// it), and the recording proxy's added p50 at 1 client over the bare proxy's.
+// was still queued when the load stopped; on PostgreSQL the CPU of the backends serving the bench's
+// database is printed beside it), and the recording proxy's added p50 at 1 client over the bare proxy's.
 // The clients are lean HTTP (undici) so the client's own cost does not hide the proxy's; the
 // upstream and Toolscope each run in a child process, so neither shares a thread with the clients.
 // Database: PGlite with a data folder in the temp directory, in its worker thread, as the server runs
@@ -46,6 +46,7 @@ import { performance } from 'node:perf_hooks';
 import { requireSource as require } from './lib/tsSources.mjs';
 import { forkChild, processCpuMicros, toolscopeNodeArgs } from './lib/ipcChild.mjs';
 import { answerAllocationCommands, startAllocationSampling } from './lib/allocationSampler.mjs';
+import { trackDatabaseBackends } from './lib/postgresBackends.mjs';
 const { Agent } = require('undici');
 const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
@@ -56,21 +57,6 @@ const { loadConfig, generateSecret } = require('../src/server/config.ts');
 const SINGLE_CALLS = Number(process.env.BENCH_SINGLE_CALLS ?? 2000);
 const onPostgres = Boolean(process.env.BENCH_DATABASE_URL);
 
-/** CPU of every PostgreSQL server process on this machine (a local server: the bench's database). */
-function postgresCpuMicros() {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      total += processCpuMicros(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
-}
 const CONCURRENT_CALLS = Number(process.env.BENCH_CONCURRENT_CALLS ?? 20000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -180,6 +166,7 @@ async function openBenchDatabase() {
   return {
     db: await openDatabase({ databaseUrl: scratch.url }),
     engine: 'PostgreSQL',
+    name: scratch.name,
     drop: scratch.drop,
   };
 }
@@ -384,7 +371,12 @@ async function toolscopeChild() {
       .then(() => toolscope.database.drop())
       .finally(() => process.exit(1));
   });
-  process.send({ type: 'ready', recordedUrl: recorded.url.toString(), plainUrl: plain.url.toString() });
+  process.send({
+    type: 'ready',
+    recordedUrl: recorded.url.toString(),
+    plainUrl: plain.url.toString(),
+    database: toolscope.database.name,
+  });
 }
 
 function spawnToolscope(upstreamUrl) {
@@ -436,7 +428,10 @@ async function measureAllocation({ bareProxy, toolscope, setRecording, bare, pla
 async function main() {
   const upstream = await spawnUpstream();
   const toolscope = spawnToolscope(upstream.url);
-  const { recordedUrl, plainUrl } = await toolscope.ready;
+  const { recordedUrl, plainUrl, database } = await toolscope.ready;
+  // PostgreSQL: the CPU of the backends serving the bench's own database (other sessions' suites share the server).
+  const backends = onPostgres ? trackDatabaseBackends(database) : null;
+  const postgresCpuMicros = () => backends?.micros() ?? Number.NaN;
   const bareProxy = await spawnBareProxy(upstream.url);
   const bare = new URL(bareProxy.url);
   const direct = new URL(upstream.url);
@@ -458,7 +453,7 @@ async function main() {
   async function proxyPhase(title, recording, proxiedCalls, load) {
     await setRecording(recording);
     const before = await toolscope.ask({ type: 'cpu' }, 'cpu');
-    const postgresBefore = onPostgres ? postgresCpuMicros() : Number.NaN;
+    const postgresBefore = postgresCpuMicros();
     const result = await load();
     const after = await toolscope.ask({ type: 'cpu' }, 'cpu');
     const calls = proxiedCalls(result);
@@ -479,7 +474,7 @@ async function main() {
       written = await toolscope.ask({ type: 'cpu' }, 'cpu');
     }
     const cpuWithWrite = (written.usage.user - before.usage.user + written.usage.system - before.usage.system) / calls;
-    const postgresPerCall = onPostgres ? (postgresCpuMicros() - postgresBefore) / calls : Number.NaN;
+    const postgresPerCall = (postgresCpuMicros() - postgresBefore) / calls;
     return { result, cpuPerCall, cpuWithWrite, postgresPerCall, backlog: drained?.backlog, drainMs: drained?.ms };
   }
 
@@ -716,7 +711,7 @@ async function main() {
   for (const [text, met, target] of targets) console.log(`${text}  [target ${target}: ${met ? 'met' : 'MISSED'}]`);
   if (onPostgres)
     console.log(
-      `  PostgreSQL's server processes: ${median(rounds.postgresPerCall).toFixed(0)} µs of CPU per recorded call (rounds: ${list(rounds.postgresPerCall, 0)})`,
+      `  PostgreSQL, the backends of the bench's database: ${median(rounds.postgresPerCall).toFixed(0)} µs of CPU per recorded call (rounds: ${list(rounds.postgresPerCall, 0)}; the server's shared processes not counted)`,
     );
   const metCount = targets.filter(([, met]) => met).length;
   console.log(

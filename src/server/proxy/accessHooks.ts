@@ -65,7 +65,7 @@ export function authorizeAgent(
  * error as the call's McpError whose text the agent can hand its model) with Retry-After and the
  * IETF RateLimit headers; the function answers and returns false.
  */
-export async function admitToolCalls(
+export function admitToolCalls(
   ctx: ProxyContext,
   target: UpstreamTarget,
   requests: (JsonRpcMessage & { id: JsonRpcId })[],
@@ -73,10 +73,25 @@ export async function admitToolCalls(
   tap: MessageTap,
   recordRequestSide: () => Promise<void> | undefined,
   reply: FastifyReply,
-): Promise<boolean> {
+): true | Promise<boolean> {
   let calls = 0;
   for (const r of requests) if (r.method === 'tools/call') calls++;
   if (calls === 0) return true;
+  // Answered from memory (no limit, or calls left in the lease): true, with no promise to await.
+  if (ctx.quota.admitFromMemory(target.workspaceId, calls)) return true;
+  return admitByStatement(ctx, target, requests, isBatch, tap, recordRequestSide, reply, calls);
+}
+
+async function admitByStatement(
+  ctx: ProxyContext,
+  target: UpstreamTarget,
+  requests: (JsonRpcMessage & { id: JsonRpcId })[],
+  isBatch: boolean,
+  tap: MessageTap,
+  recordRequestSide: () => Promise<void> | undefined,
+  reply: FastifyReply,
+  calls: number,
+): Promise<boolean> {
   const admission = await ctx.quota.admit(target.workspaceId, calls);
   if (admission.admitted === calls) return true;
   const { data, retryAfterSeconds } = ctx.quota.refusal(admission);

@@ -79,26 +79,37 @@ export class QuotaGate {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * Admits `count` tool calls from what is known in memory (a plan without a limit, or calls left
+   * in the lease) and says true; false when only a statement can answer (admit). Synchronous: the
+   * proxy's common case costs no promise and no admission object (issue 39).
+   */
+  admitFromMemory(workspaceId: string, count: number): boolean {
+    const quota = this.quotas.get(workspaceId);
+    const now = Date.now();
+    if (!quota || now - quota.checkedAt >= POLICY_TTL_MS) return false;
+    if (quota.limit === null) {
+      quota.uncounted += count;
+      this.armSweep();
+      return true;
+    }
+    if (quota.lease < count) return false;
+    quota.lease -= count;
+    quota.lastAdmitAt = now;
+    return true;
+  }
+
   /** Asks to make `count` tool calls in the workspace (all or nothing for this caller). */
   admit(workspaceId: string, count: number): Promise<Admission> {
     const quota = this.quotas.get(workspaceId);
-    const now = Date.now();
-    if (quota && now - quota.checkedAt < POLICY_TTL_MS) {
-      if (quota.limit === null) {
-        quota.uncounted += count;
-        this.armSweep();
-        return Promise.resolve({ admitted: count, used: quota.used + quota.uncounted, limit: null, plan: quota.plan });
-      }
-      if (quota.lease >= count) {
-        quota.lease -= count;
-        quota.lastAdmitAt = now;
-        return Promise.resolve({
-          admitted: count,
-          used: quota.used - quota.lease,
-          limit: quota.limit,
-          plan: quota.plan,
-        });
-      }
+    if (quota && this.admitFromMemory(workspaceId, count)) {
+      const limited = quota.limit !== null;
+      return Promise.resolve({
+        admitted: count,
+        used: limited ? quota.used - quota.lease : quota.used + quota.uncounted,
+        limit: quota.limit,
+        plan: quota.plan,
+      });
     }
     return new Promise<Admission>((resolve, reject) => {
       let lane = this.lanes.get(workspaceId);

@@ -164,11 +164,10 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     const sessionFromAnswer =
       upstreamSessionId === undefined && messages.some((message) => message.method === 'initialize');
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
-    if (
-      requests.length > 0 &&
-      !(await admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply))
-    )
-      return reply;
+    if (requests.length > 0) {
+      const admitted = admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply);
+      if (admitted !== true && !(await admitted)) return reply;
+    }
 
     // Calls in flight per workspace and per server: past a limit the calls are answered at once
     // (and recorded as failed) rather than queued behind another tenant's hanging ones.

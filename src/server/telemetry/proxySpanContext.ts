@@ -31,6 +31,25 @@ const digest: (text: string) => string =
     ? (text) => crypto.hash('sha256', text, 'hex')
     : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
+/**
+ * A session's trace id, kept by its server and session: every call of a session has the same one,
+ * and hashing it anew cost each proxied call a SHA-256 and a 64-character string (issue 39). A
+ * small map, cleared whole when full: a miss only costs the hash again.
+ */
+const sessionTraces = new Map<string, string>();
+const MAX_SESSION_TRACES = 4096;
+
+function sessionTraceId(serverId: string, mcpSessionId: string): string {
+  const key = `trace\u0000${serverId}\u0000${mcpSessionId}`;
+  let traceId = sessionTraces.get(key);
+  if (traceId === undefined) {
+    traceId = digest(key).slice(0, 32);
+    if (sessionTraces.size >= MAX_SESSION_TRACES) sessionTraces.clear();
+    sessionTraces.set(key, traceId);
+  }
+  return traceId;
+}
+
 export function proxySpanContext(
   serverId: string,
   mcpSessionId: string | null,
@@ -40,7 +59,8 @@ export function proxySpanContext(
   if (jsonrpcId === null) return undefined;
   const parent = parse(agentTraceparent);
   if (!parent && !mcpSessionId) return undefined;
-  const traceId = parent?.traceId ?? digest(`trace\u0000${serverId}\u0000${mcpSessionId}`).slice(0, 32);
+  // mcpSessionId is set whenever parent is not (checked above).
+  const traceId = parent?.traceId ?? sessionTraceId(serverId, mcpSessionId as string);
   const spanId = digest(
     `span\u0000${serverId}\u0000${mcpSessionId ?? ''}\u0000${parent?.spanId ?? ''}\u0000${jsonrpcId}`,
   ).slice(0, 16);

@@ -98,6 +98,28 @@ describe('recording journal', () => {
     damaged.close();
   });
 
+  it('writes groups one after another from one reused buffer: a record larger than it, then small ones, all read back whole', () => {
+    // The group buffer starts at 64 KiB, grows for a long payload and is given up past 1 MiB: the
+    // records of every group, before and after, must come back byte for byte.
+    const long = `{"text":"${'é😀x'.repeat(400_000)}"}`;
+    const journal = open({ fsyncMs: 1000 });
+    journal.append(entry(1));
+    journal.commitNow();
+    journal.append({ k: 'c', r: { id: 'big' } }, [['response_payload', long]]);
+    journal.append(entry(2));
+    journal.commitNow();
+    journal.append(entry(3), [['payload', 'ünïcode']]);
+    journal.append(entry(4));
+    journal.commitNow();
+    const reopened = open();
+    const entries = reopened.readLeftover(1).entries;
+    expect(entries.map((e) => e.r.seq ?? e.r.id)).toEqual([1, 'big', 2, 3, 4]);
+    expect(entries[1].r.response_payload).toBe(long);
+    expect(entries[3].r.payload).toBe('ünïcode');
+    expect(entries[4]).toEqual(entry(4));
+    reopened.close();
+  });
+
   it('deletes a sealed segment once every record in it is released, and a clean close leaves no file', () => {
     const journal = open({ segmentBytes: 200 });
     const segments = Array.from({ length: 12 }, (_, i) => journal.append(entry(i)));

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { encodeRecord, type JournalEntry, type RawTexts } from './recordCodec';
+import { RecordGroup, type JournalEntry, type RawTexts } from './recordCodec';
 import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
 import { makePrivateDir, openPrivateAppend } from '../../files/privatePaths';
 
@@ -58,7 +58,8 @@ export class Journal {
   private readonly sealed = new Map<number, number>();
   /** Records per segment whose rows are not committed yet. */
   private readonly open = new Map<number, number>();
-  private pending: Buffer[] = [];
+  /** The records of the group not yet written, encoded in place (one buffer, reused group after group). */
+  private readonly pending = new RecordGroup();
   /** Rows among the pending records (a session's count record is no row: see journaledRows.ts). */
   private pendingRows = 0;
   private scheduled = false;
@@ -100,10 +101,9 @@ export class Journal {
         this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
       }
     }
-    const record = encodeRecord(entry, texts);
-    this.pending.push(record);
-    this.active.bytes += record.length;
-    this.totalBytes += record.length;
+    const recordBytes = this.pending.append(entry, texts);
+    this.active.bytes += recordBytes;
+    this.totalBytes += recordBytes;
     if (entry.k !== 'n') {
       this.counters.appended++;
       this.pendingRows++;
@@ -160,21 +160,23 @@ export class Journal {
   private writePending(): void {
     this.scheduled = false;
     if (this.pending.length === 0 || this.closed) return;
-    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+    const bytes = this.pending.length;
     const rows = this.pendingRows;
-    this.pending = [];
     this.pendingRows = 0;
     const active = this.active;
     try {
-      const written = fs.writeSync(active.fd, data);
+      // Synchronous: the group's buffer is free for the next group once this returns.
+      const written = fs.writeSync(active.fd, this.pending.bytes, 0, bytes);
       // A full disk may take part of a write and refuse the rest: a cut record would end the
       // segment's replay there (and hide the records after it), so the part goes too.
-      if (written < data.length) throw Object.assign(new Error('short write to the journal'), { code: 'ENOSPC' });
-      active.written += data.length;
+      if (written < bytes) throw Object.assign(new Error('short write to the journal'), { code: 'ENOSPC' });
+      active.written += bytes;
       active.unsynced = true;
       if (this.options.fsyncMs === 0) this.syncNow();
     } catch (error) {
-      this.notJournaled(active, data.length, rows, error);
+      this.notJournaled(active, bytes, rows, error);
+    } finally {
+      this.pending.reset();
     }
   }
 

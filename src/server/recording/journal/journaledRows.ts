@@ -106,13 +106,10 @@ export class JournaledRows {
    * segment is deleted only once the row is in the database).
    */
   toolCall(call: QueuedToolCall): void {
-    const { request_payload, response_payload } = call;
-    const row: Record<string, unknown> = { ...call };
-    delete row.arguments;
-    delete row.result;
-    delete row.writtenBefore;
-    delete row.request_payload;
-    delete row.response_payload;
+    // A rest copy, not a spread then `delete`s (a dictionary object, slower to build and to
+    // stringify) nor a copy key by key: the least garbage of the three, twice per call (issue 39).
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the fields the record leaves out
+    const { arguments: args, result, writtenBefore, request_payload, response_payload, ...row } = call;
     const texts: RawTexts =
       call.status !== 'pending' && this.journaled.has(call)
         ? [['response_payload', response_payload]]

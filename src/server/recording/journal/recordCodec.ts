@@ -28,34 +28,83 @@ export interface JournalEntry {
 /** A row's long texts, kept apart from its other fields (null: the field is null). */
 export type RawTexts = readonly (readonly [name: string, text: string | null])[];
 
-/** The record of `entry`, whose row also holds `texts` (written as raw bytes). */
-export function encodeRecord(entry: JournalEntry, texts?: RawTexts): Buffer {
-  if (!texts) return frame(Buffer.from(JSON.stringify(entry), 'utf8'));
-  const lengths = texts.map(([, text]) => (text === null ? -1 : Buffer.byteLength(text, 'utf8')));
-  const header = JSON.stringify({ k: entry.k, r: entry.r, t: texts.map(([name], i) => [name, lengths[i]]) });
-  const headerBytes = Buffer.byteLength(header, 'utf8');
-  let length = 1 + 4 + headerBytes;
-  for (const bytes of lengths) if (bytes > 0) length += bytes;
-  const record = Buffer.allocUnsafe(HEADER_BYTES + length);
-  let offset = HEADER_BYTES;
-  record[offset++] = RAW_FORMAT;
-  record.writeUInt32LE(headerBytes, offset);
-  offset += 4;
-  offset += record.write(header, offset, 'utf8');
-  texts.forEach(([, text], i) => {
-    if (text !== null && lengths[i] > 0) offset += record.write(text, offset, lengths[i], 'utf8');
-  });
-  record.writeUInt32LE(length, 0);
-  record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)), 4);
-  return record;
-}
+/** Bytes a group buffer starts with and shrinks back to: a turn's records at the bench's pace fit. */
+const GROUP_START_BYTES = 64 * 1024;
+/** A group larger than this (a burst, a long payload) is not kept for the next one. */
+const GROUP_KEPT_BYTES = 1024 * 1024;
 
-function frame(payload: Buffer): Buffer {
-  const record = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
-  record.writeUInt32LE(payload.length, 0);
-  record.writeUInt32LE(crc32(payload), 4);
-  payload.copy(record, HEADER_BYTES);
-  return record;
+/**
+ * The records of one group write, encoded one after another into one buffer that the next group
+ * reuses — not a Buffer per record concatenated into another at the write (the journal's encoding
+ * was the recording path's second largest allocation: docs/benchmarks.md, issue 39). Its bytes are
+ * valid until reset(), which the writer calls once the group's synchronous write has returned.
+ */
+export class RecordGroup {
+  bytes = Buffer.allocUnsafeSlow(GROUP_START_BYTES);
+  /** Bytes of whole records so far. */
+  length = 0;
+
+  /** Appends the record of `entry`, whose row also holds `texts` (written as raw bytes); returns its length. */
+  append(entry: JournalEntry, texts?: RawTexts): number {
+    return texts ? this.appendRaw(entry, texts) : this.appendJson(JSON.stringify(entry));
+  }
+
+  reset(): void {
+    this.length = 0;
+    if (this.bytes.length > GROUP_KEPT_BYTES) this.bytes = Buffer.allocUnsafeSlow(GROUP_START_BYTES);
+  }
+
+  private appendJson(json: string): number {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: room is reserved before, the exact length written after.
+    const start = this.reserve(HEADER_BYTES + 3 * json.length);
+    const payloadBytes = this.bytes.write(json, start + HEADER_BYTES, 'utf8');
+    return this.seal(start, payloadBytes);
+  }
+
+  private appendRaw(entry: JournalEntry, texts: RawTexts): number {
+    let textBytes = 0;
+    const names: [string, number][] = [];
+    for (const [name, text] of texts) {
+      const bytes = text === null ? -1 : Buffer.byteLength(text, 'utf8');
+      names.push([name, bytes]);
+      if (bytes > 0) textBytes += bytes;
+    }
+    const header = JSON.stringify({ k: entry.k, r: entry.r, t: names });
+    const start = this.reserve(HEADER_BYTES + 1 + 4 + 3 * header.length + textBytes);
+    const bytes = this.bytes;
+    let offset = start + HEADER_BYTES;
+    bytes[offset] = RAW_FORMAT;
+    const headerBytes = bytes.write(header, offset + 5, 'utf8');
+    bytes.writeUInt32LE(headerBytes, offset + 1);
+    offset += 5 + headerBytes;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i][1];
+      const length = names[i][1];
+      if (text !== null && length > 0) offset += bytes.write(text, offset, length, 'utf8');
+    }
+    return this.seal(start, offset - start - HEADER_BYTES);
+  }
+
+  /** Where a record of at most `most` bytes begins, with the room for it. */
+  private reserve(most: number): number {
+    const needed = this.length + most;
+    if (needed > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, 2 * this.bytes.length));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    return this.length;
+  }
+
+  /** The record at `start` with a payload of `payloadBytes`: its length and checksum written, the record counted. */
+  private seal(start: number, payloadBytes: number): number {
+    const bytes = this.bytes;
+    bytes.writeUInt32LE(payloadBytes, start);
+    const end = start + HEADER_BYTES + payloadBytes;
+    bytes.writeUInt32LE(crc32(bytes.subarray(start + HEADER_BYTES, end)), start + 4);
+    this.length = end;
+    return end - start;
+  }
 }
 
 /** The entry a record's (checksummed) payload holds; throws when it is not one we wrote. */

@@ -206,13 +206,29 @@ function lastWord(key: string): string {
   return keyWords(key).at(-1) ?? '';
 }
 
+/** Most keys recur in every message (`type`, `text`, `name`): each is split into words once, not per message. */
+const REMEMBERED_KEYS = 4096;
+
+function remembered(test: (key: string) => boolean): (key: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (key) => {
+    let answer = known.get(key);
+    if (answer === undefined) {
+      answer = test(key);
+      if (known.size >= REMEMBERED_KEYS) known.clear();
+      known.set(key, answer);
+    }
+    return answer;
+  };
+}
+
 export const KEY_RULES: readonly KeyRule[] = [
   {
     id: 'password-field',
     title: 'Value under a password key ("password", "db_pass", "passphrase")',
     category: 'secret',
     source: TOOLSCOPE,
-    key: (key) => PASSWORD_WORDS.has(lastWord(key)),
+    key: remembered((key) => PASSWORD_WORDS.has(lastWord(key))),
     minEntropy: 0,
     minLength: 1,
   },
@@ -221,10 +237,10 @@ export const KEY_RULES: readonly KeyRule[] = [
     title: 'High-entropy value under a secret-looking key ("token", "apiKey", "client_secret")',
     category: 'secret',
     source: TOOLSCOPE,
-    key: (key) => {
+    key: remembered((key) => {
       const words = keyWords(key);
       return words.some((word) => SECRET_WORDS.has(word)) || SECRET_PAIRS.test(words.join(''));
-    },
+    }),
     minEntropy: 3,
     minLength: 12,
   },

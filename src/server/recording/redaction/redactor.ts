@@ -83,7 +83,10 @@ export class Redactor {
       return copy ?? value;
     }
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const object = value as Record<string, unknown>;
+    // Keys, not entries: no [key, value] array per property of every recorded message.
+    for (const key of Object.keys(object)) {
+      const item = object[key];
       const childPath = path && [...path, key];
       const redacted =
         (typeof item === 'string' ? this.byKey(key, item) : undefined) ?? this.walk(item, childPath, depth + 1);
@@ -118,7 +121,7 @@ export class Redactor {
     return spans.length === 0 ? value : this.replaceSpans(value, spans);
   }
 
-  private replaceSpans(text: string, spans: Span[]): string {
+  private replaceSpans(text: string, spans: readonly Span[]): string {
     let out = '';
     let at = 0;
     for (const span of spans) {

@@ -12,23 +12,45 @@ export interface Span {
   hash: boolean;
 }
 
-export function textSpans(rules: CompiledRules, text: string): Span[] {
-  const spans: Span[] = [];
-  const seen = rules.keywords?.seenIn(text) ?? new Set<string>();
-  for (const { rule, hash } of rules.patterns) {
-    if (rule.keywords.length > 0 && !rule.keywords.some((keyword) => seen.has(keyword))) continue;
-    findPattern(rule, text, (start, end) => {
-      if (!rules.allowlist.has(text.slice(start, end))) spans.push({ start, end, rule: rule.id, hash });
-    });
+/** What a text with nothing to redact gets (most texts): shared, never changed. */
+const NO_SPANS: readonly Span[] = Object.freeze([]);
+
+export function textSpans(rules: CompiledRules, text: string): readonly Span[] {
+  // Indexed loops, and no closure in this function: a closure over the loop's variables made V8
+  // allocate a context per rule per string, for every string of every recorded message — the
+  // recording path's largest allocation (issue 39).
+  const seen = rules.keywords?.seenIn(text);
+  const patterns = rules.patterns;
+  let found: Found | undefined;
+  for (let i = 0; i < patterns.length; i++) {
+    const rule = patterns[i].rule;
+    if (rule.keywords.length > 0 && (seen === undefined || !holdsAny(seen, rule.keywords))) continue;
+    found = findPattern(rule, patterns[i].hash, text, found ?? { spans: [], allowlist: rules.allowlist });
   }
-  for (const custom of rules.custom)
-    findCustom(custom, text, (start, end) => {
-      if (!rules.allowlist.has(text.slice(start, end))) spans.push({ start, end, rule: custom.id, hash: custom.hash });
-    });
-  return spans.length <= 1 ? spans : withoutOverlaps(spans);
+  for (let i = 0; i < rules.custom.length; i++)
+    found = findCustom(rules.custom[i], text, found ?? { spans: [], allowlist: rules.allowlist });
+  const spans = found?.spans;
+  if (spans === undefined || spans.length === 0) return NO_SPANS;
+  return spans.length === 1 ? spans : withoutOverlaps(spans);
 }
 
-function findPattern(rule: PatternRule, text: string, found: (start: number, end: number) => void): void {
+/** The spans found so far in one text, and what keeps a value from being one. */
+interface Found {
+  spans: Span[];
+  allowlist: ReadonlySet<string>;
+}
+
+function add(found: Found, text: string, start: number, end: number, rule: string, hash: boolean): void {
+  if (!found.allowlist.has(text.slice(start, end))) found.spans.push({ start, end, rule, hash });
+}
+
+function holdsAny(seen: ReadonlySet<string>, keywords: readonly string[]): boolean {
+  if (seen.size === 0) return false;
+  for (let i = 0; i < keywords.length; i++) if (seen.has(keywords[i])) return true;
+  return false;
+}
+
+function findPattern(rule: PatternRule, hash: boolean, text: string, found: Found): Found {
   const regex = rule.regex;
   regex.lastIndex = 0;
   for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
@@ -46,19 +68,21 @@ function findPattern(rule: PatternRule, text: string, found: (start: number, end
       continue;
     }
     if (rule.allow?.test(value.slice(0, length))) continue;
-    found(start, start + length);
+    add(found, text, start, start + length, rule.id, hash);
     if (length < value.length) regex.lastIndex = start + length;
   }
+  return found;
 }
 
-function findCustom(rule: CustomRule, text: string, found: (start: number, end: number) => void): void {
+function findCustom(rule: CustomRule, text: string, found: Found): Found {
   const matcher = rule.pattern.matcher(text);
   while (matcher.find()) {
     const group = rule.grouped && matcher.start(1) >= 0 ? 1 : 0;
     const start = matcher.start(group);
     const end = matcher.end(group);
-    if (end > start) found(start, end);
+    if (end > start) add(found, text, start, end, rule.id, rule.hash);
   }
+  return found;
 }
 
 function withoutOverlaps(spans: Span[]): Span[] {
