@@ -1,7 +1,7 @@
 import { engineName } from '../helpers/testDatabase';
 import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
-import { send2026, startTasks2026Upstream, type Tasks2026Upstream } from './support/tasks2026Upstream';
+import { replayed, send2026, startTasks2026Upstream, type Tasks2026Upstream } from './support/tasks2026Upstream';
 
 jest.setTimeout(60_000);
 
@@ -10,15 +10,6 @@ jest.setTimeout(60_000);
 // would have returned") ends its call with the tool's result — `ok`, an error for `isError: true`
 // — or the JSON-RPC error of a failed task, on the instance holding the task and, through the
 // stored row, on another one. Before, it only marked the task completed and the result was lost.
-
-/** Who sent what, in replay order: `→`/`←`, the method (or result/error) and the JSON-RPC id. */
-function replayed(rows: { direction: string; payload: unknown }[]): string[] {
-  return rows.map((row) => {
-    const m = row.payload as { id?: number; method?: string; error?: unknown };
-    const what = m.method ?? (m.error === undefined ? 'result' : 'error');
-    return `${row.direction === 'client_to_server' ? '→' : '←'} ${what}${m.id === undefined ? '' : ` ${m.id}`}`;
-  });
-}
 
 describe(`2026-07-28 task ends in notifications/tasks (${engineName})`, () => {
   let t: ProxyTestApp;

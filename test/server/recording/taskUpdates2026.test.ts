@@ -1,7 +1,7 @@
 import { engineName } from '../helpers/testDatabase';
 import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
-import { send2026, startTasks2026Upstream, type Tasks2026Upstream } from './support/tasks2026Upstream';
+import { replayed, send2026, startTasks2026Upstream, type Tasks2026Upstream } from './support/tasks2026Upstream';
 
 jest.setTimeout(60_000);
 
@@ -11,14 +11,6 @@ jest.setTimeout(60_000);
 // to `working` once every request the task waits on is answered (a partial set leaves it
 // waiting), a refused update moves nothing, and every update and its answer is a message of the
 // session in its place — the call counted once, a refusal counted as no failed call.
-
-function replayed(rows: { direction: string; payload: unknown }[]): string[] {
-  return rows.map((row) => {
-    const m = row.payload as { id?: number; method?: string; error?: unknown };
-    const what = m.method ?? (m.error === undefined ? 'result' : 'error');
-    return `${row.direction === 'client_to_server' ? '→' : '←'} ${what}${m.id === undefined ? '' : ` ${m.id}`}`;
-  });
-}
 
 describe(`2026-07-28 task updates (${engineName})`, () => {
   let t: ProxyTestApp;

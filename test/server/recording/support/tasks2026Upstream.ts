@@ -153,3 +153,12 @@ export async function send2026(
     .filter((line) => line.startsWith('data: '))
     .map((line) => JSON.parse(line.slice('data: '.length)));
 }
+
+/** Who sent what, in replay order: `→`/`←`, the method (or result/error) and the JSON-RPC id. */
+export function replayed(rows: { direction: string; payload: unknown }[]): string[] {
+  return rows.map((row) => {
+    const m = row.payload as { id?: number; method?: string; error?: unknown };
+    const what = m.method ?? (m.error === undefined ? 'result' : 'error');
+    return `${row.direction === 'client_to_server' ? '→' : '←'} ${what}${m.id === undefined ? '' : ` ${m.id}`}`;
+  });
+}
