@@ -51,16 +51,16 @@ export function agentResponseHeaders(
   return out;
 }
 
-/**
- * A stable, non-reversible name for the agent behind a request (for session inference): its
- * credential when it sends one, else its address and user agent. The credential itself is never kept.
- */
 /** The agent's `traceparent` HTTP header (OpenTelemetry's HTTP instrumentation sends it), if one. */
 export function agentTraceparentHeader(request: FastifyRequest): string | undefined {
   const header = request.headers.traceparent;
   return typeof header === 'string' ? header : undefined;
 }
 
+/**
+ * A stable, non-reversible name for the agent behind a request (for session inference): its
+ * credential when it sends one, else its address and user agent. The credential itself is never kept.
+ */
 export function agentFingerprint(request: FastifyRequest): string {
   const h = request.headers;
   const credential = h.authorization ?? h['x-toolscope-key'] ?? h['x-api-key'] ?? h.cookie;

@@ -209,14 +209,18 @@ export class QuotaGate {
       return;
     }
     this.owed.set(workspaceId, (this.owed.get(workspaceId) ?? 0) + total);
-    if (this.unavailableSince === null) {
-      this.unavailableSince = Date.now();
-      this.log?.error(
-        { err: error },
-        'agent-call quota cannot be counted: calls are let through and counted when the database is back',
-      );
-    }
+    this.noteUnavailable(error);
     for (const waiting of batch) waiting.resolve({ admitted: waiting.count, used: 0, limit: null, plan: 'starter' });
+  }
+
+  /** The database cannot count: logged once per outage (a statement that works ends it). */
+  private noteUnavailable(error: unknown): void {
+    if (this.unavailableSince !== null) return;
+    this.unavailableSince = Date.now();
+    this.log?.error(
+      { err: error },
+      'agent-call quota cannot be counted: calls are let through and counted when the database is back',
+    );
   }
 
   private remember(workspaceId: string, reading: CounterReading): WorkspaceQuota {
@@ -282,14 +286,8 @@ export class QuotaGate {
           quota.used -= lease;
         }
       } catch (error) {
-        // An outage: logged once (as the admitting path does), retried on the next sweep.
-        if (this.unavailableSince === null) {
-          this.unavailableSince = Date.now();
-          this.log?.error(
-            { err: error },
-            'agent-call quota cannot be counted: calls are let through and counted when the database is back',
-          );
-        }
+        // An outage, as on the admitting path: retried on the next sweep.
+        this.noteUnavailable(error);
       }
       if (quota.uncounted > 0 || quota.lease > 0) pending = true;
     }

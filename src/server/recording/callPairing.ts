@@ -108,8 +108,6 @@ export function trackRequest(
   direction: MessageDirection,
   message: IdMessage,
   seen: SeenMessage,
-  /** A retry continuing no call waiting here may continue one stored by another instance (inputRounds.ts). */
-  joinsStored = false,
 ): TrackedRequest {
   const { nowMs, at } = seen;
   const method = message.method as string;
@@ -139,7 +137,8 @@ export function trackRequest(
     session.pending.set(key, { method, startedMs: retried.startedMs, call: retried.call });
     return { continues: retried.call, abandoned };
   }
-  const echoed = isCall && joinsStored ? echoedStateKey(params) : null;
+  // A retry continuing no call waiting here may continue one stored by another instance (inputRounds.ts).
+  const echoed = isCall ? echoedStateKey(params) : null;
   if (echoed !== null) {
     // A retry of a call waiting elsewhere (another instance, or before a restart): a message here;
     // its answer decides whether it continues that call or is one of its own (storedInputRounds.ts).
@@ -153,7 +152,7 @@ export function trackRequest(
       id: typeof params.taskId === 'string' ? params.taskId : null,
       inputs: method === 'tasks/update' ? inputResponseKeys(params) : undefined,
     };
-  if (method === 'tools/call' && direction === 'client_to_server') {
+  if (isCall) {
     pending.taskRequested = typeof params.task === 'object' && params.task !== null;
     session.row.call_count++;
     pending.call = newCallRow(session.row, message, params, seen);

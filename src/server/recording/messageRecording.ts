@@ -221,7 +221,7 @@ export class MessageRecording {
     if (hasId(message)) {
       if (kind === 'request') {
         // A retry of an open call (`continues`) falls through: a message row of its own.
-        const { call, abandoned } = trackRequest(session, direction, message, seen, true);
+        const { call, abandoned } = trackRequest(session, direction, message, seen);
         for (const settled of abandoned) this.queue.settleToolCall(settled);
         if (call) {
           this.queue.pushToolCall(call);
