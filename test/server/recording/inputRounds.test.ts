@@ -149,6 +149,19 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
     return { sessions, usage };
   };
 
+  /** A server's calls, asserted to be one: the first round's, ended by the retry's final answer. */
+  async function oneCallEndedByTheRetry(serverId: string) {
+    const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [serverId]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      jsonrpc_id: '1',
+      status: 'ok',
+      error_message: null,
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
+    });
+    return calls;
+  }
+
   it('continues a call waiting on one instance with the retry another instance receives', async () => {
     const { server, proxyUrl } = await t.register(upstream.url, { name: 'Files elsewhere' });
     // Two instances on one database, as behind a load balancer that sends each request anywhere.
@@ -170,14 +183,7 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
       await second.close();
     }
 
-    const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({
-      jsonrpc_id: '1',
-      status: 'ok',
-      error_message: null,
-      result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
-    });
+    const calls = await oneCallEndedByTheRetry(server.id);
     expect(Number(calls[0].duration_ms)).toBeGreaterThanOrEqual(0);
     expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
 
@@ -227,14 +233,7 @@ describe(`multi round-trip tool calls (${engineName})`, () => {
         await holder.close();
         await other.close();
       }
-      const calls = await recordedCalls(t.database.db, 'tc.server_id = $1', [server.id]);
-      expect(calls).toHaveLength(1);
-      expect(calls[0]).toMatchObject({
-        jsonrpc_id: '1',
-        status: 'ok',
-        error_message: null,
-        result: { resultType: 'complete', content: [{ type: 'text', text: 'deleted 3 files' }] },
-      });
+      const calls = await oneCallEndedByTheRetry(server.id);
       expect(await figures(server.id)).toEqual({ sessions: { calls: 1, errors: 0 }, usage: { calls: 1, errors: 0 } });
       // Nothing that travelled is lost by the join: the retry and its answer stay in their session's replay.
       const sessions = await t.database.db.query<{ id: string }>(
