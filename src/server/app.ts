@@ -3,8 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import helmet from '@fastify/helmet';
-import { securityHeaders } from './http/securityHeaders';
+import { carriesSecurityHeaders, securityHeaders } from './http/securityHeaders';
 import { shutdownDrain } from './http/shutdownDrain';
 import { installSafeJsonParser } from './http/safeJson';
 import { fastifyTrustProxy, trustedPeer } from './http/trustedProxies';
@@ -149,7 +148,10 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   });
   // These run on every request, the proxy's included: callback hooks, not async ones, so no promise
   // is made per request for what is almost always nothing to do.
+  const headers = securityHeaders(config);
   app.addHook('onRequest', (request, reply, done) => {
+    // On the raw response, as helmet set them: they stay on error answers and sent files alike.
+    if (carriesSecurityHeaders(request.url)) for (const [name, value] of headers) reply.raw.setHeader(name, value);
     if (closing) {
       reply.header('connection', 'close');
       void reply
@@ -213,7 +215,6 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   await app.register(prometheusPlugin);
   await app.register(retentionPlugin);
   await registerBackgroundServices(app);
-  await app.register(helmet, securityHeaders(config));
   await app.register(formbody);
   installSafeJsonParser(app);
   // Off by default; the sign-in routes opt in with config.rateLimit (auth/authRateLimits.ts).

@@ -127,7 +127,7 @@ export function admitListedOrigin(request: FastifyRequest, reply: FastifyReply, 
 /** OPTIONS on the proxy routes: the preflight of a listed origin, answered without the upstream. */
 export function preflightRoutes(ctx: ProxyContext) {
   return (scope: FastifyInstance): Promise<void> => {
-    const options = { logLevel: 'warn' as const, schema: { hide: true }, helmet: false as const };
+    const options = { logLevel: 'warn' as const, schema: { hide: true } };
     const preflight = async (request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) => {
       if (!isHostAllowed(request, ctx.allowedHosts)) return refuse(reply, 'Host');
       const target = await ctx.directory.get(request.params.proxyKey).catch(() => null);

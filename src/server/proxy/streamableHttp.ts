@@ -238,9 +238,8 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
 
   return (scope) => {
     // warn: per-request info logs would write the proxy key (a capability) and cost the hot path.
-    // No security headers (helmet): they protect pages a browser renders, and an agent's JSON-RPC
-    // answer is none — helmet built its CSP header anew for every call (1.4 % of the proxy's CPU).
-    const options = { logLevel: 'warn' as const, schema: { hide: true }, helmet: false as const };
+    // No security headers on the proxy's URLs (http/securityHeaders.ts).
+    const options = { logLevel: 'warn' as const, schema: { hide: true } };
     scope.post<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) =>
       forward('POST', request, reply),
     );

@@ -28,6 +28,15 @@ describe(`security headers on the API (${engineName})`, () => {
     },
   );
 
+  // Agent-facing: an agent's JSON-RPC and event streams are no page a browser renders, and the
+  // headers' hooks cost every proxied call.
+  it.each(['/mcp/no-such-key', '/mcp/no-such-key/sse'])('%s (the proxy) carries none of them', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
   it('adds HSTS when the public URL is https', async () => {
     const https = await buildTestApp({ publicUrl: 'https://toolscope.example.com' }, t.database);
     try {
