@@ -23,7 +23,7 @@
 //   ginnofast, gin1m, gin16m   the search index without its pending list, or with one of 1 / 16 MB
 //   nosessionsstarted          without sessions_workspace_started (dropped by migration 042)
 //   sharesff        session_count_shares at fillfactor 70
-// A variant may name a tree: `main:full` runs BENCH_MAIN_TREE's (default /work/main) migrations and
+// Variants combine with +: `nosessions+norollup`. A variant may name a tree: `main:full` runs BENCH_MAIN_TREE's (default /work/main) migrations and
 // writer beside this tree's `full` — before/after in one run, rounds alternated.
 // Options (env): BENCH_ROUNDS (7), BENCH_BATCHES (12 per round), BENCH_BATCH_CALLS (250),
 // BENCH_SESSIONS (16 per batch; 250: every call's session row written with it, as when many agents
@@ -161,7 +161,8 @@ async function openVariant(name) {
   const db = await m.openDatabase({ dataDir, pgliteOnCallingThread: true });
   await m.migrate(db);
   await m.ensureWeeklyPartitions(db, new Date());
-  if (SCHEMA[variant]) await db.query(SCHEMA[variant]);
+  const flags = new Set(variant.split('+'));
+  for (const flag of flags) if (SCHEMA[flag]) await db.query(SCHEMA[flag]);
   const ids = { workspaceId: randomUUID(), serverId: randomUUID(), recorderId: randomUUID() };
   const userId = randomUUID();
   await db.query(`insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'B', 'U')`, [
@@ -176,6 +177,7 @@ async function openVariant(name) {
   const v = {
     name,
     variant,
+    flags,
     m,
     db,
     dataDir,
@@ -196,7 +198,7 @@ async function openVariant(name) {
 /** One batch as the recorder takes it; `rollups` false: without usage and traffic. */
 function nextBatch(v, first) {
   const at = new Date().toISOString();
-  const rollups = v.variant !== 'norollup';
+  const rollups = !v.flags.has('norollup');
   if (first || v.sessions.length === 0) {
     v.sessions = Array.from({ length: SESSIONS }, (_, i) => session(v.ids, i, at));
     if (rollups) for (const row of v.sessions) v.traffic.noteSession({ row, announced: true, endAnnounced: false });
@@ -216,7 +218,7 @@ function nextBatch(v, first) {
       v.traffic.add(c);
     }
   }
-  const sessions = first || v.variant !== 'nosessions' ? v.sessions.map((s) => ({ ...s })) : [];
+  const sessions = first || !v.flags.has('nosessions') ? v.sessions.map((s) => ({ ...s })) : [];
   const usage = rollups ? v.usage.take() : [];
   const traffic = rollups ? v.traffic.take().traffic : null;
   return { sessions, messages: [], toolCalls, usage, traffic };
@@ -228,7 +230,7 @@ async function runRound(v, timed = true) {
   const before = process.cpuUsage();
   for (const batch of batches) await v.m.writeBatch(v.db, batch, { recorderId: v.ids.recorderId, seq: ++v.seq });
   const beforeFold = process.cpuUsage();
-  if (v.variant !== 'norollup') await v.m.foldAllPendingTraffic(v.db);
+  if (!v.flags.has('norollup')) await v.m.foldAllPendingTraffic(v.db);
   const fold = process.cpuUsage(beforeFold);
   if (timed) v.foldMs.push((fold.user + fold.system) / 1000);
   const used = process.cpuUsage(before);
@@ -272,7 +274,7 @@ async function main() {
   );
   const variants = [];
   for (const name of VARIANTS) variants.push(await openVariant(name));
-  if (process.env.BENCH_EXPLAIN) for (const v of variants.filter((x) => x.variant === 'full')) await explainOnce(v);
+  if (process.env.BENCH_EXPLAIN) for (const v of variants.filter((x) => x.flags.has('full'))) await explainOnce(v);
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]);
     if (round % 2) order.reverse();
@@ -287,7 +289,7 @@ async function main() {
         .map((x) => x.toFixed(0))
         .join(
           ' ',
-        )}${v.foldMs.length && v.variant !== 'norollup' ? `; the fold ${median(v.foldMs).toFixed(1)} ms CPU per round` : ''}`,
+        )}${v.foldMs.length && !v.flags.has('norollup') ? `; the fold ${median(v.foldMs).toFixed(1)} ms CPU per round` : ''}`,
     );
   }
   console.log(
