@@ -15,6 +15,7 @@
 // Variants (BENCH_VARIANTS, comma-separated; default: the first six below, on this tree):
 //   full            the write as the recorder runs it
 //   norollup        no usage rows, no traffic increments, no fold
+//   nousage, nopending   no usage rows / no traffic increments and no fold
 //   nosearch        without the GIN search index (tool_calls_search_v2)
 //   nosessionidx    without tool_calls_session
 //   noworkspaceidx  without tool_calls_workspace_started
@@ -219,8 +220,8 @@ function nextBatch(v, first) {
     }
   }
   const sessions = first || !v.flags.has('nosessions') ? v.sessions.map((s) => ({ ...s })) : [];
-  const usage = rollups ? v.usage.take() : [];
-  const traffic = rollups ? v.traffic.take().traffic : null;
+  const usage = rollups && !v.flags.has('nousage') ? v.usage.take() : [];
+  const traffic = rollups && !v.flags.has('nopending') ? v.traffic.take().traffic : null;
   return { sessions, messages: [], toolCalls, usage, traffic };
 }
 
@@ -230,7 +231,7 @@ async function runRound(v, timed = true) {
   const before = process.cpuUsage();
   for (const batch of batches) await v.m.writeBatch(v.db, batch, { recorderId: v.ids.recorderId, seq: ++v.seq });
   const beforeFold = process.cpuUsage();
-  if (!v.flags.has('norollup')) await v.m.foldAllPendingTraffic(v.db);
+  if (!v.flags.has('norollup') && !v.flags.has('nopending')) await v.m.foldAllPendingTraffic(v.db);
   const fold = process.cpuUsage(beforeFold);
   if (timed) v.foldMs.push((fold.user + fold.system) / 1000);
   const used = process.cpuUsage(before);
