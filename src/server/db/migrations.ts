@@ -28,6 +28,7 @@ import { m037_upstream_oauth } from './migrations/m037_upstream_oauth';
 import { m038_task_calls } from './migrations/m038_task_calls';
 import { m040_input_round_calls } from './migrations/m040_input_round_calls';
 import { m041_input_round_retries } from './migrations/m041_input_round_retries';
+import { m042_redundant_session_index } from './migrations/m042_redundant_session_index';
 import { m029_tool_risk } from './migrations/m029_tool_risk';
 import { m030_alert_rules } from './migrations/m030_alert_rules';
 import { m031_data_retention } from './migrations/m031_data_retention';
@@ -78,5 +79,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: '038_task_calls', sql: m038_task_calls },
   { id: '040_input_round_calls', sql: m040_input_round_calls },
   { id: '041_input_round_retries', sql: m041_input_round_retries },
+  { id: '042_redundant_session_index', sql: m042_redundant_session_index },
   // Landed after 018/019: appended, so databases that have those run it next.
 ];
