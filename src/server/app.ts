@@ -13,7 +13,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
-  hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
@@ -22,7 +21,9 @@ import {
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { EventBus } from './events/bus';
-import { badRequest, HttpError } from './http/errors';
+import { badRequest } from './http/errors';
+import { answerError, beforeSend } from './http/answers';
+import { RawRoutes } from './http/rawRoutes';
 import { authenticate, requireWorkspace } from './auth/guards';
 import { publicRoutes, userRoutes, workspaceRoutes } from './modules';
 import { notificationsPlugin } from './notifications/notificationsPlugin';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     paymentProvider: PaymentProvider | null;
     /** Every route registered, for the cross-workspace walker test and the docs. */
     routeList: RegisteredRoute[];
+    /** Routes served below Fastify (the proxy's Streamable HTTP exchanges; http/rawRoutes.ts). */
+    rawRoutes: RawRoutes;
   }
   interface FastifyContextConfig {
     /** Lets `authenticate` read ?token= (only the SSE live stream: EventSource sends no headers). */
@@ -80,6 +83,7 @@ export type App = FastifyInstance;
 
 /** Builds the whole application as one Fastify instance; main.ts listens, tests use inject(). */
 export async function buildApp({ config, db, logger = false, paymentProvider }: AppOptions): Promise<App> {
+  const rawRoutes = new RawRoutes();
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -97,6 +101,8 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
       requestTimeoutMs: config.requestTimeoutMs,
       perClient: config.connectionsPerClient,
     }),
+    // Node's server as Fastify would make it, asking the routes served below Fastify first.
+    serverFactory: rawRoutes.serverFactory,
   }).withTypeProvider<ZodTypeProvider>();
   capConnectionsPerClient(app.server, config.connectionsPerClient, trustedPeer(config.trustProxy));
 
@@ -122,6 +128,7 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   );
   app.decorate('paymentProvider', paymentProvider ?? null);
   app.decorate('routeList', [] as RegisteredRoute[]);
+  app.decorate('rawRoutes', rawRoutes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const { minRole, roleRefusal } = route.config ?? {};
@@ -143,6 +150,7 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
   const drain = shutdownDrain(app.server);
   app.addHook('preClose', () => {
     closing = true;
+    rawRoutes.closing = true;
     drain.start();
     return Promise.resolve();
   });
@@ -168,9 +176,7 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     done();
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    // Every 429 says when to come back; the rate limiter and lock-outs give their own figure.
-    if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    beforeSend(reply, closing);
     done(null, payload);
   });
 
@@ -181,32 +187,7 @@ export async function buildApp({ config, db, logger = false, paymentProvider }: 
     );
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const issuePath = (issue.params.issue as { path?: unknown[] } | null | undefined)?.path?.join('.');
-        const key = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || issuePath || 'body';
-        fields[key] ??= issue.message ?? 'Invalid value';
-      }
-      const first = Object.entries(fields).at(0);
-      return reply
-        .status(400)
-        .send({ message: first ? `${first[0]}: ${first[1]}` : 'Invalid request', code: 'validation_failed', fields });
-    }
-    if (error instanceof HttpError) {
-      if (error.retryAfterSeconds !== undefined)
-        reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-      return reply.status(error.statusCode).send(error.toBody());
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const code = status === 413 ? 'payload_too_large' : status === 429 ? 'too_many_requests' : 'bad_request';
-      return reply.status(status).send({ message: error.message, code });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Internal server error', code: 'internal' });
-  });
+  app.setErrorHandler((error: FastifyError, request, reply) => answerError(error, request.log, reply));
 
   await app.register(notificationsPlugin);
   await app.register(integrationsPlugin);

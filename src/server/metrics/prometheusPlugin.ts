@@ -64,13 +64,20 @@ export const prometheusPlugin = rootPlugin(function prometheusPlugin(app: Fastif
 
   // After the response: never on the agent's path. The server id comes from the proxy's own
   // cache of proxy keys; an unknown key is counted as "unknown" (bounded labels).
-  app.addHook('onResponse', async (request, reply) => {
-    const match = PROXY_PATH.exec(request.url);
+  const count = async (url: string, method: string, status: number, elapsedMs: number) => {
+    const match = PROXY_PATH.exec(url);
     if (!match) return;
     const target = app.hasDecorator('upstreams') ? await app.upstreams.get(match[1]).catch(() => null) : null;
     const serverId = target?.serverId ?? 'unknown';
-    requests.inc({ server_id: serverId, method: request.method, status: String(reply.statusCode) });
-    durations.observe({ server_id: serverId, method: request.method }, reply.elapsedTime / 1000);
+    requests.inc({ server_id: serverId, method, status: String(status) });
+    durations.observe({ server_id: serverId, method }, elapsedMs / 1000);
+  };
+  app.addHook('onResponse', (request, reply) =>
+    count(request.url, request.method, reply.statusCode, reply.elapsedTime),
+  );
+  // The proxy's exchanges served below Fastify (http/rawRoutes.ts) are counted as its routes are.
+  app.rawRoutes.observe((req, res, elapsedMs) => {
+    void count(req.url ?? '', req.method ?? '', res.statusCode, elapsedMs);
   });
 
   const recorder = () => (app.hasDecorator('recorder') ? app.recorder.stats() : undefined);

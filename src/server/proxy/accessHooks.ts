@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import { agentCallLimitText } from '../../contract/agentAccess';
 import { planById } from '../../contract/plans';
 import type { ProxyContext } from './context';
@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-function requestIds(request: FastifyRequest): (JsonRpcId | null)[] {
+function requestIds(request: ProxyRequest): (JsonRpcId | null)[] {
   const body = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
   const ids = requestsIn(parseMessages(body)).map((r) => r.id);
   return ids.length ? ids : [null];
@@ -28,8 +28,8 @@ function requestIds(request: FastifyRequest): (JsonRpcId | null)[] {
  */
 export function authorizeAgent(
   ctx: ProxyContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: ProxyRequest,
+  reply: ProxyReply,
   target: UpstreamTarget,
 ): boolean {
   const decision = ctx.access.check(request.headers, target);
@@ -72,7 +72,7 @@ export function admitToolCalls(
   isBatch: boolean,
   tap: MessageTap,
   recordRequestSide: () => Promise<void> | undefined,
-  reply: FastifyReply,
+  reply: ProxyReply,
 ): true | Promise<boolean> {
   let calls = 0;
   for (const r of requests) if (r.method === 'tools/call') calls++;
@@ -89,7 +89,7 @@ async function admitByStatement(
   isBatch: boolean,
   tap: MessageTap,
   recordRequestSide: () => Promise<void> | undefined,
-  reply: FastifyReply,
+  reply: ProxyReply,
   calls: number,
 ): Promise<boolean> {
   const admission = await ctx.quota.admit(target.workspaceId, calls);

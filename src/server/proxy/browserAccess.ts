@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { Config } from '../config';
 import { isLoopbackHost } from '../net/privateNetworkPolicy';
 import type { HostRule, ProxyContext } from './context';
@@ -41,7 +42,7 @@ const EXPOSED_HEADERS = [
 const PREFLIGHT_MAX_AGE_S = 600;
 
 /** The request's host name, lower case, without port or IPv6 brackets. */
-function hostNameOf(request: FastifyRequest): string {
+function hostNameOf(request: ProxyRequest): string {
   const host = request.host.toLowerCase();
   if (host.startsWith('[')) return host.slice(1, host.indexOf(']'));
   const colon = host.lastIndexOf(':');
@@ -65,12 +66,12 @@ export function hostRule(config: Pick<Config, 'allowedHosts' | 'publicUrl' | 'ho
   return (name) => names.has(name) || isLoopbackHost(name);
 }
 
-export function isHostAllowed(request: FastifyRequest, rule: HostRule): boolean {
+export function isHostAllowed(request: ProxyRequest, rule: HostRule): boolean {
   return rule === null || rule(hostNameOf(request));
 }
 
 /** No Origin, or Toolscope's own (its public URL, or the origin the request came to). */
-function isOwnOrigin(request: FastifyRequest, origin: string | undefined, publicUrl: string | undefined): boolean {
+function isOwnOrigin(request: ProxyRequest, origin: string | undefined, publicUrl: string | undefined): boolean {
   if (origin === undefined) return true;
   if (publicUrl && origin === new URL(publicUrl).origin) return true;
   return origin === `${request.protocol}://${request.host}`;
@@ -89,7 +90,7 @@ function corsHeaders(origin: string): Record<string, string> {
   };
 }
 
-function refuse(reply: FastifyReply, what: 'Host' | 'Origin'): null {
+function refuse(reply: ProxyReply, what: 'Host' | 'Origin'): null {
   void reply.status(403).send({ message: `${what} not allowed`, code: 'forbidden' });
   return null;
 }
@@ -100,8 +101,8 @@ function refuse(reply: FastifyReply, what: 'Host' | 'Origin'): null {
  */
 export function checkBrowserBeforeTarget(
   ctx: ProxyContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: ProxyRequest,
+  reply: ProxyReply,
 ): boolean | 'listed' {
   if (!isHostAllowed(request, ctx.allowedHosts)) {
     refuse(reply, 'Host');
@@ -114,7 +115,7 @@ export function checkBrowserBeforeTarget(
  * With the target known: a foreign origin the server lists gets the CORS headers (set on the raw
  * response, so an answer relayed from the upstream carries them too); any other → 403.
  */
-export function admitListedOrigin(request: FastifyRequest, reply: FastifyReply, target: UpstreamTarget): boolean {
+export function admitListedOrigin(request: ProxyRequest, reply: ProxyReply, target: UpstreamTarget): boolean {
   const origin = request.headers.origin;
   if (!isListedOrigin(origin, target)) {
     refuse(reply, 'Origin');

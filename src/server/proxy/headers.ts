@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { ProxyRequest } from './exchangeIo';
 import type { IncomingHttpHeaders } from 'node:http';
 
 // Which headers cross the proxy. Requests: only what MCP needs, never the agent's own
@@ -52,7 +52,7 @@ export function agentResponseHeaders(
 }
 
 /** The agent's `traceparent` HTTP header (OpenTelemetry's HTTP instrumentation sends it), if one. */
-export function agentTraceparentHeader(request: FastifyRequest): string | undefined {
+export function agentTraceparentHeader(request: ProxyRequest): string | undefined {
   const header = request.headers.traceparent;
   return typeof header === 'string' ? header : undefined;
 }
@@ -61,7 +61,7 @@ export function agentTraceparentHeader(request: FastifyRequest): string | undefi
  * A stable, non-reversible name for the agent behind a request (for session inference): its
  * credential when it sends one, else its address and user agent. The credential itself is never kept.
  */
-export function agentFingerprint(request: FastifyRequest): string {
+export function agentFingerprint(request: ProxyRequest): string {
   const h = request.headers;
   const credential = h.authorization ?? h['x-toolscope-key'] ?? h['x-api-key'] ?? h.cookie;
   const basis = typeof credential === 'string' ? `cred:${credential}` : `addr:${request.ip}|${h['user-agent'] ?? ''}`;

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { IncomingMessage } from 'node:http';
 import type { ProxyContext } from './context';
 import { inboundRefusal } from './inboundBudget';
@@ -11,9 +11,12 @@ import { inboundRefusal } from './inboundBudget';
 
 const charged = new WeakSet<IncomingMessage>();
 
-/** onRequest hook of the proxy's routes. */
+/** What the gate reads of a request: every route of the proxy's scope passes through it, not only /mcp/{key}. */
+type GateRequest = Pick<ProxyRequest, 'method' | 'headers' | 'raw'> & { readonly params: unknown };
+
+/** onRequest hook of the proxy's routes, and the first step of the raw Streamable HTTP path (rawExchange.ts). */
 export function inboundGate(ctx: ProxyContext) {
-  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+  return (request: GateRequest, reply: ProxyReply, done: () => void): void => {
     const declared = request.method === 'POST' ? Number(request.headers['content-length']) : Number.NaN;
     const key = (request.params as { proxyKey?: string }).proxyKey;
     // No length, or over the body limit (the parser answers 413), or a key not known yet: left to the route.
@@ -40,8 +43,8 @@ export function inboundGate(ctx: ProxyContext) {
  */
 export function chargeRead(
   ctx: ProxyContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: Pick<ProxyRequest, 'raw'>,
+  reply: ProxyReply,
   workspaceId: string,
   bytes: number,
 ): boolean {

@@ -11,7 +11,8 @@ import { SessionOrder, STREAM_ORDER_MAX_WAIT_MS } from './sessionOrder';
 import { legacySseRoutes } from './legacySse';
 import type { ToolsListRewriter } from './messageTap';
 import { ProxyEvents } from './proxyEvents';
-import { streamableHttpRoutes } from './streamableHttp';
+import { streamableHttpForward, streamableHttpRoutes } from './streamableHttp';
+import { rawStreamableHttp } from './rawStreamableHttp';
 import { hostRule, preflightRoutes } from './browserAccess';
 import { UpstreamDirectory } from './upstreamDirectory';
 import { AgentAccess } from './agentAccess';
@@ -131,6 +132,9 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
     allowedHosts: hostRule(app.config),
     rewriter: () => (app as unknown as { toolsListRewriter?: ToolsListRewriter }).toolsListRewriter,
   };
+  // One forward() for both paths: the raw one (real HTTP) and the Fastify routes (app.inject, closing).
+  const forward = streamableHttpForward(ctx);
+  app.rawRoutes.serve(rawStreamableHttp(ctx, forward));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // Before a body is read: a workspace past its inbound budget is refused unread (inboundGate.ts).
@@ -140,7 +144,7 @@ export async function installProxy(app: FastifyInstance): Promise<void> {
       { parseAs: 'buffer', bodyLimit: app.config.proxyBodyLimitBytes },
       (_request, body, done) => done(null, body),
     );
-    await scope.register(streamableHttpRoutes(ctx));
+    await scope.register(streamableHttpRoutes(forward));
     await scope.register(legacySseRoutes(ctx));
     await scope.register(preflightRoutes(ctx));
   });

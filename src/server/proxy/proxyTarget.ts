@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { SessionOrigin } from '../recording/recorder';
 import { authorizeAgent } from './accessHooks';
 import type { ProxyContext } from './context';
@@ -10,8 +10,8 @@ import { DirectoryUnavailableError, type UpstreamTarget } from './upstreamDirect
 
 export function findTarget(
   ctx: ProxyContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: ProxyRequest,
+  reply: ProxyReply,
   key: string,
 ): Promise<UpstreamTarget | null> | null {
   // The Host, and the Origin: a foreign one only when the server lists it (browserAccess.ts).

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { ProxyRequest } from './exchangeIo';
 import type { RecordedSession } from '../recording/recorder';
 import { metaTraceparent, proxySpanContext, traceparentOf } from '../telemetry/proxySpanContext';
 import type { ProxyContext } from './context';
@@ -12,7 +12,7 @@ import type { UpstreamTarget } from './upstreamDirectory';
 // trace context the upstream gets.
 
 /** clientInfo and trace id carried in params._meta (2026-07-28) or by initialize (earlier versions). */
-function clientIdentity(messages: JsonRpcMessage[], request: FastifyRequest) {
+function clientIdentity(messages: JsonRpcMessage[], request: ProxyRequest) {
   let clientName: string | null = null;
   let clientVersion: string | null = null;
   let traceId: string | null = null;
@@ -80,7 +80,7 @@ function traceIdOf(traceparent: string | undefined): string | null {
 export function resolveSession(
   ctx: ProxyContext,
   target: UpstreamTarget,
-  request: FastifyRequest,
+  request: ProxyRequest,
   messages: JsonRpcMessage[],
   responseSessionId: string | undefined,
   sent: string | undefined,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { ProxyContext } from './context';
 import { agentResponseHeaders } from './headers';
 import { parseMessages, type JsonRpcMessage } from './jsonRpc';
@@ -28,8 +28,8 @@ export type Method = 'POST' | 'GET' | 'DELETE';
 /** One exchange, as streamableHttp.ts prepared it. */
 export interface Exchange {
   method: Method;
-  request: FastifyRequest<{ Params: { proxyKey: string } }>;
-  reply: FastifyReply;
+  request: ProxyRequest;
+  reply: ProxyReply;
   target: UpstreamTarget;
   tap: MessageTap;
   requests: JsonRpcMessage[];
@@ -43,13 +43,13 @@ export interface Exchange {
 
 /** Answers each of the agent's requests with the failure (a JSON-RPC error), recorded as its call's end. */
 export async function sendFailure(
-  reply: FastifyReply,
+  reply: ProxyReply,
   tap: MessageTap,
   requests: JsonRpcMessage[],
   isBatch: boolean,
   failure: UpstreamFailure,
   proxyAnswers: JsonRpcMessage[] = [],
-): Promise<FastifyReply> {
+): Promise<ProxyReply> {
   const upstreamErrors = requests.map((r) => errorResponse(r.id ?? null, failure));
   for (const error of upstreamErrors) tap.fromServer(error, 0);
   // Awaited only when a message of the session still waits for its redaction (a large one).
@@ -88,7 +88,7 @@ export async function relayAnswer(
   ctx: ProxyContext,
   exchange: Exchange,
   upstream: OutboundResponse,
-): Promise<FastifyReply> {
+): Promise<ProxyReply> {
   const { method, request, reply, target, tap, requests, isBatch, proxyAnswers, timeoutMs } = exchange;
   const { config } = ctx.app;
   const status = upstream.statusCode;

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentTraceparentHeader, upstreamRequestHeaders } from './headers';
 import { ExchangeAbort } from '../net/exchangeAbort';
@@ -28,12 +29,15 @@ interface ExchangeOrder {
   earlierStreams?: Promise<void>;
 }
 
-export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
+/** One exchange, from whichever path received it: the Fastify routes below or rawExchange.ts. */
+export type Forward = (method: Method, request: ProxyRequest, reply: ProxyReply) => Promise<unknown>;
+
+export function streamableHttpForward(ctx: ProxyContext): Forward {
   const { config } = ctx.app;
   const speaksJsonRpc = new Set<string>();
 
   // Registered on arrival, before any await: the order is the one in which the proxy received them.
-  function forward(method: Method, request: FastifyRequest<{ Params: { proxyKey: string } }>, reply: FastifyReply) {
+  function forward(method: Method, request: ProxyRequest, reply: ProxyReply) {
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, {});
     const key = SessionOrder.key(request.params.proxyKey, sessionId);
@@ -43,12 +47,7 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     return forwardExchange(method, request, reply, { streamOpened }).finally(streamOpened);
   }
 
-  async function forwardExchange(
-    method: Method,
-    request: FastifyRequest<{ Params: { proxyKey: string } }>,
-    reply: FastifyReply,
-    order: ExchangeOrder,
-  ) {
+  async function forwardExchange(method: Method, request: ProxyRequest, reply: ProxyReply, order: ExchangeOrder) {
     const target = await findTarget(ctx, request, reply, request.params.proxyKey);
     if (!target) return reply;
     // A sealed session id (sessionSeal.ts) carries the upstream's id; one that does not open here
@@ -236,18 +235,27 @@ export function streamableHttpRoutes(ctx: ProxyContext): FastifyPluginAsync {
     );
   }
 
+  return forward;
+}
+
+/**
+ * The exchanges as Fastify routes: what app.inject, and any request the raw path leaves to Fastify
+ * (the app closing, an unusual URL or content type: rawExchange.ts), reach.
+ */
+export function streamableHttpRoutes(forward: Forward): FastifyPluginAsync {
   return (scope) => {
     // warn: per-request info logs would write the proxy key (a capability) and cost the hot path.
     // No security headers on the proxy's URLs (http/securityHeaders.ts).
     const options = { logLevel: 'warn' as const, schema: { hide: true } };
+    // The reply is the handler's result, as before: Fastify then knows the answer is under way.
     scope.post<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) =>
-      forward('POST', request, reply),
+      forward('POST', request, reply).then(() => reply),
     );
     scope.get<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) =>
-      forward('GET', request, reply),
+      forward('GET', request, reply).then(() => reply),
     );
     scope.delete<{ Params: { proxyKey: string } }>('/mcp/:proxyKey', options, (request, reply) =>
-      forward('DELETE', request, reply),
+      forward('DELETE', request, reply).then(() => reply),
     );
     return Promise.resolve();
   };
