@@ -2,6 +2,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream';
+import { parseTrustedProxies } from '../../../src/server/http/trustedProxies';
 
 // Issue 39: over real HTTP, POST/GET/DELETE /mcp/{key} are served below Fastify (http/rawRoutes.ts,
 // proxy/rawStreamableHttp.ts); app.inject reaches the Fastify routes. Both call the same forward(),
@@ -153,6 +154,19 @@ async function overInject(t: ProxyTestApp, c: Case, path: string, host: string):
   return { status: res.statusCode, headers: res.headers as Answer['headers'], body: res.body };
 }
 
+/** Real HTTP, then inject: the same answer, and the path the case expects. */
+async function expectSameAnswers(t: ProxyTestApp, c: Case, key: string): Promise<void> {
+  const path = c.path.replace('KEY', key);
+  const host = c.headers?.host ?? new URL(t.base).host;
+  const before = t.app.rawRoutes.served;
+  const viaHttp = comparable(await overHttp(t.base, c, path, host));
+  expect(t.app.rawRoutes.served - before).toBe(c.raw ? 1 : 0);
+  const viaInject = comparable(await overInject(t, c, path, host));
+  expect(t.app.rawRoutes.served - before).toBe(c.raw ? 1 : 0);
+  expect(viaHttp.status).toBeGreaterThanOrEqual(400);
+  expect(viaHttp).toEqual(viaInject);
+}
+
 describe('the Streamable HTTP exchanges served below Fastify', () => {
   let t: ProxyTestApp;
   let upstream: SdkUpstream;
@@ -188,15 +202,40 @@ describe('the Streamable HTTP exchanges served below Fastify', () => {
     expect(t.app.rawRoutes.served - before).toBe(1);
   });
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s: the same answer on both paths', async (_name, c) => {
-    const path = c.path.replace('KEY', key);
-    const host = c.headers?.host ?? new URL(t.base).host;
-    const before = t.app.rawRoutes.served;
-    const viaHttp = comparable(await overHttp(t.base, c, path, host));
-    expect(t.app.rawRoutes.served - before).toBe(c.raw ? 1 : 0);
-    const viaInject = comparable(await overInject(t, c, path, host));
-    expect(t.app.rawRoutes.served - before).toBe(c.raw ? 1 : 0);
-    expect(viaHttp.status).toBeGreaterThanOrEqual(400);
-    expect(viaHttp).toEqual(viaInject);
+  it.each(cases.map((c) => [c.name, c] as const))('%s: the same answer on both paths', (_name, c) =>
+    expectSameAnswers(t, c, key),
+  );
+});
+
+// Behind a trusted proxy the Host checked is X-Forwarded-Host's (as Fastify reads it): the raw
+// path must read it the same way.
+describe('the exchanges below Fastify behind a trusted proxy', () => {
+  let t: ProxyTestApp;
+  let upstream: SdkUpstream;
+  let key: string;
+
+  beforeAll(async () => {
+    upstream = await startStreamableUpstream({ json: true, stateful: false });
+    t = await startProxyApp({ allowPrivateUpstreams: true, trustProxy: parseTrustedProxies('loopback') });
+    key = (await t.register(upstream.url)).proxyUrl.pathname.split('/').at(-1)!;
   });
+  afterAll(async () => {
+    try {
+      await t.close();
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it.each([
+    ['a forwarded Host the instance does not serve', { 'x-forwarded-host': 'a.example, evil.example.com' }],
+    ['a forwarded Host it serves', { 'x-forwarded-host': 'evil.example.com, localhost', 'x-forwarded-proto': 'https' }],
+  ])('%s: the same answer on both paths', (_name, forwarded) =>
+    expectSameAnswers(
+      t,
+      // The body is not JSON-RPC: past the Host check the proxy answers 400 itself.
+      { name: '', method: 'POST', path: 'KEY', headers: { ...json, ...forwarded }, body: '{"foo":1}', raw: true },
+      key,
+    ),
+  );
 });
