@@ -49,6 +49,12 @@ describe('recording journal record formats', () => {
     expect(decoded.stoppedBy).toBeNull();
     expect(decoded.entries[0]).toEqual({ k: 'c', r: asJson(row()) });
     expect(Object.is(decoded.entries[0].r.minus_zero, 0)).toBe(true);
+    // A lone surrogate is UTF-8's U+FFFD, as the database's text stores it (JSON kept the escape).
+    group.appendRow('c', { id: 'y', tool_name: 'cut \ud83d' });
+    expect(decodeSegment(group.bytes.subarray(0, group.length)).entries[2].r).toEqual({
+      id: 'y',
+      tool_name: 'cut \ufffd',
+    });
     expect(decoded.entries[1]).toEqual({ k: 'n', r: { id: 'x', message_count: 5, call_count: 2, error_count: 0 } });
   });
 

@@ -4,7 +4,8 @@
 // was the recording path's largest allocation, twice per call (docs/benchmarks.md, issue 39).
 // A field reads back as JSON.parse(JSON.stringify(row)) gave it: an undefined field is left out, a
 // number that is not finite is null, an object or array (a call's `meta`) is kept as its JSON text.
-// Text is UTF-8, as the raw texts of format 1 and the database's binary arrays write it.
+// Text is UTF-8, as the raw texts of format 1 and the database's binary arrays write it (a lone
+// surrogate reads back as U+FFFD, which is what the database stores for it either way).
 
 /**
  * Field names by their number on disk. Append only: a name's number is part of the format, so a
