@@ -167,7 +167,7 @@ export class RowQueue {
   /**
    * One write's rows: at most `limit` messages and half as many calls, the usage rollup, and the
    * changed sessions that are due (`all`: every one). Rows are copies where the live object may
-   * change while the write runs (an answer queues its call again).
+   * change while the write runs (an answer queues its call again): sessions and pending calls.
    */
   take(limit: number, all: boolean): TakenBatch {
     // First the analytics work: it sets the calls' token counts and the sessions' sums, which the
@@ -184,9 +184,15 @@ export class RowQueue {
       toolCalls: calls.map((call) => {
         this.queuedCalls.delete(call);
         this.waiting.count(call, -1);
-        const copy = { ...call, writtenBefore: this.writtenPending.has(call) };
-        if (call.status === 'pending') this.writtenPending.add(call);
-        return copy;
+        const writtenBefore = this.writtenPending.has(call);
+        if (call.status !== 'pending') {
+          // A settled call never changes again (its token counts are set above, by the traffic's
+          // take): the write takes the row itself, not a copy of its 35 fields (issue 39).
+          call.writtenBefore = writtenBefore;
+          return call;
+        }
+        this.writtenPending.add(call);
+        return { ...call, writtenBefore };
       }),
       usage: this.usage.take(),
       traffic: measured.traffic,

@@ -82,7 +82,8 @@ export interface QueuedToolCall extends ToolCallRow {
    */
   platform_key_id: string | null;
   /**
-   * On a batch's copy: the call was taken into an earlier write while pending, so its row may exist
+   * Set as a write takes the call (on the settled row itself, on a pending one's copy: rowQueue.ts):
+   * the call was taken into an earlier write while pending, so its row may exist
    * and this write updates it. Every other call is new to the database (a batch written again after
    * an unknown outcome is guarded: batchGuard.ts), and a plain insert costs less than an upsert.
    */

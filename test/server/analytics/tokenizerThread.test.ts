@@ -86,6 +86,24 @@ describe('token counts from the tokenizer thread', () => {
     expect(traffic?.minutes[0].result_tokens).toBe(call.result_tokens);
   });
 
+  it('a call settled while the write waits for the thread is posted and counted there, not left to the write', async () => {
+    // The group timer (POST_MS) never fires here: only the wait's own post can take the second call.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const rollup = new TrafficRollup();
+      const first = settledCall(10, { content: [{ type: 'text', text: 'posted by the wait' }] });
+      const during = settledCall(11, { content: [{ type: 'text', text: 'settled during the wait' }] });
+      rollup.add(first);
+      const waited = rollup.ready(10_000);
+      rollup.add(during);
+      await waited;
+      expect(first.result_tokens).toBe(countTokens('posted by the wait'));
+      expect(during.result_tokens).toBe(countTokens('settled during the wait'));
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('counts a long result from a sample scaled to its length, the same on the thread as on the write, within a few percent', async () => {
     // Varied prose and numbers, ~40 KB: beyond the sampling threshold.
     const lines = Array.from(

@@ -92,6 +92,21 @@ export class Journal {
 
   /** Appends a record (written with this turn's group); returns its segment, to release() once its row is committed. */
   append(entry: JournalEntry, texts?: RawTexts): number {
+    this.beginRecord();
+    return this.counted(entry.k, this.pending.append(entry, texts));
+  }
+
+  /**
+   * Appends the record of `row` (its fields but `omit`) as append does, encoded from the row itself
+   * (recordCodec.ts ROW_FORMAT): what the recorder's rows are journaled with.
+   */
+  appendRow(kind: JournalEntry['k'], row: object, omit?: ReadonlySet<string>): number {
+    this.beginRecord();
+    return this.counted(kind, this.pending.appendRow(kind, row, omit));
+  }
+
+  /** Before a record: a full segment is sealed and the next begun. */
+  private beginRecord(): void {
     if (this.active.bytes >= this.segmentBytes) {
       // Never thrown at the proxy: a segment that cannot be begun (disk full) leaves the old one growing.
       try {
@@ -101,10 +116,13 @@ export class Journal {
         this.options.log?.error({ err: error }, 'recording journal could not begin a segment');
       }
     }
-    const recordBytes = this.pending.append(entry, texts);
+  }
+
+  /** A record of `recordBytes` appended to the group: counted in its segment, the group's write scheduled. */
+  private counted(kind: JournalEntry['k'], recordBytes: number): number {
     this.active.bytes += recordBytes;
     this.totalBytes += recordBytes;
-    if (entry.k !== 'n') {
+    if (kind !== 'n') {
       this.counters.appended++;
       this.pendingRows++;
     }

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import { readFields, writeFields, type FieldSink } from './rowFields';
 
 // One journal record on disk: [payload length: u32 LE][CRC-32 of the payload: u32 LE][payload].
 // Length-prefixed so a reader finds the next record without scanning; checksummed so a torn or
@@ -9,11 +10,15 @@ import { crc32 } from 'node:zlib';
 //   themselves as bytes. The header's `t` names them with their byte lengths, in order. A payload
 //   that is itself JSON would otherwise be escaped into the entry's JSON (every quote twice) and
 //   parsed back; as bytes it costs a copy.
+// - ROW_FORMAT, then [kind: one ASCII byte][the row's fields in binary, rowFields.ts]: what the
+//   recorder writes since issue 39 (no JSON at all). The first two stay readable: a segment left
+//   by a process of an earlier version is replayed by the next one.
 
 export const HEADER_BYTES = 8;
 /** A record longer than this is not one we wrote: its length field is garbage. */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 const RAW_FORMAT = 0x01;
+const ROW_FORMAT = 0x02;
 
 /** What a record holds: a row the recorder queued, in the shape the write queue holds it. */
 export interface JournalEntry {
@@ -39,14 +44,34 @@ const GROUP_KEPT_BYTES = 1024 * 1024;
  * was the recording path's second largest allocation: docs/benchmarks.md, issue 39). Its bytes are
  * valid until reset(), which the writer calls once the group's synchronous write has returned.
  */
-export class RecordGroup {
+export class RecordGroup implements FieldSink {
   bytes = Buffer.allocUnsafeSlow(GROUP_START_BYTES);
   /** Bytes of whole records so far. */
   length = 0;
 
-  /** Appends the record of `entry`, whose row also holds `texts` (written as raw bytes); returns its length. */
+  /**
+   * Appends the record of `entry` in format 0 or 1 (JSON), whose row also holds `texts` (written as
+   * raw bytes); returns its length. The recorder writes appendRow's format; this one is what
+   * earlier versions wrote (the tests make such segments with it).
+   */
   append(entry: JournalEntry, texts?: RawTexts): number {
     return texts ? this.appendRaw(entry, texts) : this.appendJson(JSON.stringify(entry));
+  }
+
+  /** Appends the record of `row` (its fields but `omit`) in ROW_FORMAT; returns its length. */
+  appendRow(kind: JournalEntry['k'], row: object, omit?: ReadonlySet<string>): number {
+    const start = this.reserve(HEADER_BYTES + 2);
+    const bytes = this.bytes;
+    bytes[start + HEADER_BYTES] = ROW_FORMAT;
+    bytes[start + HEADER_BYTES + 1] = kind.charCodeAt(0);
+    const end = writeFields(this, start + HEADER_BYTES + 2, row, omit);
+    return this.seal(start, end - start - HEADER_BYTES);
+  }
+
+  /** The buffer with room for `bytes` more at `at`, within the record being appended (see FieldSink). */
+  room(at: number, bytes: number): Buffer {
+    if (at + bytes > this.bytes.length) this.grow(at, at + bytes);
+    return this.bytes;
   }
 
   reset(): void {
@@ -88,12 +113,15 @@ export class RecordGroup {
   /** Where a record of at most `most` bytes begins, with the room for it. */
   private reserve(most: number): number {
     const needed = this.length + most;
-    if (needed > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(needed, 2 * this.bytes.length));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
+    if (needed > this.bytes.length) this.grow(this.length, needed);
     return this.length;
+  }
+
+  /** A larger buffer, with the first `kept` bytes of this one. */
+  private grow(kept: number, needed: number): void {
+    const grown = Buffer.allocUnsafeSlow(Math.max(needed, 2 * this.bytes.length));
+    this.bytes.copy(grown, 0, 0, kept);
+    this.bytes = grown;
   }
 
   /** The record at `start` with a payload of `payloadBytes`: its length and checksum written, the record counted. */
@@ -109,6 +137,10 @@ export class RecordGroup {
 
 /** The entry a record's (checksummed) payload holds; throws when it is not one we wrote. */
 function decodePayload(payload: Buffer): JournalEntry {
+  if (payload[0] === ROW_FORMAT) {
+    if (payload.length < 2) throw new Error('record without its kind');
+    return { k: String.fromCharCode(payload[1]) as JournalEntry['k'], r: readFields(payload, 2) };
+  }
   if (payload[0] !== RAW_FORMAT) return JSON.parse(payload.toString('utf8')) as JournalEntry;
   const headerBytes = payload.readUInt32LE(1);
   const header = JSON.parse(payload.toString('utf8', 5, 5 + headerBytes)) as JournalEntry & { t: [string, number][] };
