@@ -34,7 +34,7 @@
 // BENCH_JOURNAL=off (no recording journal; by default it is on, in a temporary folder),
 // BENCH_ONLY=no-record|recording (one proxy phase alone, for a profile), BENCH_INTERLEAVE=1 (the
 // added latency at 1 client of each proxy mode, each interleaved with direct calls, nothing else),
-// BENCH_ALLOC=1 (bytes allocated per call by the bare proxy and both proxy modes, no timing),
+// BENCH_ALLOC=1 (bytes allocated per call by the bare proxy and both proxy modes, no timing; BENCH_ALLOC_TOP: how many frames, 15),
 // BENCH_SETTLE=0 (PGlite: start the rounds at once instead of after the first table maintenance).
 import fs from 'node:fs';
 import http from 'node:http';

@@ -24,7 +24,7 @@ export async function startAllocationSampling() {
   });
   return {
     /** Stops; returns the bytes allocated since the start and the frames that allocated most (self). */
-    async stop(topCount = 15) {
+    async stop(topCount = Number(process.env.BENCH_ALLOC_TOP ?? 15)) {
       const { profile } = await post(session, 'HeapProfiler.stopSampling');
       session.disconnect();
       const bySelf = new Map();
