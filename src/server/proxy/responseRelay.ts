@@ -86,7 +86,9 @@ export async function relayJson(
   onFailure: (error: unknown) => UpstreamFailure,
   proxyAnswers: JsonRpcMessage[] = [],
 ): Promise<JsonRpcMessage[] | null> {
-  const chunks: Buffer[] = [];
+  // Most answers arrive in one chunk: a list only for the others.
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
   let size = 0;
   // The proxy's answers to refused batch items are merged in, so the upstream's answer is read whole.
   const whole = tap.rewritesToolsList || proxyAnswers.length > 0;
@@ -94,7 +96,8 @@ export async function relayJson(
     await readThrough(body, (chunk) => {
       size += chunk.length;
       if (size > limitBytes) throw onFailureTooLarge(limitBytes);
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
       return whole ? undefined : write(res, chunk);
     });
   } catch (error) {
@@ -107,8 +110,8 @@ export async function relayJson(
   // before it is parsed and recorded, so the recorder's work is not on the agent's wait. The
   // request's record is already in the journal's file (recordRequestSide, before the headers).
   if (!whole) res.end();
-  // Most answers arrive in one chunk: read where it lies rather than copied into a new buffer first.
-  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  // One chunk is read where it lies rather than copied into a new buffer first.
+  const bytes = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
   if (!whole && !tap.answersObserved && !bytes.includes(LIST_CHANGED_BYTES) && !bytes.includes(UNICODE_ESCAPE_BYTES))
     return null;
   const text = bytes.toString('utf8');

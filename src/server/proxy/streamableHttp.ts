@@ -29,6 +29,9 @@ interface ExchangeOrder {
   earlierStreams?: Promise<void>;
 }
 
+/** An exchange that waits for no stream and opens none. */
+const NO_ORDER: ExchangeOrder = Object.freeze({});
+
 /** One exchange, from whichever path received it: the Fastify routes below or rawExchange.ts. */
 export type Forward = (method: Method, request: ProxyRequest, reply: ProxyReply) => Promise<unknown>;
 
@@ -39,7 +42,9 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
   // Registered on arrival, before any await: the order is the one in which the proxy received them.
   function forward(method: Method, request: ProxyRequest, reply: ProxyReply) {
     const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, {});
+    if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, NO_ORDER);
+    // Most requests: no stream is on its way, so no session key (a string per call) to look one up by.
+    if (method !== 'GET' && ctx.sessionOrder.settled) return forwardExchange(method, request, reply, NO_ORDER);
     const key = SessionOrder.key(request.params.proxyKey, sessionId);
     if (method !== 'GET')
       return forwardExchange(method, request, reply, { earlierStreams: ctx.sessionOrder.earlierStreams(key) });
