@@ -156,13 +156,16 @@ export function createOutboundClient(
   // ports are known only after listen(); an internal endpoint may be allowed later). A refused URL
   // is not kept: it throws every time. DNS answers are checked per connection (guardedLookup).
   const checkedUrls = new Map<string, { origin: string; path: string }>();
-  let checkedFor = '';
+  // The inputs the kept verdicts were made with: compared, not joined into a string on every call.
+  let checkedPorts: readonly number[] = [];
+  let checkedInternal = -1;
   function checkedTarget(input: string | URL): { origin: string; path: string } {
     const key = String(input);
-    const inputs = `${ownPorts().join(',')}|${internal.size}`;
-    if (inputs !== checkedFor) {
+    const ports = ownPorts();
+    if (internal.size !== checkedInternal || !samePorts(ports, checkedPorts)) {
       checkedUrls.clear();
-      checkedFor = inputs;
+      checkedPorts = [...ports];
+      checkedInternal = internal.size;
     }
     let target = checkedUrls.get(key);
     if (!target) {
@@ -188,16 +191,15 @@ export function createOutboundClient(
       bodyTimeout: options.bodyTimeoutMs ?? config.upstreamTimeoutMs,
     });
     const limit = options.maxResponseBytes;
-    let body: Readable = response.body;
-    if (limit !== undefined) {
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        response.body.on('error', () => undefined).destroy();
-        throw new ResponseTooLargeError(`The response is larger than ${limit} bytes`);
-      }
-      body = response.body.pipe(byteLimit(limit));
-      response.body.on('error', (error) => body.destroy(error));
+    // Undici's answer is an OutboundResponse already: not copied into one more object per call.
+    if (limit === undefined) return response;
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      response.body.on('error', () => undefined).destroy();
+      throw new ResponseTooLargeError(`The response is larger than ${limit} bytes`);
     }
+    const body: Readable = response.body.pipe(byteLimit(limit));
+    response.body.on('error', (error) => body.destroy(error));
     return { statusCode: response.statusCode, headers: response.headers, body };
   }
 
@@ -251,6 +253,12 @@ export function createOutboundClient(
       if (outcome === 'timeout') await agent.destroy();
     },
   };
+}
+
+function samePorts(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A pass-through that fails once more than `limit` bytes went through. */

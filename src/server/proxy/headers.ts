@@ -19,16 +19,21 @@ const REQUEST_HEADERS = [
 ];
 const RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'cache-control', 'mcp-protocol-version', 'retry-after'];
 
+/**
+ * `sessionId`: the mcp-session-id to send instead of the agent's (the upstream's own, from a sealed
+ * one): set here rather than on a copy of the agent's headers, which was one more object per call.
+ */
 export function upstreamRequestHeaders(
   incoming: IncomingHttpHeaders,
   stored: Record<string, string>,
+  sessionId?: string,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of REQUEST_HEADERS) {
-    const value = incoming[name];
+    const value = name === 'mcp-session-id' && sessionId !== undefined ? sessionId : incoming[name];
     if (typeof value === 'string') out[name] = value;
   }
-  for (const [name, value] of Object.entries(stored)) out[name.toLowerCase()] = value;
+  for (const name in stored) out[name.toLowerCase()] = stored[name];
   return out;
 }
 

@@ -84,6 +84,19 @@ export class MessageTap {
     return false;
   }
 
+  /**
+   * True when this exchange's answers matter beyond being forwarded: recorded (recording on, a
+   * session), announced (a span waits for them), or a tools/list answer (its tools are announced;
+   * it may be rewritten). Otherwise fromServer() would do nothing for a response, and a JSON answer
+   * need not be decoded and parsed (responseRelay.ts) — only a list_changed notification matters then.
+   */
+  get answersObserved(): boolean {
+    if (this.session && this.recorder.isEnabled()) return true;
+    if (this.requestSpans?.size) return true;
+    for (const method of this.requestMethods.values()) if (method === 'tools/list') return true;
+    return false;
+  }
+
   unanswered(): (string | number)[] {
     const ids: (string | number)[] = [];
     for (const key of this.requestMethods.keys()) ids.push(key.startsWith('n:') ? Number(key.slice(2)) : key.slice(2));

@@ -67,7 +67,17 @@ function readThrough(body: Readable, onChunk: (chunk: Buffer) => Promise<void> |
   });
 }
 
-/** JSON body: streamed through; parsed and recorded once complete. Returns its messages (none when it broke). */
+// A JSON answer nobody observes (MessageTap.answersObserved) is parsed only when it may hold a
+// list_changed notification: its text names one, or has a \u escape that could spell one.
+const LIST_CHANGED_BYTES = Buffer.from('list_changed');
+const UNICODE_ESCAPE_BYTES = Buffer.from('\\u');
+
+/**
+ * JSON body: streamed through; parsed and recorded once complete. Returns its messages (none when
+ * it broke), or null when it was not parsed: the tap observes no answer of this exchange, so
+ * what the answer holds changes nothing but the agent's copy, and decoding and parsing it was
+ * ~2.5 KiB of garbage per proxied call with recording off.
+ */
 export async function relayJson(
   body: Readable,
   res: ServerResponse,
@@ -75,8 +85,10 @@ export async function relayJson(
   limitBytes: number,
   onFailure: (error: unknown) => UpstreamFailure,
   proxyAnswers: JsonRpcMessage[] = [],
-): Promise<JsonRpcMessage[]> {
-  const chunks: Buffer[] = [];
+): Promise<JsonRpcMessage[] | null> {
+  // Most answers arrive in one chunk: a list only for the others.
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
   let size = 0;
   // The proxy's answers to refused batch items are merged in, so the upstream's answer is read whole.
   const whole = tap.rewritesToolsList || proxyAnswers.length > 0;
@@ -84,7 +96,8 @@ export async function relayJson(
     await readThrough(body, (chunk) => {
       size += chunk.length;
       if (size > limitBytes) throw onFailureTooLarge(limitBytes);
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
       return whole ? undefined : write(res, chunk);
     });
   } catch (error) {
@@ -97,8 +110,11 @@ export async function relayJson(
   // before it is parsed and recorded, so the recorder's work is not on the agent's wait. The
   // request's record is already in the journal's file (recordRequestSide, before the headers).
   if (!whole) res.end();
-  // Most answers arrive in one chunk: decoded where it lies rather than copied into a new buffer first.
-  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
+  // One chunk is read where it lies rather than copied into a new buffer first.
+  const bytes = chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0));
+  if (!whole && !tap.answersObserved && !bytes.includes(LIST_CHANGED_BYTES) && !bytes.includes(UNICODE_ESCAPE_BYTES))
+    return null;
+  const text = bytes.toString('utf8');
   const messages = parseMessages(text);
   const single = messages.length === 1 && !text.trimStart().startsWith('[');
   const outgoing = messages.map((m) =>

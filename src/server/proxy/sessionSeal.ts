@@ -29,8 +29,10 @@ const CACHE_LIMIT = 10_000;
 export class SessionSeal {
   private readonly key: Buffer;
   private readonly ivKey: Buffer;
-  private readonly sealedCache = new Map<string, string>();
-  private readonly openedCache = new Map<string, SessionClaims>();
+  // By server, then by the upstream's id (sealed) or the token (opened): a key made of both was a
+  // string of ~150 characters built on every proxied call.
+  private readonly sealedCache = new ServerCache<{ claims: SessionClaims; token: string }>();
+  private readonly openedCache = new ServerCache<SessionClaims>();
 
   constructor(secret: string) {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'toolscope', 'proxy-session-id/v1', 32));
@@ -38,11 +40,15 @@ export class SessionSeal {
   }
 
   seal(serverId: string, claims: SessionClaims): string {
-    const cacheKey = `${serverId}\u0001${claims.recordedSessionId}\u0001${claims.startedAtMs}\u0001${claims.upstreamSessionId}`;
-    const cached = this.sealedCache.get(cacheKey);
-    if (cached) return cached;
+    const cached = this.sealedCache.get(serverId, claims.upstreamSessionId);
+    if (
+      cached &&
+      cached.claims.recordedSessionId === claims.recordedSessionId &&
+      cached.claims.startedAtMs === claims.startedAtMs
+    )
+      return cached.token;
     const token = this.sealNow(serverId, claims);
-    remember(this.sealedCache, cacheKey, token);
+    this.sealedCache.set(serverId, claims.upstreamSessionId, { claims, token });
     return token;
   }
 
@@ -65,11 +71,10 @@ export class SessionSeal {
 
   /** The claims of a sealed id made for this server; null when it was not (forged, altered, another server's). */
   open(serverId: string, token: string): SessionClaims | null {
-    const cacheKey = `${serverId}\u0001${token}`;
-    const cached = this.openedCache.get(cacheKey);
+    const cached = this.openedCache.get(serverId, token);
     if (cached) return cached;
     const claims = this.openNow(serverId, token);
-    if (claims) remember(this.openedCache, cacheKey, claims);
+    if (claims) this.openedCache.set(serverId, token, claims);
     return claims;
   }
 
@@ -91,7 +96,23 @@ export class SessionSeal {
   }
 }
 
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, value);
+/** Values by server and key, CACHE_LIMIT in all, cleared whole when full: a miss only costs AES again. */
+class ServerCache<T> {
+  private readonly byServer = new Map<string, Map<string, T>>();
+  private size = 0;
+
+  get(serverId: string, key: string): T | undefined {
+    return this.byServer.get(serverId)?.get(key);
+  }
+
+  set(serverId: string, key: string, value: T): void {
+    if (this.size >= CACHE_LIMIT) {
+      this.byServer.clear();
+      this.size = 0;
+    }
+    let values = this.byServer.get(serverId);
+    if (!values) this.byServer.set(serverId, (values = new Map<string, T>()));
+    if (!values.has(key)) this.size += 1;
+    values.set(key, value);
+  }
 }

@@ -190,11 +190,12 @@ export async function relayAnswer(
   // The agent's requests that this answer left unanswered got it as their answer: an HTTP error
   // (400 for a session id an upstream forgot when it restarted, 401, 404…), or a JSON body that
   // did not include them. Their calls end now, as the agent saw it, not as a later timeout.
-  const unanswered = tap.unanswered();
+  // (null: a JSON answer the tap does not observe, whose requests' endings would change nothing.)
+  const unanswered = answered === null ? [] : tap.unanswered();
   if (unanswered.length > 0 && (status >= 400 || (isJson && status < 300))) {
     const failure =
       status >= 400
-        ? httpRejection(status, rejectionDetail(answered, head))
+        ? httpRejection(status, rejectionDetail(answered ?? [], head))
         : { ...httpFailure(status), message: 'The tool server answered without a response to this request' };
     for (const id of unanswered) tap.fromServer(errorResponse(id, failure), 0);
   }

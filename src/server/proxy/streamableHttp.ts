@@ -3,7 +3,7 @@ import type { ProxyReply, ProxyRequest } from './exchangeIo';
 import type { ProxyContext } from './context';
 import { agentFingerprint, agentTraceparentHeader, upstreamRequestHeaders } from './headers';
 import { ExchangeAbort } from '../net/exchangeAbort';
-import { requestsIn } from './jsonRpc';
+import { requestsIn, type JsonRpcMessage } from './jsonRpc';
 import { validateBody } from './requestValidation';
 import { HEADER_MISMATCH, headerMismatch } from './headerMismatch';
 import { chargeRead } from './inboundGate';
@@ -29,6 +29,9 @@ interface ExchangeOrder {
   earlierStreams?: Promise<void>;
 }
 
+/** An exchange that waits for no stream and opens none. */
+const NO_ORDER: ExchangeOrder = Object.freeze({});
+
 /** One exchange, from whichever path received it: the Fastify routes below or rawExchange.ts. */
 export type Forward = (method: Method, request: ProxyRequest, reply: ProxyReply) => Promise<unknown>;
 
@@ -39,7 +42,9 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
   // Registered on arrival, before any await: the order is the one in which the proxy received them.
   function forward(method: Method, request: ProxyRequest, reply: ProxyReply) {
     const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, {});
+    if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, NO_ORDER);
+    // Most requests: no stream is on its way, so no session key (a string per call) to look one up by.
+    if (method !== 'GET' && ctx.sessionOrder.settled) return forwardExchange(method, request, reply, NO_ORDER);
     const key = SessionOrder.key(request.params.proxyKey, sessionId);
     if (method !== 'GET')
       return forwardExchange(method, request, reply, { earlierStreams: ctx.sessionOrder.earlierStreams(key) });
@@ -64,9 +69,6 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
         .send({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
     }
     const upstreamSessionId = claims?.upstreamSessionId ?? sentSessionId;
-    const forwardedHeaders = claims
-      ? { ...request.headers, 'mcp-session-id': claims.upstreamSessionId }
-      : request.headers;
     const received = method === 'POST' ? (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)) : undefined;
     if (received && !chargeRead(ctx, request, reply, target.workspaceId, received.length)) return reply;
     // Checked before anything travels: only valid items reach the upstream (requestValidation.ts).
@@ -93,7 +95,7 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
         });
     }
     // The agent may open its GET stream as soon as this is answered (sessionOrder.ts).
-    if (typeof sentSessionId === 'string' && messages.some((m) => m.method === 'notifications/initialized'))
+    if (typeof sentSessionId === 'string' && hasMethod(messages, 'notifications/initialized'))
       ctx.sessionOrder.initializing(
         SessionOrder.key(request.params.proxyKey, sentSessionId),
         SessionOrder.agent(request.params.proxyKey, agentFingerprint(request)),
@@ -160,8 +162,7 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
     // Only an initialize without a session id learns its session from the upstream's answer (its
     // mcp-session-id header); every other exchange is recorded before it is forwarded, so its
     // request is journaled and in its session's order before anything the upstream sends back.
-    const sessionFromAnswer =
-      upstreamSessionId === undefined && messages.some((message) => message.method === 'initialize');
+    const sessionFromAnswer = upstreamSessionId === undefined && hasMethod(messages, 'initialize');
     // The monthly quota (accessHooks.ts): a refused tools/call is recorded and answered there.
     if (requests.length > 0) {
       const admitted = admitToolCalls(ctx, target, requests, isBatch, tap, () => recordRequestSide(undefined), reply);
@@ -185,27 +186,19 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
       const journaled = recordRequestSide(undefined);
       if (journaled) await journaled;
     }
+    // Awaited only when a stored header names a workspace key: an await of a value is a promise more.
+    const stored = ctx.workspaceKeys.headersFor(target.workspaceId, target.headers, target.url);
     let upstreamHeaders = upstreamRequestHeaders(
-      forwardedHeaders,
-      await ctx.workspaceKeys.headersFor(target.workspaceId, target.headers, target.url),
+      request.headers,
+      stored instanceof Promise ? await stored : stored,
+      claims?.upstreamSessionId,
     );
     if (target.oauth) upstreamHeaders = await ctx.upstreamTokens.headersFor(target.serverId, upstreamHeaders);
     if (requests.length === 1 && !isBatch) forwardOwnSpan(upstreamHeaders, target.serverId, requests[0]);
     if (order.earlierStreams) await order.earlierStreams;
-    const send = () =>
-      ctx.outbound.request(target.url, {
-        method,
-        headers: upstreamHeaders,
-        body: body ?? null,
-        signal: abort,
-        headersTimeoutMs: timeoutMs,
-        // A GET stream may stay quiet for long (its idle limit is the relay's); a POST answer may not.
-        bodyTimeoutMs: method === 'GET' ? 0 : timeoutMs,
-        longLived: method === 'GET',
-      });
     let upstream;
     try {
-      upstream = await send();
+      upstream = await sendUpstream(ctx, target.url, method, upstreamHeaders, body, abort, timeoutMs);
       // An OAuth server refused its access token (revoked, expired early): one refresh, one retry.
       // The refused request did nothing upstream, so sending it again is safe.
       const refused = upstreamHeaders.authorization;
@@ -215,7 +208,7 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
         const token = await ctx.upstreamTokens.afterRefusal(target.serverId, refused.slice('Bearer '.length));
         if (token) upstreamHeaders = { ...upstreamHeaders, authorization: `Bearer ${token}` };
         else delete upstreamHeaders.authorization;
-        upstream = await send();
+        upstream = await sendUpstream(ctx, target.url, method, upstreamHeaders, body, abort, timeoutMs);
       }
     } catch (error) {
       order.streamOpened?.();
@@ -236,6 +229,33 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
   }
 
   return forward;
+}
+
+// Module functions rather than closures made anew on every exchange.
+function hasMethod(messages: JsonRpcMessage[], method: string): boolean {
+  for (const message of messages) if (message.method === method) return true;
+  return false;
+}
+
+function sendUpstream(
+  ctx: ProxyContext,
+  url: string,
+  method: Method,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: ExchangeAbort,
+  timeoutMs: number,
+) {
+  return ctx.outbound.request(url, {
+    method,
+    headers,
+    body: body ?? null,
+    signal,
+    headersTimeoutMs: timeoutMs,
+    // A GET stream may stay quiet for long (its idle limit is the relay's); a POST answer may not.
+    bodyTimeoutMs: method === 'GET' ? 0 : timeoutMs,
+    longLived: method === 'GET',
+  });
 }
 
 /**
