@@ -146,11 +146,6 @@ export class SessionOrder {
    * What a request of the session must wait for before it is forwarded (call on its arrival,
    * before any await): undefined when no GET of the session is on its way — the usual case.
    */
-  /** True when no GET stream is on its way or expected anywhere: a request then waits for none. */
-  get settled(): boolean {
-    return this.opening.size === 0 && this.expected.size === 0;
-  }
-
   earlierStreams(key: string): Promise<void> | undefined {
     const expectation = this.expected.get(key);
     // The GET expected arrives after this request: once it has, wait for it like one received before.
@@ -164,7 +159,7 @@ export class SessionOrder {
     return Promise.all([...streams].map((stream) => stream.opened)).then(() => undefined);
   }
 
-  /** Sessions with a GET on its way or expected (for tests and health). */
+  /** Sessions with a GET on its way or expected (0: no request waits for any; tests and health). */
   get pending(): number {
     return this.opening.size + this.expected.size;
   }

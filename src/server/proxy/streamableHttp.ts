@@ -44,7 +44,7 @@ export function streamableHttpForward(ctx: ProxyContext): Forward {
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') return forwardExchange(method, request, reply, NO_ORDER);
     // Most requests: no stream is on its way, so no session key (a string per call) to look one up by.
-    if (method !== 'GET' && ctx.sessionOrder.settled) return forwardExchange(method, request, reply, NO_ORDER);
+    if (method !== 'GET' && ctx.sessionOrder.pending === 0) return forwardExchange(method, request, reply, NO_ORDER);
     const key = SessionOrder.key(request.params.proxyKey, sessionId);
     if (method !== 'GET')
       return forwardExchange(method, request, reply, { earlierStreams: ctx.sessionOrder.earlierStreams(key) });
