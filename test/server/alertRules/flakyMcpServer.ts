@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 // A real MCP server (the SDK's McpServer, stateless, JSON responses) with one tool, `charge`,
 // that fails (a tool error: isError) while `state.failing` is set — traffic for alert rules.
@@ -38,13 +38,6 @@ export async function startFlakyMcpServer(): Promise<FlakyMcpServer> {
       await transport.handleRequest(req, res, JSON.parse(text));
     })();
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
-    state,
-    async stop() {
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    },
-  };
+  const listening = await listenOnLoopback(httpServer);
+  return { url: listening.url, state, stop: listening.close };
 }

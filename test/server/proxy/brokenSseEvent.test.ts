@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(120_000);
 
@@ -33,14 +33,7 @@ async function startDyingUpstream(): Promise<{ url: string; close(): Promise<voi
       res.write(`data: {"jsonrpc":"2.0","id":`, () => setTimeout(() => res.socket?.destroy(), 20));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 describe('an upstream that dies mid-event', () => {

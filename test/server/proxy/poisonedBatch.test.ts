@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { startStreamableUpstream, type SdkUpstream } from './support/sdkUpstream';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(120_000);
 
@@ -52,16 +52,7 @@ async function startLenientUpstream(): Promise<LenientUpstream> {
         .end(JSON.stringify(Array.isArray(value) ? answers : answers[0]));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    received,
-    executed,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return { ...(await listenOnLoopback(server)), received, executed };
 }
 
 const call = (id: string, name: string) => ({

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CreatedPlatformKeyDto } from '../../../src/contract/keys';
@@ -7,6 +6,7 @@ import type { SchemaDto } from '../../../src/contract/schemas';
 import { bearer } from '../helpers/accounts';
 import { engineName } from '../helpers/testDatabase';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(90_000);
 
@@ -56,11 +56,7 @@ async function startScopedUpstream(state: UpstreamState) {
         .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  return listenOnLoopback(server);
 }
 
 describe(`cacheScope "private" list results (${engineName})`, () => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(120_000);
 
@@ -16,15 +16,7 @@ async function startQuietUpstream(): Promise<{ url: string; open: () => number; 
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.flushHeaders();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    open: () => open,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return { ...(await listenOnLoopback(server)), open: () => open };
 }
 
 const openStream = (url: URL, sessionId: string) =>

@@ -3,13 +3,13 @@ jest.setTimeout(90_000);
 
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 // Issue 37, item 2: an SDK client opens its GET stream right after initialize and then calls a
 // tool; a server that asks the client something on that stream (elicitation not tied to the
@@ -87,15 +87,14 @@ async function startElicitingUpstream(): Promise<OrderedUpstream> {
     }
     await transport.handleRequest(req, res, body);
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: listening.url,
     overtaken,
     getsSeen: streamArrived,
     close: async () => {
       for (const transport of transports.values()) await transport.close().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await listening.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startProxyApp, type ProxyTestApp } from './support/proxyApp';
 import { registerInSecondWorkspace } from './support/secondWorkspace';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(180_000);
 
@@ -35,15 +35,7 @@ async function startHangingOrigin(): Promise<{ url: string; hanging: () => numbe
         .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    hanging: () => hanging,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return { ...(await listenOnLoopback(server)), hanging: () => hanging };
 }
 
 let nextId = 1;

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { engineName } from '../helpers/testDatabase';
 import { recordedCalls, recordedMessages } from '../helpers/recordedRows';
 import { startProxyApp, type ProxyTestApp } from '../proxy/support/proxyApp';
+import { listenOnLoopback } from '../helpers/loopbackServer';
 
 jest.setTimeout(60_000);
 
@@ -40,11 +40,7 @@ async function startAskingUpstream() {
         .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  return listenOnLoopback(server);
 }
 
 /** A stateless 2026-07-28 `confirm_delete` call at `url`; `extra`: what a retry adds to its params. */

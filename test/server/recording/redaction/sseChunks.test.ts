@@ -1,10 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startProxyApp, type ProxyTestApp } from '../../proxy/support/proxyApp';
 import { recordedCalls } from '../../helpers/recordedRows';
 import { CORPUS } from '../../helpers/redactionCorpus';
+import { listenOnLoopback } from '../../helpers/loopbackServer';
 
 jest.setTimeout(120_000);
 
@@ -53,14 +53,7 @@ async function startSplittingUpstream(): Promise<{ url: string; close(): Promise
       );
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 describe('redaction of SSE responses', () => {
