@@ -31,6 +31,7 @@ const config: Config = {
       displayName: 'server',
       testEnvironment: 'node',
       roots: ['<rootDir>/test/server', '<rootDir>/test/contract'],
+      setupFilesAfterEnv: ['<rootDir>/test/server/setup.ts'],
       transform: serverTransform,
       transformIgnorePatterns: serverTransformIgnore,
     },

@@ -96,6 +96,13 @@ export class TokenizerThread {
     return TokenizerThread.instance?.failed ? null : TokenizerThread.instance;
   }
 
+  /** Ends the shared thread; the next use starts another. For tests: each test file has modules of its own, so a thread of its own. */
+  static async closeShared(): Promise<void> {
+    const instance = TokenizerThread.instance;
+    TokenizerThread.instance = undefined;
+    if (instance) await instance.worker.terminate();
+  }
+
   /** False once the thread failed: what it was given will not be counted there. */
   get alive(): boolean {
     return !this.failed;
