@@ -11,8 +11,10 @@
 
 /** Where things are in the shared memory: both threads take the same numbers from `ringLayout`. */
 export interface RingLayout {
-  /** Texts written (a wrapping 32-bit sequence), texts counted, and whether the reader sleeps. */
+  /** Texts written (a wrapping 32-bit sequence), texts counted, whether the reader sleeps, whether it is to stop. */
   control: { byteOffset: number; ints: number };
+  /** Which int of `control` holds what (the reader's source has no names of this file's). */
+  at: { written: number; counted: number; sleeping: number; closed: number };
   /** Per slot: the text's first byte and its length in the data ring. */
   spans: { byteOffset: number; ints: number };
   /** Per slot: the text's count (-1: the thread could not count it). */
@@ -23,10 +25,8 @@ export interface RingLayout {
   idleMs: number;
 }
 
-const WRITTEN = 0;
-const COUNTED = 1;
-const SLEEPING = 2;
-const CLOSED = 3;
+const AT = { written: 0, counted: 1, sleeping: 2, closed: 3 };
+const { written: WRITTEN, counted: COUNTED, sleeping: SLEEPING, closed: CLOSED } = AT;
 
 /** Texts in the ring at once (a power of two: a slot is the sequence's low bits). */
 const SLOTS = 8192;
@@ -42,7 +42,7 @@ export function ringLayout({ slots = SLOTS, dataBytes = DATA_BYTES } = {}): Ring
   const spans = { byteOffset: 16, ints: slots * 2 };
   const counts = { byteOffset: spans.byteOffset + spans.ints * 4, ints: slots };
   const data = { byteOffset: counts.byteOffset + counts.ints * 4, bytes: dataBytes };
-  return { control, spans, counts, data, slots, pollMs: POLL_MS, idleMs: IDLE_MS };
+  return { control, at: AT, spans, counts, data, slots, pollMs: POLL_MS, idleMs: IDLE_MS };
 }
 
 export const ringBytes = (layout: RingLayout): number => layout.data.byteOffset + layout.data.bytes;
@@ -187,11 +187,12 @@ export function readRing(
   const counts = new Int32Array(memory, layout.counts.byteOffset, layout.counts.ints);
   const data = Buffer.from(memory, layout.data.byteOffset, layout.data.bytes);
   const mask = layout.slots - 1;
+  const at = layout.at;
   let counted = 0;
   let lastText = performance.now();
   const next = async (): Promise<void> => {
-    while (Atomics.load(control, 3) === 0) {
-      const written = Atomics.load(control, 0);
+    while (Atomics.load(control, at.closed) === 0) {
+      const written = Atomics.load(control, at.written);
       if (written !== counted) {
         while (counted !== written) {
           const slot = counted & mask;
@@ -206,21 +207,21 @@ export function readRing(
           counts[slot] = tokens;
           counted = (counted + 1) | 0;
         }
-        Atomics.store(control, 1, counted);
-        Atomics.notify(control, 1);
+        Atomics.store(control, at.counted, counted);
+        Atomics.notify(control, at.counted);
         lastText = performance.now();
         continue;
       }
       if (performance.now() - lastText < layout.idleMs) {
-        await Atomics.waitAsync(control, 0, counted, layout.pollMs).value;
+        await Atomics.waitAsync(control, at.written, counted, layout.pollMs).value;
         continue;
       }
       // Asleep until a text comes: the writer wakes a sleeping reader (TextRing.write). Said before
       // the last look, so a text written in between is either seen here or followed by a wake.
-      Atomics.store(control, 2, 1);
-      if (Atomics.load(control, 0) === counted && Atomics.load(control, 3) === 0)
-        await Atomics.waitAsync(control, 0, counted).value;
-      Atomics.store(control, 2, 0);
+      Atomics.store(control, at.sleeping, 1);
+      if (Atomics.load(control, at.written) === counted && Atomics.load(control, at.closed) === 0)
+        await Atomics.waitAsync(control, at.written, counted).value;
+      Atomics.store(control, at.sleeping, 0);
       lastText = performance.now();
     }
   };

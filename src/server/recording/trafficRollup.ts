@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { QueuedSession, QueuedToolCall } from './rows';
 import { addCounts, finish, rowOf, type Building, type TrafficKey } from './trafficGrains';
 import { argumentTokens, DefinitionTokenCache, errorClass, resultTokens } from './tokenCounter';
-import { CallTokenCounts, TokenizerThread } from './tokenizerThread';
+import { CallTokenCounts } from './callTokenCounts';
+import { TokenizerThread } from './tokenizerThread';
 
 // The analytics rollup of the traffic between two writes (docs/analytics.md "Rollups"). What the
 // proxy's path hands over costs it a push: settled calls, sessions seen, tools/list answers. The

@@ -52,7 +52,7 @@ function steppedReader(ring: TextRing) {
       const text = data.toString('utf8', start, start + spans[slot * 2 + 1]);
       counts[slot] = fingerprint(text);
       next = (next + 1) | 0;
-      Atomics.store(control, 1, next);
+      Atomics.store(control, layout.at.counted, next);
       return text;
     },
   };
