@@ -3,9 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startEverything, type EverythingServer } from '../server/proxy/support/everything';
+import { addServer, signUp } from './helpers/appApi';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
-import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems, signedInContext } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 15's journey in Chromium against the built app and a real server-everything: /analytics is
@@ -26,47 +27,27 @@ describeInBrowser('analytics journey', () => {
   let proxyUrl = '';
   const problems: string[] = [];
 
-  const api = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${app.baseUrl}${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-
   beforeAll(async () => {
     upstream = await startEverything();
     // A loaded machine (other suites, benches) can take minutes to start the built app.
     app = await startBuiltApp({ TOOLSCOPE_FLAGS: 'show_cost_analytics=true,show_cost_attribution=true' }, 360_000);
-    const password = 'ada-lovelace-1815';
-    const { accessToken, refreshToken } = await api('POST', '/api/v1/auth/register', {
-      email: `ada+${Date.now()}@example.com`,
-      password,
-      passwordConfirmation: password,
+    const account = await signUp(app.baseUrl, {
       firstName: 'Ada',
       lastName: 'Lovelace',
+      emailName: 'ada',
+      password: 'ada-lovelace-1815',
     });
-    const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
-    const server = await api(
-      'POST',
-      `/api/v1/workspaces/${workspaces[0].id}/servers`,
-      { url: upstream.url, name: 'Everything', description: 'The reference server' },
-      accessToken,
-    );
-    proxyUrl = server.proxyUrl;
+    proxyUrl = await addServer(app.baseUrl, account, {
+      url: upstream.url,
+      name: 'Everything',
+      description: 'The reference server',
+    });
 
     chromium = await launchChromium();
-    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    await context.addInitScript(
-      ({ accessToken, refreshToken, workspaceId }) => {
-        localStorage.setItem('access_token', accessToken);
-        localStorage.setItem('refresh_token', refreshToken);
-        localStorage.setItem('toolscope.current_workspace_id', workspaceId);
-      },
-      { accessToken, refreshToken, workspaceId: workspaces[0].id },
-    );
+    context = await signedInContext(chromium, account, {
+      viewport: { width: 1440, height: 1000 },
+      acceptDownloads: true,
+    });
     page = await context.newPage();
     recordPageProblems(page, problems);
   });

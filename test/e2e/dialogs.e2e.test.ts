@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { Paths } from '../../src/contract/routes';
+import { signUp } from './helpers/appApi';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
-import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems, signedInContext } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 8's journey in Debian's Chromium against the built app: a Starter account meets the
@@ -21,33 +21,17 @@ describeInBrowser('dialogs journey', () => {
 
   beforeAll(async () => {
     app = await startBuiltApp();
+    // A fresh account is on Starter and already owns its personal workspace: the limit is reached.
+    const account = await signUp(app.baseUrl, {
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      emailName: 'katherine',
+      password: 'trajectory-1962',
+    });
     chromium = await launchChromium();
-    context = await chromium.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    context = await signedInContext(chromium, account, { viewport: { width: 1366, height: 900 } });
     page = await context.newPage();
     recordPageProblems(page, problems, { consoleErrors: true });
-
-    // A fresh account is on Starter and already owns its personal workspace: the limit is reached.
-    const response = await fetch(`${app.baseUrl}${Paths.register}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        email: `katherine+${Date.now()}@example.com`,
-        password: 'trajectory-1962',
-        passwordConfirmation: 'trajectory-1962',
-        firstName: 'Katherine',
-        lastName: 'Johnson',
-      }),
-    });
-    if (!response.ok) throw new Error(`register failed: ${response.status} ${await response.text()}\n${app.output()}`);
-    const { accessToken, refreshToken } = (await response.json()) as { accessToken: string; refreshToken: string };
-    await page.goto(`${app.baseUrl}/login`);
-    await page.evaluate(
-      ([access, refresh]) => {
-        localStorage.setItem('access_token', access);
-        localStorage.setItem('refresh_token', refresh);
-      },
-      [accessToken, refreshToken],
-    );
   });
 
   afterAll(async () => {

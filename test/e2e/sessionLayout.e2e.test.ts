@@ -2,9 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext } from 'playwright-core';
 import { buildMcpServer, startStreamableUpstream, type SdkUpstream } from '../server/proxy/support/sdkUpstream';
+import { addServer, getJson, signUp, type AppAccount } from './helpers/appApi';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
-import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems, signedInContext } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 14 item 2: a session with a failed call whose error text is 2,000 characters long (one
@@ -23,18 +24,8 @@ describeInBrowser('session page layout with a long error', () => {
   let chromium: RunningBrowser;
   let context: BrowserContext | undefined;
   let sessionPath = '';
-  let tokens: { accessToken: string; refreshToken: string; workspaceId: string };
+  let account: AppAccount;
   const problems: string[] = [];
-
-  const api = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${app.baseUrl}${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-    return res.json();
-  };
 
   beforeAll(async () => {
     upstream = await startStreamableUpstream({
@@ -52,26 +43,20 @@ describeInBrowser('session page layout with a long error', () => {
       },
     });
     app = await startBuiltApp();
-    const password = 'ada-lovelace-1815';
-    const { accessToken, refreshToken } = await api('POST', '/api/v1/auth/register', {
-      email: `ada+${Date.now()}@example.com`,
-      password,
-      passwordConfirmation: password,
+    account = await signUp(app.baseUrl, {
       firstName: 'Ada',
       lastName: 'Lovelace',
+      emailName: 'ada',
+      password: 'ada-lovelace-1815',
     });
-    const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
-    const workspaceId = workspaces[0].id as string;
-    tokens = { accessToken, refreshToken, workspaceId };
-    const server = await api(
-      'POST',
-      `/api/v1/workspaces/${workspaceId}/servers`,
-      { url: upstream.url, name: 'Long errors', description: 'a tool that fails loudly' },
-      accessToken,
-    );
+    const proxyUrl = await addServer(app.baseUrl, account, {
+      url: upstream.url,
+      name: 'Long errors',
+      description: 'a tool that fails loudly',
+    });
 
     const client = new Client({ name: 'layout-agent', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(server.proxyUrl));
+    const transport = new StreamableHTTPClientTransport(new URL(proxyUrl));
     await client.connect(transport);
     await client.callTool({ name: 'echo', arguments: { text: 'a'.repeat(3000) } });
     const failed = await client.callTool({ name: 'explode', arguments: {} });
@@ -81,7 +66,11 @@ describeInBrowser('session page layout with a long error', () => {
     // The recorder writes in batches: wait until the failed call is stored.
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const { sessions } = await api('GET', `/api/v1/workspaces/${workspaceId}/sessions`, undefined, accessToken);
+      const { sessions } = await getJson<{ sessions: { id: string; errorCount: number }[] }>(
+        app.baseUrl,
+        account,
+        `/workspaces/${account.workspaceId}/sessions`,
+      );
       if (sessions[0]?.errorCount === 1) {
         sessionPath = `/sessions/${sessions[0].id}`;
         break;
@@ -102,12 +91,7 @@ describeInBrowser('session page layout with a long error', () => {
     [390, 844],
   ])('never scrolls sideways at %i px, and the error text stays inside its box', async (width, height) => {
     await context?.close();
-    context = await chromium.browser.newContext({ viewport: { width, height } });
-    await context.addInitScript(({ accessToken, refreshToken, workspaceId }) => {
-      localStorage.setItem('access_token', accessToken);
-      localStorage.setItem('refresh_token', refreshToken);
-      localStorage.setItem('toolscope.current_workspace_id', workspaceId);
-    }, tokens);
+    context = await signedInContext(chromium, account, { viewport: { width, height } });
     const page = await context.newPage();
     recordPageProblems(page, problems);
     await page.goto(`${app.baseUrl}${sessionPath}`);

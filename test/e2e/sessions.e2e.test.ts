@@ -2,9 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startStreamableUpstream, type SdkUpstream } from '../server/proxy/support/sdkUpstream';
+import { addServer, signUp } from './helpers/appApi';
 import { startBuiltApp, type BuiltApp } from './helpers/builtApp';
 import { launchChromium, type RunningBrowser } from './helpers/chromium';
-import { closeBrowserAndApp, describeWhenChromium, recordPageProblems } from './helpers/journey';
+import { closeBrowserAndApp, describeWhenChromium, recordPageProblems, signedInContext } from './helpers/journey';
 import { screenshotIfAsked } from './helpers/screenshots';
 
 // Issue 6's journey in Chromium against the built app: while /activity-stream is open, an MCP SDK
@@ -25,46 +26,23 @@ describeInBrowser('sessions journey', () => {
   let proxyUrl = '';
   const problems: string[] = [];
 
-  const api = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${app.baseUrl}${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-
   beforeAll(async () => {
     upstream = await startStreamableUpstream({ json: false, stateful: true });
     app = await startBuiltApp();
-    const password = 'grace-hopper-1906';
-    const { accessToken, refreshToken } = await api('POST', '/api/v1/auth/register', {
-      email: `grace+${Date.now()}@example.com`,
-      password,
-      passwordConfirmation: password,
+    const account = await signUp(app.baseUrl, {
       firstName: 'Grace',
       lastName: 'Hopper',
+      emailName: 'grace',
+      password: 'grace-hopper-1906',
     });
-    const { workspaces } = await api('GET', '/api/v1/workspaces', undefined, accessToken);
-    const server = await api(
-      'POST',
-      `/api/v1/workspaces/${workspaces[0].id}/servers`,
-      { url: upstream.url, name: 'Fixture tools', description: 'echo and a failing tool' },
-      accessToken,
-    );
-    proxyUrl = server.proxyUrl;
+    proxyUrl = await addServer(app.baseUrl, account, {
+      url: upstream.url,
+      name: 'Fixture tools',
+      description: 'echo and a failing tool',
+    });
 
     chromium = await launchChromium();
-    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript(
-      ({ accessToken, refreshToken, workspaceId }) => {
-        localStorage.setItem('access_token', accessToken);
-        localStorage.setItem('refresh_token', refreshToken);
-        localStorage.setItem('toolscope.current_workspace_id', workspaceId);
-      },
-      { accessToken, refreshToken, workspaceId: workspaces[0].id },
-    );
+    context = await signedInContext(chromium, account, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     recordPageProblems(page, problems);
   });

@@ -1,4 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { AppAccount } from './appApi';
 import type { BuiltApp } from './builtApp';
 import { chromiumAvailability, type RunningBrowser } from './chromium';
 
@@ -23,6 +24,27 @@ export function recordPageProblems(page: Page, problems: string[], { consoleErro
     });
   }
   page.on('pageerror', (error) => problems.push(`uncaught error on ${page.url()}: ${error.message}`));
+}
+
+/**
+ * A browser context whose pages start signed in as `account`, in its workspace: the tokens are
+ * where the app keeps them, before any of its scripts runs.
+ */
+export async function signedInContext(
+  chromium: RunningBrowser,
+  account: AppAccount,
+  options: BrowserContextOptions,
+): Promise<BrowserContext> {
+  const context = await chromium.browser.newContext(options);
+  await context.addInitScript(
+    ({ accessToken, refreshToken, workspaceId }) => {
+      localStorage.setItem('access_token', accessToken);
+      localStorage.setItem('refresh_token', refreshToken);
+      localStorage.setItem('toolscope.current_workspace_id', workspaceId);
+    },
+    { accessToken: account.accessToken, refreshToken: account.refreshToken, workspaceId: account.workspaceId },
+  );
+  return context;
 }
 
 /** Closes what a journey's beforeAll opened, as far as it got: the browser, then the app. */
