@@ -5,11 +5,10 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { IntegrationDto } from '../../../../contract/integrations';
 import { RelativeTime } from '../../../components/RelativeTime';
+import { SwitchableCardTitle } from '../../../components/SwitchableCardTitle';
 import { KIND_LABELS } from '../integrationForm';
 
 interface IntegrationCardProps {
@@ -51,22 +50,14 @@ export function IntegrationCard({
   return (
     <Card variant="outlined" component="article" aria-label={`${integration.name} integration`}>
       <CardContent>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>
-          <Chip size="small" label={KIND_LABELS[integration.kind]} color="primary" variant="outlined" />
-          <Typography
-            variant="h6"
-            component="h2"
-            sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-          >
-            {integration.name}
-          </Typography>
-          <Switch
-            checked={integration.enabled}
-            onChange={(e) => onToggle(e.target.checked)}
-            disabled={!canManage}
-            slotProps={{ input: { 'aria-label': `${integration.enabled ? 'Disable' : 'Enable'} ${integration.name}` } }}
-          />
-        </Stack>
+        <SwitchableCardTitle
+          name={integration.name}
+          component="h2"
+          enabled={integration.enabled}
+          canManage={canManage}
+          onToggle={onToggle}
+          leading={<Chip size="small" label={KIND_LABELS[integration.kind]} color="primary" variant="outlined" />}
+        />
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {target(integration)}
         </Typography>

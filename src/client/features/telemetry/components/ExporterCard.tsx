@@ -5,10 +5,10 @@ import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { ExporterDto } from '../../../../contract/telemetry';
 import { RelativeTime } from '../../../components/RelativeTime';
+import { SwitchableCardTitle } from '../../../components/SwitchableCardTitle';
 import { useGetExporterMetricsQuery } from '../telemetryApi';
 
 interface ExporterCardProps {
@@ -43,21 +43,13 @@ export function ExporterCard({
   return (
     <Card variant="outlined" component="article" aria-label={`${exporter.name} exporter`}>
       <CardContent>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1, minWidth: 0 }}>
-          <Typography
-            variant="h6"
-            component="h3"
-            sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-          >
-            {exporter.name}
-          </Typography>
-          <Switch
-            checked={exporter.enabled}
-            disabled={!canManage}
-            onChange={(e) => onToggle(e.target.checked)}
-            slotProps={{ input: { 'aria-label': `${exporter.enabled ? 'Disable' : 'Enable'} ${exporter.name}` } }}
-          />
-        </Stack>
+        <SwitchableCardTitle
+          name={exporter.name}
+          component="h3"
+          enabled={exporter.enabled}
+          canManage={canManage}
+          onToggle={onToggle}
+        />
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {exporter.endpoint}
         </Typography>
