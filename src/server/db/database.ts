@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
+import { DURABLE_PGLITE_SOURCE, type DurablePglite } from './pgliteDurability';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 import { PgliteThreadDatabase } from './pgliteThread';
@@ -30,12 +32,24 @@ const makePreparedStatements = new Function(`${PREPARED_STATEMENTS_SOURCE}\nretu
   run(sql: string, params: unknown[]): Promise<void>;
 };
 const preparedStatements = makePreparedStatements();
+/** PGlite on disk made durable (pgliteDurability.ts), as the worker does it. */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the worker evaluates this same source text; evaluating it here too keeps the two alike
+const makeDurablePglite = new Function(`${DURABLE_PGLITE_SOURCE}\nreturn durablePglite;`) as () => (
+  pglite: typeof PGlite,
+  nodeFs: typeof fs,
+  nodePath: typeof path,
+  dataDir: string,
+) => DurablePglite;
+const durablePglite = makeDurablePglite();
 
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   private readonly options: QueryOptions;
   private readonly prepared: ReturnType<typeof preparedStatements>;
-  constructor(private readonly db: PGlite) {
+  constructor(
+    private readonly db: PGlite,
+    private readonly durable?: DurablePglite,
+  ) {
     this.options = { serializers: parameterSerializers(db) };
     this.prepared = preparedStatements(db);
   }
@@ -59,6 +73,10 @@ class PgliteDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     await this.db.exec(sql);
+  }
+
+  fsyncCount(): Promise<number> {
+    return Promise.resolve(this.durable?.stats.fsyncs ?? 0);
   }
 
   async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
@@ -230,6 +248,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     dir = path.join(options.dataDir, 'pglite');
     makePrivateDir(dir);
   }
-  if (options.pgliteOnCallingThread) return new PgliteDatabase(await PGlite.create(dir));
+  if (options.pgliteOnCallingThread) {
+    if (!dir) return new PgliteDatabase(await PGlite.create());
+    const durable = durablePglite(PGlite, fs, path, dir);
+    const db = new PgliteDatabase(await PGlite.create(dir, durable.options), durable);
+    durable.syncFolder();
+    return db;
+  }
   return PgliteThreadDatabase.open(dir, options.pgliteNice ?? 0);
 }

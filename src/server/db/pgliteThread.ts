@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database, Queryable } from './queryable';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
+import { DURABLE_PGLITE_SOURCE } from './pgliteDurability';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 
@@ -19,6 +20,8 @@ const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglitePath);
 let db;
+// On disk only (pgliteDurability.ts).
+let durable;
 const transactions = new Map();
 const listeners = new Map();
 
@@ -44,6 +47,7 @@ function lowerThreadPriority(nice) {
 }
 ${PARAMETER_SERIALIZERS_SOURCE}
 ${PREPARED_STATEMENTS_SOURCE}
+${DURABLE_PGLITE_SOURCE}
 let QUERY_OPTIONS;
 let PREPARED;
 const reply = (id, rows) => parentPort.postMessage({ id, ok: true, rows });
@@ -96,7 +100,11 @@ parentPort.on('message', async (message) => {
   try {
     if (op === 'open') {
       lowerThreadPriority(workerData.nice);
-      db = await PGlite.create(workerData.dataDir);
+      if (workerData.dataDir) {
+        durable = durablePglite(PGlite, require('node:fs'), require('node:path'), workerData.dataDir);
+        db = await PGlite.create(workerData.dataDir, durable.options);
+        durable.syncFolder();
+      } else db = await PGlite.create();
       QUERY_OPTIONS = { serializers: parameterSerializers(db) };
       PREPARED = preparedStatements(db);
       return reply(id, []);
@@ -116,6 +124,7 @@ parentPort.on('message', async (message) => {
       return reply(id, []);
     }
     if (op === 'begin') return openTransaction(id, message.txId);
+    if (op === 'fsyncs') return reply(id, [{ fsyncs: durable ? durable.stats.fsyncs : 0 }]);
     if (op === 'listen') {
       if (!listeners.has(message.channel)) {
         const unlisten = await db.listen(message.channel, (payload) => parentPort.postMessage({ notification: message.channel, payload }));
@@ -246,6 +255,11 @@ export class PgliteThreadDatabase implements Database {
 
   query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return this.send<T>({ op: 'query', sql, params });
+  }
+
+  async fsyncCount(): Promise<number> {
+    const [{ fsyncs }] = await this.send<{ fsyncs: number }>({ op: 'fsyncs' });
+    return fsyncs;
   }
 
   async runPrepared(sql: string, params: unknown[]): Promise<void> {

@@ -25,6 +25,11 @@ export interface Database extends Queryable {
    */
   notify(channel: string, ...payloads: string[]): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PGlite in a data folder: the fsyncs it has made since it opened (pgliteDurability.ts); absent
+   * in memory and on PostgreSQL, whose server syncs its own files.
+   */
+  fsyncCount?(): Promise<number>;
   /** Connections of the PostgreSQL pool (PGlite has one session and no pool). */
   poolStats?(): { total: number; idle: number; waiting: number };
 }
