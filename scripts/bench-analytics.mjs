@@ -12,10 +12,11 @@
 // the tokenizer in the write and with the tokenizer thread, and prints the throughput ratios.
 // Options (env): BENCH_CALLS (10000000), BENCH_RUNS (20), BENCH_RECORDER_BATCHES (40),
 // BENCH_RECORDER_ROUNDS (6), BENCH_FOLD_MS (5000), BENCH_RANGES (24h,7d,30d,90d), BENCH_PARTS (calls,recorder).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
+import { seedBenchAccount } from './lib/benchAccount.mjs';
 const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
@@ -81,26 +82,7 @@ function sketchPool(calls, count) {
 }
 
 async function seed(db) {
-  const userId = randomUUID();
-  const workspaceId = randomUUID();
-  await db.query(
-    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`,
-    [userId, `${userId}@bench.test`],
-  );
-  await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
-    workspaceId,
-    userId,
-  ]);
-  const serverIds = [];
-  for (let i = 0; i < SERVERS; i += 1) {
-    const id = randomUUID();
-    serverIds.push(id);
-    await db.query(
-      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`,
-      [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')],
-    );
-  }
+  const { userId, workspaceId, serverIds } = await seedBenchAccount(db, { servers: SERVERS });
   const keys = SERVERS * TOOLS.length * CLIENTS.length;
   const now = Date.now();
   const lastHour = Math.floor(now / HOUR) * HOUR;

@@ -17,10 +17,10 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
+import { seedBenchAccount } from './lib/benchAccount.mjs';
 import { CALLS_PER_SESSION, dropBeforePartitions, rawSizes, seedWeek, weekStart } from './lib/rawSeed.mjs';
 const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
@@ -53,31 +53,8 @@ const gb = (bytes) => `${(bytes / 1e9).toFixed(2)} GB`;
 /** Free bytes of the file system PostgreSQL's data lives on (a local server). */
 const freeBytes = () => Number(execSync('df -B1 --output=avail /var/lib/postgresql | tail -1').toString().trim());
 
-async function seedAccount(db) {
-  const userId = randomUUID();
-  const workspaceId = randomUUID();
-  await db.query(
-    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`,
-    [userId, `${userId}@bench.test`],
-  );
-  // Enterprise: a 90-day raw window, so nothing seeded is past it.
-  await db.query(`insert into subscriptions (user_id, plan) values ($1, 'enterprise')`, [userId]);
-  await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
-    workspaceId,
-    userId,
-  ]);
-  const serverIds = [];
-  for (let i = 0; i < SERVERS; i += 1) {
-    const id = randomUUID();
-    serverIds.push(id);
-    await db.query(
-      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`,
-      [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')],
-    );
-  }
-  return { userId, workspaceId, serverIds };
-}
+/** Enterprise: a 90-day raw window, so nothing seeded is past it. */
+const seedAccount = (db) => seedBenchAccount(db, { servers: SERVERS, enterprise: true });
 
 /** A database a run before left (BENCH_KEEP_DATABASE=1, or killed): measured as it is, dropped at the end. */
 function reused(baseUrl, name) {

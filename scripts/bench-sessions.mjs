@@ -6,10 +6,10 @@
 // run: a bare `select 1` and GET /api/v1/config (the cheapest route). Prints p50/p95 and ratios.
 // Options (env): BENCH_SESSIONS (default 100000), BENCH_RUNS (default 30), BENCH_KEEP_DATABASE=1
 // (PostgreSQL: keep the scratch database to EXPLAIN queries by hand).
-import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
 import { requireSource as require } from './lib/tsSources.mjs';
+import { seedBenchAccount } from './lib/benchAccount.mjs';
 const { createScratchDatabase } = require('../test/server/helpers/scratchDatabase.ts');
 const { openDatabase } = require('../src/server/db/database.ts');
 const { migrate } = require('../src/server/db/migrate.ts');
@@ -39,26 +39,7 @@ async function openScratchDatabase() {
 
 /** One user, one workspace, SERVERS servers, SESSIONS sessions over 30 days, 2 calls each. */
 async function seed(db) {
-  const userId = randomUUID();
-  const workspaceId = randomUUID();
-  await db.query(
-    `insert into users (id, email, password_hash, first_name, last_name) values ($1, $2, 'x', 'Bench', 'User')`,
-    [userId, `${userId}@bench.test`],
-  );
-  await db.query(`insert into workspaces (id, name, owner_id) values ($1, 'Bench', $2)`, [workspaceId, userId]);
-  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'owner')`, [
-    workspaceId,
-    userId,
-  ]);
-  const serverIds = [];
-  for (let i = 0; i < SERVERS; i += 1) {
-    const id = randomUUID();
-    serverIds.push(id);
-    await db.query(
-      `insert into servers (id, workspace_id, name, url, proxy_key, status) values ($1, $2, $3, 'http://127.0.0.1:9/', $4, 'online')`,
-      [id, workspaceId, `server-${i}`, randomBytes(16).toString('hex')],
-    );
-  }
+  const { userId, workspaceId, serverIds } = await seedBenchAccount(db, { servers: SERVERS });
   const clients = ['claude-code', 'cursor', 'windsurf', 'inspector', 'custom-agent'];
   await db.query(
     `insert into sessions (workspace_id, server_id, transport, protocol_version, client_name, client_version, status,
