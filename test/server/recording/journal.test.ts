@@ -165,6 +165,71 @@ describe('recording journal', () => {
     journal.close();
   });
 
+  // fsync of a new file does not make the directory entry naming it durable (fsync(2)): without
+  // the folder's own sync a machine crash could drop a whole segment whose records were synced.
+  describe('the folder, synced after a segment is created', () => {
+    afterEach(() => jest.restoreAllMocks());
+
+    /** The folders fsync()ed on this thread, by the descriptors openSync gave for them. */
+    function watchFolderSyncs(): string[] {
+      const opened = new Map<number, string>();
+      const synced: string[] = [];
+      const openSync = fs.openSync;
+      jest.spyOn(fs, 'openSync').mockImplementation((file, ...rest) => {
+        const fd = openSync(file, ...rest);
+        opened.set(fd, String(file));
+        return fd;
+      });
+      const fsyncSync = fs.fsyncSync;
+      jest.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
+        if (opened.get(fd) === dir) synced.push(dir);
+        fsyncSync(fd);
+      });
+      return synced;
+    }
+
+    it('with every write synced: at the first write, and again after each new segment', () => {
+      const synced = watchFolderSyncs();
+      const journal = open({ segmentBytes: 200 });
+      journal.append(entry(1));
+      journal.commitNow();
+      expect(synced).toHaveLength(1);
+      journal.commitNow();
+      expect(synced).toHaveLength(1); // nothing new in the folder
+      const segments = Array.from({ length: 6 }, (_, i) => journal.append(entry(i + 2)));
+      journal.commitNow();
+      expect(new Set(segments).size).toBeGreaterThan(1);
+      expect(synced.length).toBeGreaterThanOrEqual(2);
+      journal.close();
+    });
+
+    it('on an interval: within the interval, off the event loop', async () => {
+      const folders: string[] = [];
+      const fsyncAsync = fs.fsync;
+      const opened = new Map<number, string>();
+      const openAsync = fs.open;
+      jest.spyOn(fs, 'open').mockImplementation(((
+        file: fs.PathLike,
+        flags: fs.OpenMode,
+        done: (e: unknown, fd: number) => void,
+      ) =>
+        openAsync(file, flags, (error, fd) => {
+          if (!error) opened.set(fd, String(file));
+          done(error, fd);
+        })) as typeof fs.open);
+      jest.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (e: unknown) => void) => {
+        if (opened.get(fd) === dir) folders.push(dir);
+        fsyncAsync(fd, done);
+      }) as typeof fs.fsync);
+      const journal = open({ fsyncMs: 20 });
+      journal.append(entry(1));
+      journal.commitNow();
+      for (let turn = 0; folders.length === 0 && turn < 500; turn++) await new Promise((r) => setTimeout(r, 20));
+      expect(folders).toEqual([dir]);
+      journal.close();
+    });
+  });
+
   it('refuses a folder another live process holds', () => {
     fs.writeFileSync(path.join(dir, 'lock'), String(process.ppid));
     expect(() => open()).toThrow(/in use by process/);

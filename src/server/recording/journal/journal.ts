@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import { RecordGroup, type JournalEntry, type RawTexts } from './recordCodec';
-import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
+import {
+  listSegments,
+  lockJournalDir,
+  readSegment,
+  segmentPath,
+  syncFolder,
+  syncFolderNow,
+  type LeftoverSegment,
+} from './segmentFiles';
 import { makePrivateDir, openPrivateAppend } from '../../files/privatePaths';
 
 // The recorder's write-ahead journal (docs/proxy.md "The recording journal"). Every row the
@@ -63,6 +71,8 @@ export class Journal {
   /** Rows among the pending records (a session's count record is no row: see journaledRows.ts). */
   private pendingRows = 0;
   private scheduled = false;
+  /** A segment was created since the folder was last synced (its name is not durable yet). */
+  private folderUnsynced = false;
   private totalBytes = 0;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly unlock: () => void;
@@ -254,6 +264,7 @@ export class Journal {
 
   private openSegment(id: number): ActiveSegment {
     const fd = openPrivateAppend(segmentPath(this.options.dir, id));
+    this.folderUnsynced = true;
     return { id, fd, bytes: 0, written: 0, openedAt: Date.now(), unsynced: false };
   }
 
@@ -278,6 +289,10 @@ export class Journal {
   }
 
   private syncNow(): void {
+    if (this.folderUnsynced) {
+      this.folderUnsynced = false;
+      syncFolderNow(this.options.dir);
+    }
     if (!this.active.unsynced) return;
     this.active.unsynced = false;
     fs.fdatasyncSync(this.active.fd);
@@ -286,6 +301,14 @@ export class Journal {
 
   /** The fsync interval: sync what was written; an idle segment whose rows are all committed is rotated away. */
   private tick(): void {
+    if (this.folderUnsynced) {
+      this.folderUnsynced = false;
+      syncFolder(this.options.dir, (error) => {
+        if (!error) return;
+        this.folderUnsynced = true;
+        this.options.log?.error({ err: error }, 'recording journal folder fsync failed');
+      });
+    }
     const active = this.active;
     if (
       active.bytes > 0 &&
