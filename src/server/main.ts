@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    if (!config.secret) config = { ...config, secret: loadOrCreateSecret(config.dataDir) };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -19,7 +20,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (!config.secret) config = { ...config, secret: loadOrCreateSecret(config.dataDir) };
 
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
