@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, generateSecret } from '../config';
+import { syncPath } from '../files/fileSync';
 import { makePrivateDir, writePrivateFile } from '../files/privatePaths';
 
 /** generateSecret's are 64 characters; one shorter than this in the file was not written whole. */
@@ -45,14 +46,5 @@ function create(file: string): void {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   } finally {
     fs.rmSync(draft, { force: true });
-  }
-}
-
-function syncPath(target: string): void {
-  const fd = fs.openSync(target, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }

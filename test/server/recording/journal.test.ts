@@ -205,22 +205,16 @@ describe('recording journal', () => {
 
     it('on an interval: within the interval, off the event loop', async () => {
       const folders: string[] = [];
-      const fsyncAsync = fs.fsync;
-      const opened = new Map<number, string>();
-      const openAsync = fs.open;
-      jest.spyOn(fs, 'open').mockImplementation(((
-        file: fs.PathLike,
-        flags: fs.OpenMode,
-        done: (e: unknown, fd: number) => void,
-      ) =>
-        openAsync(file, flags, (error, fd) => {
-          if (!error) opened.set(fd, String(file));
-          done(error, fd);
-        })) as typeof fs.open);
-      jest.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (e: unknown) => void) => {
-        if (opened.get(fd) === dir) folders.push(dir);
-        fsyncAsync(fd, done);
-      }) as typeof fs.fsync);
+      const openHandle = fs.promises.open;
+      jest.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
+        const handle = await openHandle(file, ...rest);
+        const sync = handle.sync.bind(handle);
+        handle.sync = () => {
+          if (String(file) === dir) folders.push(dir);
+          return sync();
+        };
+        return handle;
+      });
       const journal = open({ fsyncMs: 20 });
       journal.append(entry(1));
       journal.commitNow();

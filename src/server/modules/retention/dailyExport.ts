@@ -4,13 +4,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Queryable } from '../../db/database';
 import { dailyExportFilename } from '../../../contract/dataExport';
+import { syncPathLater } from '../../files/fileSync';
 import { makePrivateDir } from '../../files/privatePaths';
 import { exportLines } from '../sessions/workspaceExport';
 
 // Scheduled daily exports (docs/operations.md "Export"): each workspace whose owner asked for it
 // gets one JSON Lines file per UTC day in {TOOLSCOPE_EXPORT_DIR}/{workspaceId}/, written by the
 // retention job before it expires anything — so what a day's file holds was exported before it
-// could go. A file is written under a temporary name and renamed whole; a missed day (Toolscope
+// could go. A file is written under a temporary name, synced and renamed whole; a missed day (Toolscope
 // down) is written at the next run, at most MAX_CATCH_UP_DAYS back.
 
 const DAY_MS = 86_400_000;
@@ -35,7 +36,11 @@ export async function writeDailyExport(db: Queryable, dir: string, workspaceId: 
     ),
     fs.createWriteStream(partial, { mode: 0o600 }),
   );
+  // Synced before it is named, and its name synced: the retention job expires this day's rows next,
+  // and a machine crash must not take both the rows and the file that holds them.
+  await syncPathLater(partial);
   fs.renameSync(partial, file);
+  await syncPathLater(folder);
   return file;
 }
 

@@ -1,15 +1,8 @@
 import fs from 'node:fs';
 import { RecordGroup, type JournalEntry, type RawTexts } from './recordCodec';
-import {
-  listSegments,
-  lockJournalDir,
-  readSegment,
-  segmentPath,
-  syncFolder,
-  syncFolderNow,
-  type LeftoverSegment,
-} from './segmentFiles';
+import { listSegments, lockJournalDir, readSegment, segmentPath, type LeftoverSegment } from './segmentFiles';
 import { makePrivateDir, openPrivateAppend } from '../../files/privatePaths';
+import { syncPath, syncPathLater } from '../../files/fileSync';
 
 // The recorder's write-ahead journal (docs/proxy.md "The recording journal"). Every row the
 // recorder queues for the database is first appended here; a segment file is deleted once every
@@ -291,7 +284,7 @@ export class Journal {
   private syncNow(): void {
     if (this.folderUnsynced) {
       this.folderUnsynced = false;
-      syncFolderNow(this.options.dir);
+      syncPath(this.options.dir);
     }
     if (!this.active.unsynced) return;
     this.active.unsynced = false;
@@ -303,8 +296,8 @@ export class Journal {
   private tick(): void {
     if (this.folderUnsynced) {
       this.folderUnsynced = false;
-      syncFolder(this.options.dir, (error) => {
-        if (!error) return;
+      // A new segment's name is durable only once its folder is synced (fileSync.ts).
+      syncPathLater(this.options.dir).catch((error: unknown) => {
         this.folderUnsynced = true;
         this.options.log?.error({ err: error }, 'recording journal folder fsync failed');
       });

@@ -13,31 +13,6 @@ export function segmentPath(dir: string, id: number): string {
   return path.join(dir, `${String(id).padStart(12, '0')}.journal`);
 }
 
-/**
- * Makes the folder's entries durable — a segment just created: syncing a new file's data does not
- * sync the directory entry that names it (fsync(2)), and without it a machine crash could lose the
- * whole segment. Off the event loop; `done` gets the error, if any.
- */
-export function syncFolder(dir: string, done: (error: NodeJS.ErrnoException | null) => void): void {
-  fs.open(dir, 'r', (openError, fd) => {
-    if (openError) {
-      done(openError);
-      return;
-    }
-    fs.fsync(fd, (syncError) => fs.close(fd, () => done(syncError)));
-  });
-}
-
-/** syncFolder, on this thread (the journal that syncs after every write, and its close). */
-export function syncFolderNow(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /** The segment ids in the folder, oldest first. */
 export function listSegments(dir: string): number[] {
   return fs
