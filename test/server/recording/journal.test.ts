@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Journal } from '../../../src/server/recording/journal/journal';
 import { HEADER_BYTES } from '../../../src/server/recording/journal/recordCodec';
 import { listSegments, segmentPath } from '../../../src/server/recording/journal/segmentFiles';
+import { watchFileSyncs } from '../helpers/fileSyncs';
 
 // The journal's file format and lifecycle on its own (no database): what a reader makes of a cut
 // or corrupted segment, when segments are deleted, and the disk budget.
@@ -170,22 +171,10 @@ describe('recording journal', () => {
   describe('the folder, synced after a segment is created', () => {
     afterEach(() => jest.restoreAllMocks());
 
-    /** The folders fsync()ed on this thread, by the descriptors openSync gave for them. */
-    function watchFolderSyncs(): string[] {
-      const opened = new Map<number, string>();
-      const synced: string[] = [];
-      const openSync = fs.openSync;
-      jest.spyOn(fs, 'openSync').mockImplementation((file, ...rest) => {
-        const fd = openSync(file, ...rest);
-        opened.set(fd, String(file));
-        return fd;
-      });
-      const fsyncSync = fs.fsyncSync;
-      jest.spyOn(fs, 'fsyncSync').mockImplementation((fd) => {
-        if (opened.get(fd) === dir) synced.push(dir);
-        fsyncSync(fd);
-      });
-      return synced;
+    /** The syncs of the journal's folder so far. */
+    function watchFolderSyncs(): { count(): number } {
+      const events = watchFileSyncs();
+      return { count: () => events.filter((event) => event === `sync ${dir}`).length };
     }
 
     it('with every write synced: at the first write, and again after each new segment', () => {
@@ -193,33 +182,23 @@ describe('recording journal', () => {
       const journal = open({ segmentBytes: 200 });
       journal.append(entry(1));
       journal.commitNow();
-      expect(synced).toHaveLength(1);
+      expect(synced.count()).toBe(1);
       journal.commitNow();
-      expect(synced).toHaveLength(1); // nothing new in the folder
+      expect(synced.count()).toBe(1); // nothing new in the folder
       const segments = Array.from({ length: 6 }, (_, i) => journal.append(entry(i + 2)));
       journal.commitNow();
       expect(new Set(segments).size).toBeGreaterThan(1);
-      expect(synced.length).toBeGreaterThanOrEqual(2);
+      expect(synced.count()).toBeGreaterThanOrEqual(2);
       journal.close();
     });
 
     it('on an interval: within the interval, off the event loop', async () => {
-      const folders: string[] = [];
-      const openHandle = fs.promises.open;
-      jest.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
-        const handle = await openHandle(file, ...rest);
-        const sync = handle.sync.bind(handle);
-        handle.sync = () => {
-          if (String(file) === dir) folders.push(dir);
-          return sync();
-        };
-        return handle;
-      });
+      const synced = watchFolderSyncs();
       const journal = open({ fsyncMs: 20 });
       journal.append(entry(1));
       journal.commitNow();
-      for (let turn = 0; folders.length === 0 && turn < 500; turn++) await new Promise((r) => setTimeout(r, 20));
-      expect(folders).toEqual([dir]);
+      for (let turn = 0; synced.count() === 0 && turn < 500; turn++) await new Promise((r) => setTimeout(r, 20));
+      expect(synced.count()).toBe(1);
       journal.close();
     });
   });

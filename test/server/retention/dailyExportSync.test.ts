@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { writeDailyExport } from '../../../src/server/modules/retention/dailyExport';
+import { watchFileSyncs } from '../helpers/fileSyncs';
 import { engineName, openTestDatabase, type TestDatabase } from '../helpers/testDatabase';
 
 // "Export comes before expiry": the retention job expires a day's rows right after it writes the
@@ -23,17 +24,7 @@ describe(`a day's export is on disk before it is named (${engineName})`, () => {
   });
 
   it('syncs the file, then renames it, then syncs its folder', async () => {
-    const events: string[] = [];
-    const open = fs.promises.open;
-    jest.spyOn(fs.promises, 'open').mockImplementation(async (target, ...rest) => {
-      const handle = await open(target, ...rest);
-      const sync = handle.sync.bind(handle);
-      handle.sync = () => {
-        events.push(`sync ${String(target)}`);
-        return sync();
-      };
-      return handle;
-    });
+    const events = watchFileSyncs();
     const rename = fs.renameSync;
     jest.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
       events.push(`rename ${String(to)}`);
