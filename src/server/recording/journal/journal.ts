@@ -11,7 +11,8 @@ import { syncPath, syncPathLater } from '../../files/fileSync';
 // - group commit: the records appended during one turn of the event loop go to the kernel in one
 //   write at the end of that turn (setImmediate) — or at once when the proxy asks (commitNow,
 //   before an answer goes out), so a record is never behind an answer the agent could have read;
-// - fdatasync on an interval (fsyncMs), off the event loop: a machine crash loses at most that.
+// - fdatasync on an interval (fsyncMs), off the event loop — and the folder's after a segment is
+//   created, or a crash could drop the new segment's name: a machine crash loses at most that.
 // Bounded by a disk budget (maxBytes): past it hasRoom() is false and the caller drops and counts.
 
 export interface JournalOptions {
