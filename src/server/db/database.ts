@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import pg from 'pg';
 import { NOTIFY_SQL, notifyParams } from './notifyStatement';
-import { DURABLE_PGLITE_SOURCE, type DurablePglite } from './pgliteDurability';
+import { DURABLE_PGLITE_SOURCE, type OpenedPglite } from './pgliteDurability';
 import { PARAMETER_SERIALIZERS_SOURCE } from './pgliteParameters';
 import { PREPARED_STATEMENTS_SOURCE } from './pglitePrepared';
 import { PgliteThreadDatabase } from './pgliteThread';
@@ -32,15 +32,15 @@ const makePreparedStatements = new Function(`${PREPARED_STATEMENTS_SOURCE}\nretu
   run(sql: string, params: unknown[]): Promise<void>;
 };
 const preparedStatements = makePreparedStatements();
-/** PGlite on disk made durable (pgliteDurability.ts), as the worker does it. */
+/** PGlite opened as the worker opens it: on disk, made durable (pgliteDurability.ts). */
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the worker evaluates this same source text; evaluating it here too keeps the two alike
-const makeDurablePglite = new Function(`${DURABLE_PGLITE_SOURCE}\nreturn durablePglite;`) as () => (
+const makeOpenPglite = new Function(`${DURABLE_PGLITE_SOURCE}\nreturn openPglite;`) as () => (
   pglite: typeof PGlite,
   nodeFs: typeof fs,
   nodePath: typeof path,
-  dataDir: string,
-) => DurablePglite;
-const durablePglite = makeDurablePglite();
+  dataDir: string | undefined,
+) => Promise<OpenedPglite>;
+const openPglite = makeOpenPglite();
 
 class PgliteDatabase implements Database {
   readonly engine = 'pglite' as const;
@@ -48,7 +48,7 @@ class PgliteDatabase implements Database {
   private readonly prepared: ReturnType<typeof preparedStatements>;
   constructor(
     private readonly db: PGlite,
-    private readonly durable?: DurablePglite,
+    private readonly fsyncStats: { fsyncs: number },
   ) {
     this.options = { serializers: parameterSerializers(db) };
     this.prepared = preparedStatements(db);
@@ -76,7 +76,7 @@ class PgliteDatabase implements Database {
   }
 
   fsyncCount(): Promise<number> {
-    return Promise.resolve(this.durable?.stats.fsyncs ?? 0);
+    return Promise.resolve(this.fsyncStats.fsyncs);
   }
 
   async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
@@ -249,11 +249,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     makePrivateDir(dir);
   }
   if (options.pgliteOnCallingThread) {
-    if (!dir) return new PgliteDatabase(await PGlite.create());
-    const durable = durablePglite(PGlite, fs, path, dir);
-    const db = new PgliteDatabase(await PGlite.create(dir, durable.options), durable);
-    durable.syncFolder();
-    return db;
+    const { db, stats } = await openPglite(PGlite, fs, path, dir);
+    return new PgliteDatabase(db, stats);
   }
   return PgliteThreadDatabase.open(dir, options.pgliteNice ?? 0);
 }

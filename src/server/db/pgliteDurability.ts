@@ -1,4 +1,4 @@
-import type { PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 
 /**
  * PGlite in a data folder, made as durable as PostgreSQL, as source evaluated where PGlite runs
@@ -54,7 +54,7 @@ function durablePglite(PGlite, nodeFs, nodePath, dataDir) {
             mod.NODEFS.stream_ops.fsync = (stream) => {
               try {
                 nodeFs.fsyncSync(stream.nfd);
-              } catch (error) {
+              } catch {
                 // EIO: PostgreSQL takes a failed fsync as a reason to stop, as it should.
                 throw new mod.FS.ErrnoError(29);
               }
@@ -75,11 +75,18 @@ function durablePglite(PGlite, nodeFs, nodePath, dataDir) {
     /** After PGlite.create: what PostgreSQL did not sync itself is synced now. */
     syncFolder: () => syncTree(dataDir),
   };
+}
+/** PGlite in memory (no dataDir), or in its folder made durable; stats counts the fsyncs. */
+async function openPglite(PGlite, nodeFs, nodePath, dataDir) {
+  if (!dataDir) return { db: await PGlite.create(), stats: { fsyncs: 0 } };
+  const durable = durablePglite(PGlite, nodeFs, nodePath, dataDir);
+  const db = await PGlite.create(dataDir, durable.options);
+  durable.syncFolder();
+  return { db, stats: durable.stats };
 }`;
 
-/** What PGlite on disk is opened with, and how many fsyncs it has made (for tests and health). */
-export interface DurablePglite {
+/** What openPglite gives: the database, and how many fsyncs it has made (none in memory). */
+export interface OpenedPglite {
+  db: PGlite;
   stats: { fsyncs: number };
-  options: PGliteOptions;
-  syncFolder(): void;
 }

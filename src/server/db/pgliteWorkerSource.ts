@@ -14,8 +14,8 @@ export const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglitePath);
 let db;
-// On disk only (pgliteDurability.ts).
-let durable;
+// The fsyncs PGlite on disk has made (pgliteDurability.ts).
+let fsyncStats;
 const transactions = new Map();
 const listeners = new Map();
 
@@ -94,11 +94,7 @@ parentPort.on('message', async (message) => {
   try {
     if (op === 'open') {
       lowerThreadPriority(workerData.nice);
-      if (workerData.dataDir) {
-        durable = durablePglite(PGlite, require('node:fs'), require('node:path'), workerData.dataDir);
-        db = await PGlite.create(workerData.dataDir, durable.options);
-        durable.syncFolder();
-      } else db = await PGlite.create();
+      ({ db, stats: fsyncStats } = await openPglite(PGlite, require('node:fs'), require('node:path'), workerData.dataDir));
       QUERY_OPTIONS = { serializers: parameterSerializers(db) };
       PREPARED = preparedStatements(db);
       return reply(id, []);
@@ -118,7 +114,7 @@ parentPort.on('message', async (message) => {
       return reply(id, []);
     }
     if (op === 'begin') return openTransaction(id, message.txId);
-    if (op === 'fsyncs') return reply(id, [{ fsyncs: durable ? durable.stats.fsyncs : 0 }]);
+    if (op === 'fsyncs') return reply(id, [{ fsyncs: fsyncStats.fsyncs }]);
     if (op === 'listen') {
       if (!listeners.has(message.channel)) {
         const unlisten = await db.listen(message.channel, (payload) => parentPort.postMessage({ notification: message.channel, payload }));
