@@ -82,7 +82,16 @@ describe('recording through every database failure, two instances behind a balan
         "select pg_terminate_backend(pid) from pg_stat_activity where datname = 'postgres' and pid <> pg_backend_pid()",
       );
 
-    const health = async (app: AppProcess) => (await fetch(`${app.baseUrl}/api/health`)).status;
+    // An instance that stops answering at all has crashed: what it last logged says why.
+    const health = async (app: AppProcess) => {
+      try {
+        return (await fetch(`${app.baseUrl}/api/health`)).status;
+      } catch (error) {
+        throw new Error(
+          `${app.baseUrl} stopped answering (${String(error)}); its last output:\n${app.output().slice(-8000)}`,
+        );
+      }
+    };
     const system = async (app: AppProcess) =>
       (await (await fetch(`${app.baseUrl}/api/v1/system/health`)).json()) as SystemHealth;
     const probes: number[] = [];
