@@ -11,8 +11,8 @@ import { exportLines } from '../sessions/workspaceExport';
 // Scheduled daily exports (docs/operations.md "Export"): each workspace whose owner asked for it
 // gets one JSON Lines file per UTC day in {TOOLSCOPE_EXPORT_DIR}/{workspaceId}/, written by the
 // retention job before it expires anything — so what a day's file holds was exported before it
-// could go. A file is written under a temporary name, synced and renamed whole; a missed day (Toolscope
-// down) is written at the next run, at most MAX_CATCH_UP_DAYS back.
+// could go. A file is written under a temporary name, synced and renamed whole; a missed day
+// (Toolscope down) is written at the next run, at most MAX_CATCH_UP_DAYS back.
 
 const DAY_MS = 86_400_000;
 const MAX_CATCH_UP_DAYS = 7;
